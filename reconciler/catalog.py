@@ -1,0 +1,588 @@
+"""What the service allows, per deployment kind and release: the single source of truth.
+
+The validator, the planner and the reference service all ask this module, so a rule
+lives in one place. Everything here is transcribed from the spec: privileges (§4.3),
+the level-1 set (§2), limits and defaults (§2, §8), availability of operations and
+parameters (§4, §9) and who may call each operation (§5).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from reconciler.versions import Deployment, Platform, Release
+
+# --- privileges (spec §4.3) --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Privilege:
+    id: str
+    cloud: bool
+    self_hosted: bool
+    grants: str
+    group: str
+    self_hosted_since: str | None = None
+
+
+def _rows(group: str, rows: Iterable[tuple[str, str, str, str]]) -> list[Privilege]:
+    return [Privilege(pid, c == "yes", s == "yes", grants, group) for pid, c, s, grants in rows]
+
+
+_GENERAL_MEMBERS = _rows(
+    "General, members and groups",
+    [
+        ("portal:user:viewOrgUsers", "yes", "yes", "view organization members"),
+        ("portal:user:createGroup", "yes", "yes", "create, edit, delete own groups"),
+        ("portal:user:joinGroup", "yes", "yes", "join groups in the organization"),
+        ("portal:user:joinNonOrgGroup", "yes", "no", "join groups outside the organization"),
+        ("portal:user:viewOrgGroups", "yes", "yes", "view groups shared with the organization"),
+        (
+            "portal:user:invitePartneredCollaborationMembers",
+            "yes",
+            "no",
+            "invite members of partnered collaboration organizations to groups",
+        ),
+        (
+            "portal:user:addExternalMembersToGroup",
+            "yes",
+            "no",
+            "create groups open to outside members and invite them",
+        ),
+    ],
+)
+_GENERAL_CONTENT = _rows(
+    "General, content",
+    [
+        ("portal:user:createItem", "yes", "yes", "create, edit, delete own content"),
+        ("portal:publisher:publishFeatures", "yes", "yes", "publish hosted feature layers"),
+        ("portal:publisher:publishTiles", "yes", "yes", "publish hosted tile layers"),
+        ("portal:publisher:publishScenes", "yes", "yes", "publish hosted scene layers"),
+        (
+            "portal:publisher:publishDynamicImagery",
+            "yes",
+            "yes",
+            "publish hosted dynamic imagery layers",
+        ),
+        (
+            "portal:publisher:publishServerServices",
+            "no",
+            "yes",
+            "publish web layers to federated servers",
+        ),
+        ("portal:publisher:publishKnowledgeGraph", "no", "yes", "publish hosted knowledge graphs"),
+        ("portal:publisher:registerDataStores", "no", "yes", "add data store items"),
+        (
+            "portal:publisher:bulkPublishFromDataStores",
+            "no",
+            "yes",
+            "publish layers from all accessible feature classes and tables",
+        ),
+        ("portal:user:viewOrgItems", "yes", "yes", "view content shared with the organization"),
+        ("premium:publisher:createNotebooks", "yes", "yes", "create and edit notebooks"),
+        ("premium:publisher:scheduleNotebooks", "yes", "yes", "schedule notebooks"),
+        ("portal:user:viewTracks", "yes", "yes", "view member location tracks"),
+        ("portal:user:reassignItems", "yes", "yes", "reassign own content"),
+        ("portal:user:receiveItems", "yes", "yes", "receive content reassigned by another member"),
+    ],
+)
+_GENERAL_SHARING = _rows(
+    "General, sharing",
+    [
+        ("portal:user:shareToGroup", "yes", "yes", "share content to groups"),
+        ("portal:user:shareToOrg", "yes", "yes", "share content to the organization"),
+        ("portal:user:shareToPublic", "yes", "yes", "share content with everyone"),
+        ("portal:user:shareGroupToOrg", "yes", "yes", "make groups discoverable by the org"),
+        ("portal:user:shareGroupToPublic", "yes", "yes", "make groups visible to everyone"),
+        ("opendata:user:designateGroup", "yes", "no", "designate groups for open data use"),
+    ],
+)
+_GENERAL_PREMIUM = _rows(
+    "General, premium content and analysis",
+    [
+        ("premium:user:geocode", "yes", "yes", "large-volume geocoding"),
+        ("premium:user:networkanalysis", "yes", "yes", "routing and drive-time analysis"),
+        ("premium:user:spatialanalysis", "yes", "yes", "spatial analysis tasks"),
+        ("premium:user:geoenrichment", "yes", "yes", "geoenrich features"),
+        ("premium:user:demographics", "yes", "no", "premium demographic data"),
+        ("premium:user:featurereport", "yes", "no", "create feature reports in a survey app"),
+        ("premium:user:places", "yes", "no", "places search"),
+        (
+            "premium:publisher:createAdvancedNotebooks",
+            "yes",
+            "yes",
+            "advanced notebook runtimes",
+        ),
+        ("premium:publisher:geoanalytics", "no", "yes", "geoanalytics tasks"),
+        ("premium:publisher:rasteranalysis", "no", "yes", "raster analysis tools"),
+    ],
+)
+_GENERAL_FEATURES = _rows(
+    "General, features, versions, webhooks",
+    [
+        ("features:user:edit", "yes", "yes", "edit features per layer edit options"),
+        ("features:user:fullEdit", "yes", "yes", "add, delete, update features"),
+        ("features:user:manageVersions", "no", "yes", "manage branch versions and locks"),
+        (
+            "portal:publisher:createFeatureWebhook",
+            "no",
+            "yes",
+            "create, edit, delete own feature layer webhooks",
+        ),
+    ],
+)
+_ADMIN_MEMBERS = _rows(
+    "Administrative, members",
+    [
+        ("portal:admin:viewUsers", "yes", "yes", "view full member account information"),
+        ("portal:admin:updateUsers", "yes", "yes", "update member accounts"),
+        ("portal:admin:deleteUsers", "yes", "yes", "delete member accounts"),
+        ("portal:admin:inviteUsers", "yes", "yes", "invite or add members"),
+        ("portal:admin:disableUsers", "yes", "yes", "enable and disable accounts"),
+        ("portal:admin:changeUserRoles", "yes", "yes", "change a member's role"),
+        ("portal:admin:manageLicenses", "yes", "yes", "assign or manage licenses"),
+        (
+            "portal:admin:updateMemberCategorySchema",
+            "yes",
+            "yes",
+            "configure the member category schema",
+        ),
+    ],
+)
+_ADMIN_GROUPS = _rows(
+    "Administrative, groups",
+    [
+        ("portal:admin:viewGroups", "yes", "yes", "view all groups"),
+        ("portal:admin:updateGroups", "yes", "yes", "update groups"),
+        ("portal:admin:deleteGroups", "yes", "yes", "delete groups"),
+        ("portal:admin:reassignGroups", "yes", "yes", "reassign groups to other members"),
+        ("portal:admin:assignToGroups", "yes", "yes", "add and remove group members"),
+        (
+            "portal:admin:manageEnterpriseGroups",
+            "yes",
+            "yes",
+            "link group membership to an external group",
+        ),
+        (
+            "portal:admin:createUpdateCapableGroup",
+            "yes",
+            "yes",
+            "create and own groups with item update capability",
+        ),
+    ],
+)
+_ADMIN_CONTENT = _rows(
+    "Administrative, content",
+    [
+        ("portal:admin:viewItems", "yes", "yes", "view all content"),
+        ("portal:admin:updateItems", "yes", "yes", "update and categorize content"),
+        ("portal:admin:deleteItems", "yes", "yes", "delete content"),
+        ("portal:admin:reassignItems", "yes", "yes", "reassign content to other members"),
+        (
+            "portal:admin:updateItemCategorySchema",
+            "yes",
+            "yes",
+            "configure the content category schema",
+        ),
+        ("portal:admin:shareToOrg", "yes", "yes", "share other members' content to the org"),
+        ("portal:admin:shareToPublic", "yes", "yes", "share other members' content publicly"),
+        (
+            "portal:publisher:publishServerGPServices",
+            "no",
+            "yes",
+            "publish web tools to a federated server or from a notebook",
+        ),
+    ],
+)
+_ADMIN_SETTINGS = _rows(
+    "Administrative, marketplace, organization settings, open data, webhooks",
+    [
+        ("marketplace:admin:manage", "yes", "no", "manage listings and subscriptions"),
+        ("marketplace:admin:purchase", "yes", "no", "request purchase information"),
+        ("marketplace:admin:startTrial", "yes", "no", "start trial subscriptions"),
+        ("portal:admin:manageSecurity", "yes", "yes", "manage security settings"),
+        ("portal:admin:manageWebsite", "yes", "yes", "manage website settings"),
+        ("portal:admin:manageCollaborations", "yes", "yes", "manage collaborations"),
+        ("portal:admin:manageCredits", "yes", "no", "manage credit budgeting"),
+        ("portal:admin:manageRoles", "yes", "yes", "manage member roles"),
+        ("portal:admin:manageUtilityServices", "yes", "yes", "manage utility service settings"),
+        ("portal:admin:manageServers", "no", "yes", "manage server settings"),
+        ("portal:admin:manageWebhooks", "no", "yes", "manage organizational webhooks"),
+        (
+            "portal:admin:createGPWebhook",
+            "no",
+            "yes",
+            "create, edit, delete geoprocessing webhooks",
+        ),
+        ("opendata:user:openDataAdmin", "yes", "no", "manage open data sites"),
+    ],
+)
+
+# Introduced at self-hosted 11.0 (spec §4.3 and §9); hosted cloud has them.
+_SELF_HOSTED_SINCE = {"portal:user:reassignItems": "11.0", "portal:user:receiveItems": "11.0"}
+
+PRIVILEGES: dict[str, Privilege] = {
+    p.id: Privilege(p.id, p.cloud, p.self_hosted, p.grants, p.group, _SELF_HOSTED_SINCE.get(p.id))
+    for p in (
+        _GENERAL_MEMBERS
+        + _GENERAL_CONTENT
+        + _GENERAL_SHARING
+        + _GENERAL_PREMIUM
+        + _GENERAL_FEATURES
+        + _ADMIN_MEMBERS
+        + _ADMIN_GROUPS
+        + _ADMIN_CONTENT
+        + _ADMIN_SETTINGS
+    )
+}
+
+# The only privileges a level-1 member can use (spec §2). Two of them
+# (joinNonOrgGroup, demographics) are hosted-cloud only while levels exist only on
+# self-hosted <= 10.6.1: the set is kept exactly as the spec states it.
+LEVEL_ONE_PRIVILEGES: frozenset[str] = frozenset(
+    {
+        "portal:user:joinGroup",
+        "portal:user:viewOrgGroups",
+        "portal:user:viewOrgItems",
+        "portal:user:viewOrgUsers",
+        "premium:user:geocode",
+        "premium:user:networkanalysis",
+        "premium:user:demographics",
+        "premium:user:elevation",
+        "portal:user:joinNonOrgGroup",
+    }
+)
+
+BUILTIN_ROLES: tuple[str, ...] = ("org_admin", "org_publisher", "org_user")
+MANAGE_WEBHOOKS_PRIVILEGE = "portal:admin:manageWebhooks"
+
+
+def privilege_problem(privilege: str, platform: Platform, extra: Iterable[str] = ()) -> str | None:
+    """Why `privilege` cannot be assigned on `platform`, or None when it can.
+
+    `extra` lists privileges the portal declares beyond the catalog (the self-hosted
+    catalog has one whose identifier the spec does not show).
+    """
+    if privilege in extra:
+        return None
+    entry = PRIVILEGES.get(privilege)
+    if entry is None:
+        if privilege in LEVEL_ONE_PRIVILEGES:
+            # premium:user:elevation is named in the level-1 set but not in the catalog.
+            return None
+        hint = closest_privilege(privilege)
+        suffix = f" (did you mean {hint!r}?)" if hint else ""
+        return f"unknown privilege {privilege!r}{suffix}"
+    if platform.self_hosted:
+        if not entry.self_hosted:
+            return f"privilege {privilege!r} exists only on hosted-cloud"
+        if entry.self_hosted_since and platform.release < _self_hosted(entry.self_hosted_since):
+            return (
+                f"privilege {privilege!r} needs self-hosted {entry.self_hosted_since} or later"
+                f" (portal is {platform.release})"
+            )
+        return None
+    if not entry.cloud:
+        return f"privilege {privilege!r} exists only on self-hosted"
+    return None
+
+
+def closest_privilege(privilege: str) -> str | None:
+    matches = difflib.get_close_matches(privilege, list(PRIVILEGES), n=1, cutoff=0.6)
+    return matches[0] if matches else None
+
+
+def privileges_for(platform: Platform) -> frozenset[str]:
+    """Every catalog privilege assignable on `platform`."""
+    return frozenset(p for p in PRIVILEGES if privilege_problem(p, platform) is None)
+
+
+# --- limits and defaults (spec §2, §8) ----------------------------------------------------
+
+ROLE_NAME_MAX = 128
+ROLE_DESCRIPTION_MAX = 250
+WORKSPACE_NAME_MAX = 100
+WORKSPACE_DESCRIPTION_MAX = 250
+LEVELS: tuple[int, ...] = (1, 2)
+
+SCHEDULE_DEFAULT_INTERVAL_HOURS = 24
+SCHEDULE_REPEAT_FOREVER = -1
+
+
+@dataclass(frozen=True, slots=True)
+class IntRange:
+    default: int
+    low: int
+    high: int
+
+    def problem(self, name: str, value: int) -> str | None:
+        if self.low <= value <= self.high:
+            return None
+        return f"{name} must be from {self.low} to {self.high}, got {value}"
+
+
+WEBHOOK_SETTINGS: dict[str, IntRange] = {
+    "notificationAttempts": IntRange(3, 1, 5),
+    "notificationTimeOutInSeconds": IntRange(10, 1, 60),
+    "notificationElapsedTimeInSeconds": IntRange(5, 1, 60),
+    "numberOfFailures": IntRange(5, 1, 30),
+    "daysInPast": IntRange(5, 1, 30),
+}
+
+
+def schedule_problem(interval: int | None, repeat_count: int | None) -> str | None:
+    """Spec §2/§8: interval a positive integer; repeatCount a positive integer or -1."""
+    if interval is not None and interval < 1:
+        return f"interval must be a positive number of hours, got {interval}"
+    if repeat_count is not None and repeat_count != SCHEDULE_REPEAT_FOREVER and repeat_count < 1:
+        return f"repeatCount must be a positive integer or -1, got {repeat_count}"
+    return None
+
+
+# --- availability of operations and parameters (spec §4, §9) ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A release range on one deployment kind; None ends are open."""
+
+    since: str | None = None
+    until: str | None = None  # last release that has it
+    removed: str | None = None  # first release that no longer has it
+
+    def problem(self, platform: Platform) -> str | None:
+        kind = platform.deployment
+        if self.since and platform.release < Release.parse(kind, self.since):
+            return f"needs {kind} {self.since} or later"
+        if self.until and platform.release > Release.parse(kind, self.until):
+            return f"exists only up to {kind} {self.until}"
+        if self.removed and platform.release >= Release.parse(kind, self.removed):
+            return f"was removed at {kind} {self.removed}"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """Where a feature exists: a bound per deployment kind, None where it is absent."""
+
+    self_hosted: Bound | None
+    hosted_cloud: Bound | None
+
+    def problem(self, feature: str, platform: Platform) -> str | None:
+        bound = self.self_hosted if platform.self_hosted else self.hosted_cloud
+        if bound is None:
+            return f"{feature} is not available on {platform.deployment}"
+        reason = bound.problem(platform)
+        return f"{feature} {reason} (portal is {platform})" if reason else None
+
+
+ALWAYS = Gate(Bound(), Bound())
+
+
+def _since(version: str) -> Gate:
+    # A bare release number in spec §9 names a self-hosted release; hosted cloud, always
+    # on the newest release, has every such feature.
+    return Gate(Bound(since=version), Bound())
+
+
+class Feature(StrEnum):
+    """Operations and parameters whose availability depends on the platform."""
+
+    UPDATE_USER_LEVEL = "updateUserLevel"
+    CREATE_ROLE = "createRole"
+    SET_PRIVILEGES = "setPrivileges"
+    DELETE_COLLABORATION = "collaboration delete"
+    UPDATE_SCHEDULE = "schedule update"
+    UPDATE_INFO = "updateInfo"
+    UPDATE_INFO_SIZES = "updateInfo maxItemSizeInMB/maxReplicationPackageSizeInMB"
+    UPDATE_INFO_COPY_BY_REF = "updateInfo copyByRefIfCopyFail"
+    UPDATE_INFO_CONFIG = "updateInfo config"
+    UPDATE_GROUP_LINK = "updatePortalGroupLink"
+    COPY_FEATURE_SERVICE_DATA = "copyFeatureServiceData"
+    COPY_HOSTED_VIEW_DATA = "copyFeatureServiceData for hosted feature layer views"
+    BIDIRECTIONAL_SYNC = "enableFeatureServiceBidirectionalSync"
+    INVALIDATE_INVITATION = "invalidate invitation"
+    REMOVE_PARTICIPATION = "removeParticipation"
+    DELETE_TASK_RUN = "task run delete"
+    DELETE_ORG_WEBHOOK = "webhook delete"
+    WEBHOOK_SETTINGS = "webhook settings"
+
+
+GATES: dict[Feature, Gate] = {
+    Feature.UPDATE_USER_LEVEL: Gate(Bound(until="10.6.1"), None),
+    Feature.CREATE_ROLE: ALWAYS,
+    Feature.SET_PRIVILEGES: ALWAYS,
+    Feature.DELETE_COLLABORATION: ALWAYS,
+    Feature.UPDATE_SCHEDULE: _since("10.6"),
+    Feature.UPDATE_INFO: _since("10.5"),
+    Feature.UPDATE_INFO_SIZES: _since("10.6"),
+    Feature.UPDATE_INFO_COPY_BY_REF: _since("10.6"),
+    Feature.UPDATE_INFO_CONFIG: Gate(Bound(since="10.5", removed="10.6"), None),
+    Feature.UPDATE_GROUP_LINK: _since("10.5"),
+    Feature.COPY_FEATURE_SERVICE_DATA: _since("10.5.1"),
+    Feature.COPY_HOSTED_VIEW_DATA: _since("10.7"),
+    Feature.BIDIRECTIONAL_SYNC: Gate(Bound(since="10.9"), Bound(since="2021-03")),
+    Feature.INVALIDATE_INVITATION: _since("10.5"),
+    Feature.REMOVE_PARTICIPATION: _since("10.5"),
+    Feature.DELETE_TASK_RUN: _since("10.8.1"),
+    Feature.DELETE_ORG_WEBHOOK: _since("10.7"),
+    Feature.WEBHOOK_SETTINGS: Gate(Bound(since="11.2"), None),
+}
+
+
+def feature_problem(feature: Feature, platform: Platform) -> str | None:
+    """Why `feature` is unavailable on `platform`, or None when it is available."""
+    return GATES[feature].problem(feature.value, platform)
+
+
+# --- who may call what (spec §5) ------------------------------------------------------
+
+
+class Capability(StrEnum):
+    ORG_ADMIN = "organization administrator"
+    DEFAULT_ADMIN = "default organization administrator"
+    HOST_ADMIN = "administrator on the collaboration host"
+    GUEST_ADMIN = "administrator on a collaboration guest"
+    COLLABORATION_GUEST = "collaboration guest"
+    WEBHOOK_ADMIN = "default administrator or the organization webhooks capability"
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One write of spec §4 (or an extension write of design §6): where and who."""
+
+    name: str
+    root: str  # "sharing" (the portal's REST root) or "admin" (the administrative root)
+    path: str  # relative to the root, with {placeholders}
+    capability: Capability
+    feature: Feature | None = None
+
+
+OPERATIONS: dict[str, Operation] = {
+    op.name: op
+    for op in (
+        Operation(
+            "updateUserLevel",
+            "sharing",
+            "portals/{portalId}/updateUserLevel",
+            Capability.ORG_ADMIN,
+            Feature.UPDATE_USER_LEVEL,
+        ),
+        Operation(
+            "createRole",
+            "sharing",
+            "portals/{portalId}/createRole",
+            Capability.DEFAULT_ADMIN,
+            Feature.CREATE_ROLE,
+        ),
+        Operation(
+            "setPrivileges",
+            "sharing",
+            "portals/{portalId}/roles/{roleId}/setPrivileges",
+            Capability.DEFAULT_ADMIN,
+            Feature.SET_PRIVILEGES,
+        ),
+        Operation(
+            "deleteCollaboration",
+            "sharing",
+            "portals/{portalId}/collaborations/{collaborationId}/delete",
+            Capability.HOST_ADMIN,
+            Feature.DELETE_COLLABORATION,
+        ),
+        Operation(
+            "updateSchedule",
+            "sharing",
+            "portals/{portalId}/collaborations/{collaborationId}/workspaces/{workspaceId}"
+            "/schedule/update",
+            Capability.COLLABORATION_GUEST,
+            Feature.UPDATE_SCHEDULE,
+        ),
+        Operation(
+            "updateInfo",
+            "sharing",
+            "portals/{portalId}/collaborations/{collaborationId}/workspaces/{workspaceId}"
+            "/updateInfo",
+            Capability.HOST_ADMIN,
+            Feature.UPDATE_INFO,
+        ),
+        Operation(
+            "updatePortalGroupLink",
+            "sharing",
+            "portals/{portalId}/collaborations/{collaborationId}/workspaces/{workspaceId}"
+            "/updatePortalGroupLink",
+            Capability.GUEST_ADMIN,
+            Feature.UPDATE_GROUP_LINK,
+        ),
+        Operation(
+            "invalidateInvitation",
+            "sharing",
+            "portals/{portalId}/collaborations/{collaborationId}/invitations/{invitationId}"
+            "/invalidate",
+            Capability.HOST_ADMIN,
+            Feature.INVALIDATE_INVITATION,
+        ),
+        Operation(
+            "deleteTaskRun",
+            "sharing",
+            "community/users/{username}/tasks/{taskId}/runs/{runId}/delete",
+            # Unstated in spec §5: the task's owner or an organization administrator,
+            # as for every other member-owned resource.
+            Capability.ORG_ADMIN,
+            Feature.DELETE_TASK_RUN,
+        ),
+        Operation(
+            "removeParticipation",
+            "sharing",
+            "portals/{portalId}/collaborations/{collaborationId}/removeParticipation",
+            Capability.GUEST_ADMIN,
+            Feature.REMOVE_PARTICIPATION,
+        ),
+        Operation(
+            "deleteWebhook",
+            "sharing",
+            "portals/{portalId}/webhooks/{webhookId}/delete",
+            # Unstated in spec §5: the same holders as webhook settings.
+            Capability.WEBHOOK_ADMIN,
+            Feature.DELETE_ORG_WEBHOOK,
+        ),
+        Operation(
+            "webhookSettings",
+            "admin",
+            "services/webhooks/settings",
+            Capability.WEBHOOK_ADMIN,
+            Feature.WEBHOOK_SETTINGS,
+        ),
+        # Extension writes (design §6): real Sharing API operations beyond the spec.
+        Operation(
+            "updateRole",
+            "sharing",
+            "portals/{portalId}/roles/{roleId}/update",
+            Capability.DEFAULT_ADMIN,
+        ),
+        Operation(
+            "deleteRole",
+            "sharing",
+            "portals/{portalId}/roles/{roleId}/delete",
+            Capability.DEFAULT_ADMIN,
+        ),
+        Operation(
+            "updateUserRole",
+            "sharing",
+            "portals/{portalId}/updateuserrole",
+            Capability.ORG_ADMIN,
+        ),
+    )
+}
+
+
+def operation_problem(name: str, platform: Platform) -> str | None:
+    """Why operation `name` cannot be called on `platform`, or None when it can."""
+    feature = OPERATIONS[name].feature
+    return feature_problem(feature, platform) if feature else None
+
+
+def _self_hosted(version: str) -> Release:
+    return Release.parse(Deployment.SELF_HOSTED, version)

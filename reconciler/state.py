@@ -1,0 +1,238 @@
+"""Normalized portal state: the one shape the planner diffs.
+
+The manifests produce a `DesiredState`, the live reader a `LiveState`; both use the
+same leaf records (`Role`, `Member`, `Workspace`, ...), already normalized: privilege
+sets, real booleans and integers, epoch-millisecond times, defaults applied, fields the
+server manages dropped. In a desired record a field that is `None` is *not managed*:
+the planner neither changes it nor reports drift on it.
+
+Attribute names inside records are the service's own (camelCase) so the spec, the
+manifests, the plan's `before`/`after` and this code all read alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from reconciler.versions import Platform
+
+# --- where a declaration came from ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A place in a manifest file, for messages that name file and line."""
+
+    file: str
+    line: int
+    column: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+# --- leaf records, shared by desired and live ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    name: str
+    description: str | None = None
+    privileges: frozenset[str] | None = None
+    present: bool = True  # desired: False deletes the role
+    id: str | None = None  # live only
+    editable: bool = True  # live: the pre-built Viewer and Data Editor roles are not
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    username: str
+    role: str | None = None  # a built-in role id or a custom role's *name*
+    level: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MemberDetail:
+    """Live facts about one member, read only for members whose level changes."""
+
+    username: str
+    ownedItems: int
+    ownedGroups: int
+    appLicenses: frozenset[str]
+    privileges: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    startTime: int | None = None  # Unix milliseconds
+    interval: int | None = None  # hours
+    repeatCount: int | None = None  # -1 repeats forever
+    timesTriggered: int | None = None  # live only
+
+
+@dataclass(frozen=True, slots=True)
+class GroupLink:
+    """This portal's link of a workspace to one of its groups (guest side)."""
+
+    portalGroupId: str | None = None
+    enableRealtimeSync: bool | None = None
+    copyFeatureServiceData: bool | None = None
+    enableFeatureServiceBidirectionalSync: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    id: str
+    name: str | None = None
+    description: str | None = None
+    maxItemSizeInMB: int | float | None = None
+    maxReplicationPackageSizeInMB: int | float | None = None
+    copyByRefIfCopyFail: bool | None = None
+    groupLink: GroupLink | None = None
+    schedule: Schedule | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Collaboration:
+    id: str
+    name: str | None = None
+    workspaces: Mapping[str, Workspace] = field(default_factory=dict)
+    present: bool = True  # desired: False deletes (host) or leaves (guest)
+    invalidInvitations: frozenset[str] = frozenset()  # desired: must be invalid
+    hostPortalId: str | None = None  # live
+    invitations: Mapping[str, str] = field(default_factory=dict)  # live: id -> status
+
+
+@dataclass(frozen=True, slots=True)
+class Webhook:
+    id: str
+    name: str
+    active: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class TaskRun:
+    runId: str
+    status: str
+    created: int  # Unix milliseconds
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    id: str
+    owner: str
+    runs: tuple[TaskRun, ...] = ()
+
+
+# --- policies that only the manifests state --------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WebhookRemoval:
+    """OrganizationWebhooks: which organization webhooks must not exist."""
+
+    absent: frozenset[str] = frozenset()  # ids or names
+    keep: frozenset[str] = frozenset()  # ids or names; with prune, all others go
+    prune: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RunRetention:
+    """TaskRunRetention: which runs of a user's tasks to delete."""
+
+    name: str
+    user: str
+    tasks: frozenset[str]  # task ids, or {"*"} for all of the user's tasks
+    keepLast: int | None = None
+    maxAgeDays: int | None = None
+
+    @property
+    def all_tasks(self) -> bool:
+        return "*" in self.tasks
+
+
+@dataclass(frozen=True, slots=True)
+class Auth:
+    """Names of environment variables; never the secrets themselves."""
+
+    tokenEnv: str | None = None
+    usernameEnv: str | None = None
+    passwordEnv: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PortalTarget:
+    """The Portal document: where the portal is and what it runs."""
+
+    name: str
+    url: str
+    platform: Platform
+    auth: Auth
+    adminUrl: str | None = None
+    extraPrivileges: frozenset[str] = frozenset()
+    maxDeletes: int = 10
+
+
+@dataclass(slots=True)
+class DesiredState:
+    """Everything the manifests declare, keyed by identity; `sources` maps a resource
+    address (design §3) to where it was declared."""
+
+    portal: PortalTarget
+    roles: dict[str, Role] = field(default_factory=dict)
+    members: dict[str, Member] = field(default_factory=dict)
+    collaborations: dict[str, Collaboration] = field(default_factory=dict)
+    webhookSettings: dict[str, int] | None = None  # only the declared fields
+    webhookRemoval: WebhookRemoval | None = None
+    retention: list[RunRetention] = field(default_factory=list)
+    sources: dict[str, Source] = field(default_factory=dict)
+
+
+# --- live --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PortalInfo:
+    """`portals/self`, plus the caller's identity."""
+
+    id: str
+    name: str
+    platform: Platform
+    username: str
+    levelQuotas: Mapping[int, int] = field(default_factory=dict)
+    # Premium app licenses each level may not hold (reference-service extension of
+    # portals/self; empty when a portal does not say, and the check is left to the service).
+    levelDisallowedApps: Mapping[int, frozenset[str]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class LiveState:
+    portal: PortalInfo
+    roles: dict[str, Role] = field(default_factory=dict)  # by name
+    members: dict[str, Member] = field(default_factory=dict)  # by username
+    memberDetails: dict[str, MemberDetail] = field(default_factory=dict)
+    collaborations: dict[str, Collaboration] = field(default_factory=dict)  # by id
+    webhookSettings: dict[str, int] | None = None  # None: unreadable, unknown
+    webhooks: dict[str, Webhook] = field(default_factory=dict)  # organization, by id
+    tasks: dict[str, list[Task]] = field(default_factory=dict)  # by owner
+
+
+def managed_fields(record: Any) -> dict[str, Any]:
+    """The fields of a record that are managed (not None), by their service names.
+
+    Live-only bookkeeping (ids, flags) is left out; nested records are expanded.
+    """
+    skip = {"id", "editable", "present", "timesTriggered", "hostPortalId", "invitations"}
+    out: dict[str, Any] = {}
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if f.name in skip or value is None:
+            continue
+        if hasattr(value, "__dataclass_fields__"):
+            value = managed_fields(value)
+        elif isinstance(value, frozenset):
+            value = sorted(value)
+        out[f.name] = value
+    return out
