@@ -1,0 +1,1 @@
+"""Planning: diff desired against live state and order the calls that converge them."""
