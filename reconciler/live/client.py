@@ -68,6 +68,7 @@ class PortalClient:
         self.requests = 0  # every HTTP request sent, retries and sign-ins included
         self._gate = asyncio.Semaphore(concurrency)
         self._token: str | None = self.credentials.token
+        self._issued: list[str] = []  # generated tokens: secrets as much as the password
         self._token_lock = asyncio.Lock()
         self._http = httpx.AsyncClient(transport=transport, timeout=timeout, verify=True)
 
@@ -232,6 +233,7 @@ class PortalClient:
             if self._token != stale:
                 return  # a concurrent request already renewed it
             self._token = await self._generate_token()
+            self._issued.append(self._token)
 
     async def _generate_token(self) -> str:
         creds = self.credentials
@@ -262,7 +264,7 @@ class PortalClient:
     # --- secrets never leave --------------------------------------------------------------
 
     def _scrubbed(self, error: ServiceError) -> ServiceError:
-        secrets = self.credentials.secrets
+        secrets = (*self.credentials.secrets, *self._issued)
         if not any(s in str(error) for s in secrets):
             return error
         return type(error)(

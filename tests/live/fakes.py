@@ -47,6 +47,7 @@ class FakePortal:
     in_flight: int = 0
     max_in_flight: int = 0
     valid_tokens: set[str] = field(default_factory=set)
+    yields: int = 1  # how often a request yields to others while "in flight"
 
     def route(self, path: str, handler: Handler | dict[str, Any]) -> None:
         if isinstance(handler, dict):
@@ -84,7 +85,8 @@ class FakePortal:
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
-            await asyncio.sleep(0)  # let concurrent requests overlap
+            for _ in range(self.yields):
+                await asyncio.sleep(0)  # let concurrent requests overlap
             handler = self.routes.get(path)
             if handler is None and path.endswith("/generateToken"):
                 return self._token(params)

@@ -404,3 +404,14 @@ def test_request_counter_counts_every_request() -> None:
             return client.requests
 
     assert run(read()) == 4  # sign-in + 3 pages
+
+
+def test_generated_token_echoed_by_the_server_is_scrubbed() -> None:
+    fake = FakePortal()
+    fake.route(
+        path("portals/self"),
+        lambda r, p: {"error": {"code": 400, "message": r.headers["x-esri-authorization"]}},
+    )
+    with pytest.raises(ServiceError) as caught:
+        run(fetch(make_client(fake)))
+    assert TOKEN not in str(caught.value) and PASSWORD not in repr(caught.value)
