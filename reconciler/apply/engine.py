@@ -14,7 +14,7 @@ from reconciler.apply.placeholders import Produced, UnresolvedPlaceholder
 from reconciler.apply.result import ApplyResult, CallOutcome, Status
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
-from reconciler.live.errors import AmbiguousRequestError, PortalError, ServiceError
+from reconciler.live.errors import AmbiguousRequestError, ServiceError
 from reconciler.plan.model import Call, Plan
 
 # Writes that must never be sent twice: a second createRole makes a duplicate role.
@@ -120,7 +120,7 @@ class _Run:
             if call.operation != "createRole":
                 return self._failed(call, _error(exc))
             return await self._adopt(call, params.get("name", ""), exc)
-        except PortalError as exc:
+        except UserError as exc:  # the portal's answer, or a URL the client refuses
             return self._failed(call, _error(exc))
         return self._done(call, result)
 
@@ -159,6 +159,6 @@ class _Run:
             self.on_event(event)
 
 
-def _error(exc: PortalError) -> dict[str, Any]:
+def _error(exc: UserError) -> dict[str, Any]:
     details = exc.to_json() if isinstance(exc, ServiceError) else {}
     return {**details, "message": str(exc)}

@@ -131,7 +131,9 @@ class PortalClient:
         items = _items(first, key)
         total = first.get("total")
         if isinstance(total, int) and not isinstance(total, bool):
-            starts = range(1 + page_size, total + 1, page_size)
+            # A server that caps `num` below our ask shows it on page 1: step by its size.
+            step = len(items) if 0 < len(items) < min(page_size, total) else page_size
+            starts = range(1 + step, total + 1, step)
             pages = await asyncio.gather(
                 *(self.get_json(path, {**base, "start": s, "num": page_size}) for s in starts)
             )

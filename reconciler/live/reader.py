@@ -76,7 +76,17 @@ async def read_live(
     client: PortalClient, desired: DesiredState | None, scope: Scope = Scope.DESIRED
 ) -> LiveState:
     """The live state the planner diffs `desired` against (or the whole portal)."""
-    needs = Needs.of(desired, scope)
+    try:
+        return await _read(client, Needs.of(desired, scope))
+    except (KeyError, ValueError, TypeError) as exc:
+        # a record without its identity or with a value of the wrong kind
+        raise UserError(
+            f"portal at {client.root} answered a record orgctl cannot read "
+            f"({type(exc).__name__}: {exc}): is the URL the sharing REST root?"
+        ) from None
+
+
+async def _read(client: PortalClient, needs: Needs) -> LiveState:
     portal = records.portal_info(await client.get_json("portals/self"), client.root)
     if not portal.id:
         raise UserError(f"portal at {client.root} answered portals/self without an id")

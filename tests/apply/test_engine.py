@@ -253,3 +253,10 @@ def test_journal_lines_are_complete_and_secret_free(tmp_path: Path) -> None:
         EventKind.SKIPPED,
     ]
     assert result.counts() == {"done": 1, "failed": 1, "skipped": 1}
+
+
+def test_a_refused_url_fails_its_call_not_the_apply() -> None:
+    bad = Call(1, "Member/a", "updateUserRole", "http://portal.example.com/x", {"user": "a"})
+    result = apply(RolePortal(), plan(bad, assign(2, "b", "org_user")))
+    assert result.outcome(1).status is Status.FAILED and "https" in (result.outcome(1).error or "")
+    assert result.outcome(2).status is Status.DONE

@@ -57,10 +57,16 @@ class FakePortal:
             self.routes[path] = handler
 
     def paged(
-        self, path: str, key: str, items: list[dict[str, Any]], *, total: bool = True
+        self,
+        path: str,
+        key: str,
+        items: list[dict[str, Any]],
+        *,
+        total: bool = True,
+        cap: int = 100,
     ) -> None:
         def page(request: httpx.Request, params: dict[str, str]) -> dict[str, Any]:
-            start, num = int(params.get("start", 1)), int(params.get("num", 10))
+            start, num = int(params.get("start", 1)), min(cap, int(params.get("num", 10)))
             chunk = items[start - 1 : start - 1 + num]
             end = start - 1 + len(chunk)
             body: dict[str, Any] = {key: chunk, "start": start, "num": num}

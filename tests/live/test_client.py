@@ -415,3 +415,14 @@ def test_generated_token_echoed_by_the_server_is_scrubbed() -> None:
     with pytest.raises(ServiceError) as caught:
         run(fetch(make_client(fake)))
     assert TOKEN not in str(caught.value) and PASSWORD not in repr(caught.value)
+
+
+def test_paging_follows_a_server_that_caps_num() -> None:
+    fake = FakePortal()
+    fake.paged(path("portals/p1/users"), "users", users(230), cap=50)
+
+    async def read() -> list[dict[str, Any]]:
+        async with make_client(fake) as client:
+            return await client.get_pages("portals/p1/users", "users")
+
+    assert [u["username"] for u in run(read())] == [u["username"] for u in users(230)]

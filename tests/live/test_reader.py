@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
+from reconciler.errors import UserError
 from reconciler.live.reader import Scope, read_live
 from reconciler.state import (
     Auth,
@@ -342,3 +345,22 @@ def test_everything_scope_reads_all_collaborations_and_guest_schedules() -> None
     assert not any(p.endswith("ws9/schedule") for p in fake.paths())
     assert path(f"{BASE}/webhooks") in fake.paths()  # refused (404 here): tolerated
     assert live.webhooks == {} and live.webhookSettings is None
+
+
+def test_large_portal_costs_about_its_page_count() -> None:
+    members = [{"username": f"u{i:05d}", "role": "org_user", "level": "2"} for i in range(10_000)]
+    roles = [{"id": f"r{i}", "name": f"Role {i}", "privileges": []} for i in range(1_000)]
+    fake = FakePortal()
+    hq(fake, members=members)
+    fake.paged(path(f"{BASE}/roles"), "roles", roles)
+    live, requests = read(fake, desired())
+    pages = 100 + 10 + 1  # members, roles, collaborations
+    assert len(live.members) == 10_000 and len(live.roles) == 1_000
+    assert requests <= pages * 1.1  # sign-in and portals/self on top
+
+
+def test_a_record_without_identity_is_a_user_error() -> None:
+    fake = FakePortal()
+    hq(fake, members=[{"role": "org_user", "level": "2"}])
+    with pytest.raises(UserError, match="cannot read"):
+        read(fake, desired())
