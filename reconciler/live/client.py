@@ -8,6 +8,7 @@ requests are in flight at once, whatever mix of reads the caller gathers.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import TracebackType
@@ -27,7 +28,7 @@ from reconciler.live.errors import (
 )
 from reconciler.live.retry import RetryPolicy, parse_retry_after
 from reconciler.live.urls import check_url, join, shown
-from reconciler.state import Auth
+from reconciler.state import Auth, PortalTarget
 
 PAGE_SIZE = 100
 TOKEN_MINUTES = 60
@@ -309,3 +310,18 @@ def _next_start(page: dict[str, Any]) -> int | None:
 
 def _kind(exc: Exception) -> str:
     return type(exc).__name__
+
+
+def client_for(
+    target: PortalTarget, *, env: Mapping[str, str] | None = None, **options: Any
+) -> PortalClient:
+    """The client for a Portal document; `ORGCTL_PORTAL_URL` / `ORGCTL_ADMIN_URL`, when
+    set, override its `url` / `adminUrl` (the demo and tests run on a free port)."""
+    environ = os.environ if env is None else env
+    return PortalClient(
+        environ.get("ORGCTL_PORTAL_URL") or target.url,
+        auth=target.auth,
+        admin_root=environ.get("ORGCTL_ADMIN_URL") or target.adminUrl,
+        env=environ,
+        **options,
+    )

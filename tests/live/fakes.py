@@ -8,7 +8,6 @@ envelopes with HTTP 200, paging with `start`/`num`/`total`/`nextStart`, and
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,7 +45,6 @@ class FakePortal:
     tokens_issued: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
-    valid_tokens: set[str] = field(default_factory=set)
     yields: int = 1  # how often a request yields to others while "in flight"
 
     def route(self, path: str, handler: Handler | dict[str, Any]) -> None:
@@ -112,7 +110,6 @@ class FakePortal:
             )
         self.tokens_issued += 1
         token = f"{TOKEN}-{self.tokens_issued}"
-        self.valid_tokens.add(token)
         return httpx.Response(200, json={"token": token, "expires": 0, "ssl": True})
 
     def transport(self) -> httpx.MockTransport:
@@ -155,7 +152,3 @@ def path(suffix: str) -> str:
 
 def admin_path(suffix: str) -> str:
     return "/portal/admin/" + suffix
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value)

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from reconciler.errors import UserError
-from reconciler.live.client import PortalClient
+from reconciler.live.client import PortalClient, client_for
 from reconciler.live.errors import (
     AmbiguousRequestError,
     AuthError,
@@ -20,7 +20,8 @@ from reconciler.live.errors import (
     TransientError,
 )
 from reconciler.live.retry import RetryPolicy
-from reconciler.state import Auth
+from reconciler.state import Auth, PortalTarget
+from reconciler.versions import Deployment, Platform
 from tests.live.fakes import ENV, PASSWORD, TOKEN, FakePortal, NoSleep, make_client, path
 
 T = TypeVar("T")
@@ -426,3 +427,31 @@ def test_paging_follows_a_server_that_caps_num() -> None:
             return await client.get_pages("portals/p1/users", "users")
 
     assert [u["username"] for u in run(read())] == [u["username"] for u in users(230)]
+
+
+def test_client_for_a_target_honours_the_url_overrides() -> None:
+    target = PortalTarget(
+        name="hq",
+        url="http://127.0.0.1:8080/hq/sharing/rest",
+        platform=Platform.parse(Deployment.SELF_HOSTED, "10.6.1"),
+        auth=Auth(tokenEnv="ORG_TOKEN"),
+        adminUrl="http://127.0.0.1:8080/hq/admin",
+    )
+    plain = client_for(target, env=ENV)
+    assert (plain.root, plain.admin_root) == (target.url, target.adminUrl)
+    moved = client_for(
+        target,
+        env={
+            **ENV,
+            "ORGCTL_PORTAL_URL": "http://127.0.0.1:5/hq/sharing/rest",
+            "ORGCTL_ADMIN_URL": "http://127.0.0.1:5/hq/admin",
+        },
+    )
+    assert (moved.root, moved.admin_root) == (
+        "http://127.0.0.1:5/hq/sharing/rest",
+        "http://127.0.0.1:5/hq/admin",
+    )
+    with pytest.raises(UserError, match="https"):
+        client_for(
+            target, env={**ENV, "ORGCTL_PORTAL_URL": "http://portal.example.com/sharing/rest"}
+        )
