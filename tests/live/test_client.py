@@ -455,3 +455,15 @@ def test_client_for_a_target_honours_the_url_overrides() -> None:
         client_for(
             target, env={**ENV, "ORGCTL_PORTAL_URL": "http://portal.example.com/sharing/rest"}
         )
+
+
+def test_concurrent_498s_renew_the_token_once() -> None:
+    fake = FakePortal()
+    expiring(fake, {"id": "p1"})
+
+    async def many() -> list[dict[str, Any]]:
+        async with make_client(fake) as client:
+            return list(await asyncio.gather(*(client.get_json("portals/self") for _ in range(6))))
+
+    assert run(many()) == [{"id": "p1"}] * 6
+    assert fake.tokens_issued == 2
