@@ -11,6 +11,7 @@ import asyncio
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from types import TracebackType
 from typing import Any
 
@@ -67,6 +68,7 @@ class PortalClient:
         self.credentials: Credentials = load_credentials(auth or Auth(), env)
         self.retry = retry or RetryPolicy()
         self.requests = 0  # every HTTP request sent, retries and sign-ins included
+        self.server_clock: float | None = None  # Unix seconds, from the last Date header
         self._gate = asyncio.Semaphore(concurrency)
         self._token: str | None = self.credentials.token
         self._issued: list[str] = []  # generated tokens: secrets as much as the password
@@ -209,6 +211,7 @@ class PortalClient:
 
     def _decoded(self, response: httpx.Response) -> dict[str, Any]:
         url = shown(response.request.url)
+        self._note_server_clock(response.headers.get("date"))
         if response.status_code in TRANSIENT_STATUSES:
             raise _Retryable(
                 TransientError(f"portal at {url} answered HTTP {response.status_code}"),
@@ -223,6 +226,16 @@ class PortalClient:
             if scrubbed.code == 500:
                 raise _Retryable(scrubbed, maybe_processed=True) from None
             raise scrubbed from None
+
+    def _note_server_clock(self, header: str | None) -> None:
+        # Ages (task-run retention) and elapsed schedules are judged on the portal's
+        # clock, which the Date header of every answer states.
+        if not header:
+            return
+        try:
+            self.server_clock = parsedate_to_datetime(header).timestamp()
+        except (TypeError, ValueError):
+            return
 
     # --- tokens ---------------------------------------------------------------------------
 

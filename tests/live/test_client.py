@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import httpx
@@ -467,3 +468,23 @@ def test_concurrent_498s_renew_the_token_once() -> None:
 
     assert run(many()) == [{"id": "p1"}] * 6
     assert fake.tokens_issued == 2
+
+
+def test_server_clock_comes_from_the_date_header() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(
+            200, json={"ok": True}, headers={"Date": "Sun, 01 Nov 2026 00:00:00 GMT"}
+        )
+
+    async def scenario() -> float | None:
+        async with PortalClient(
+            "http://127.0.0.1:1/p/sharing/rest",
+            auth=Auth(tokenEnv="T"),
+            env={"T": "tok"},
+            transport=httpx.MockTransport(handler),
+        ) as client:
+            assert client.server_clock is None
+            await client.get_json("portals/self")
+            return client.server_clock
+
+    assert asyncio.run(scenario()) == datetime(2026, 11, 1, tzinfo=UTC).timestamp()
