@@ -15,7 +15,10 @@ from reconciler import __version__
 from reconciler.errors import UserError
 
 # command name -> "module:attribute" of its click.Command
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "schema": "reconciler.cli.schema:command",
+    "validate": "reconciler.cli.validate:command",
+}
 
 
 class LazyGroup(click.Group):
