@@ -19,5 +19,7 @@ def validate(
     """The documents under `path` and every problem found in them, sorted by file and line."""
     env = os.environ if environ is None else environ
     loaded = loader.load(path)
-    problems = loaded.problems + rules.check(loaded.documents, str(path), env)
+    problems = loaded.problems + rules.check(
+        loaded.documents, str(path), env, loaded.rejected_kinds
+    )
     return loaded.documents, sorted(set(problems))

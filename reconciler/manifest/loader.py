@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from reconciler import catalog
 from reconciler.errors import UserError
 from reconciler.manifest import models
 from reconciler.manifest.problems import Problem, field_path
@@ -61,6 +62,9 @@ class Document:
 class Loaded:
     documents: list[Document]
     problems: list[Problem]
+    # Kinds of documents refused for their shape: a broken Portal still counts as one, so
+    # the user is not also told that there is none.
+    rejected_kinds: set[str] = field(default_factory=set)
 
 
 def manifest_files(path: Path) -> list[Path]:
@@ -82,6 +86,7 @@ def load(path: Path) -> Loaded:
         for problem_or_doc in _read_file(file):
             if isinstance(problem_or_doc, Problem):
                 loaded.problems.append(problem_or_doc)
+                loaded.rejected_kinds.add(problem_or_doc.resource.split(" ")[0])
             else:
                 loaded.documents.append(problem_or_doc)
     return loaded
@@ -166,6 +171,11 @@ def _message(loc: Path_, error: Any) -> str:
         return f"unknown field {key!r}"
     if kind == "missing":
         return "required field is missing"
+    if kind == "string_type" and loc[-1:] == ("version",):
+        return 'must be a quoted string such as "10.6.1" (YAML reads 10.10 as the number 10.1)'
+    bounds = catalog.WEBHOOK_SETTINGS.get(str(loc[-1])) if loc else None
+    if bounds and kind in ("greater_than_equal", "less_than_equal"):
+        return bounds.problem(str(loc[-1]), error["input"]) or error["msg"]
     message: str = error["msg"]
     return message.removeprefix("Value error, ")
 

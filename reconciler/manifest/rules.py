@@ -23,9 +23,14 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SINGLETONS = ("WebhookSettings", "OrganizationWebhooks")
 
 
-def check(documents: list[Document], root: str, environ: Mapping[str, str]) -> list[Problem]:
+def check(
+    documents: list[Document],
+    root: str,
+    environ: Mapping[str, str],
+    rejected_kinds: Iterable[str] = (),
+) -> list[Problem]:
     """Every problem of the manifest set beyond the shape of single documents."""
-    problems = list(_cross_document(documents, root))
+    problems = list(_cross_document(documents, root, "Portal" in rejected_kinds))
     portals = [d for d in documents if isinstance(d.model, models.Portal)]
     platform: Platform | None = None
     if portals:
@@ -46,9 +51,11 @@ def _portal_spec(document: Document) -> models.PortalSpec:
 # --- cross-document rules --------------------------------------------------------------------
 
 
-def _cross_document(documents: list[Document], root: str) -> Iterator[Problem]:
+def _cross_document(
+    documents: list[Document], root: str, portal_rejected: bool
+) -> Iterator[Problem]:
     portals = [d for d in documents if d.kind == "Portal"]
-    if not portals:
+    if not portals and not portal_rejected:
         yield Problem(root, 1, 1, "", "", "no Portal document: a manifest set needs exactly one")
     for extra in portals[1:]:
         yield extra.problem((), f"a second Portal document (first at {_at(portals[0])})")
