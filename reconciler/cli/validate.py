@@ -26,14 +26,19 @@ def _json(problems: list[Problem]) -> str:
 
 
 def _github(problems: list[Problem]) -> str:
-    # Workflow commands: the message may not hold raw newlines; ':' and ',' are fine there.
+    # GitHub workflow commands; the annotation itself carries the file and line.
     return "\n".join(
-        f"::error file={p.file},line={p.line},col={p.column}::{_escape(str(p))}" for p in problems
+        f"::error file={_escape_property(p.file)},line={p.line}::{_escape(p.without_place())}"
+        for p in problems
     )
 
 
 def _escape(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape(text).replace(":", "%3A").replace(",", "%2C")
 
 
 _FORMATS = {"text": _text, "json": _json, "github": _github}

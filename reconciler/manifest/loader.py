@@ -73,8 +73,17 @@ def manifest_files(path: Path) -> list[Path]:
         raise UserError(f"{path}: no such file or directory")
     if path.is_file():
         return [path]
-    found = [p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()]
+    found = [
+        p
+        for p in path.rglob("*")
+        if p.suffix in (".yaml", ".yml") and p.is_file() and not _hidden(p.relative_to(path))
+    ]
     return sorted(found)
+
+
+def _hidden(relative: Path) -> bool:
+    # A manifest folder may be a repository root: .github/ workflows are not manifests.
+    return any(part.startswith(".") for part in relative.parts)
 
 
 def load(path: Path) -> Loaded:

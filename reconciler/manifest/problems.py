@@ -16,8 +16,10 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        parts = [f"{self.file}:{self.line}", self.resource, self.field, self.message]
-        return ": ".join(part for part in parts if part)
+        return f"{self.file}:{self.line}: {self.without_place()}"
+
+    def without_place(self) -> str:
+        return ": ".join(part for part in (self.resource, self.field, self.message) if part)
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -176,3 +176,8 @@ def test_a_single_file_can_be_validated(tmp_path: Path) -> None:
     write(tmp_path, {"portal.yaml": portal()})
     result = run_cli("validate", str(tmp_path / "portal.yaml"))
     assert result.exit_code == 0, result.output
+
+
+def test_hidden_folders_are_not_manifests(tmp_path: Path) -> None:
+    write(tmp_path, {"portal.yaml": portal(), ".github/workflows/ci.yml": "on: push\n"})
+    assert messages(tmp_path) == []
