@@ -24,7 +24,7 @@ from reconciler.errors import UserError
 from reconciler.manifest import models
 from reconciler.manifest.problems import Problem, field_path
 
-Path_ = tuple[str | int, ...]
+KeyPath = tuple[str | int, ...]
 _ADAPTER: TypeAdapter[models.AnyDocument] = TypeAdapter(models.AnyDocument)
 _SECRET_KEYS = frozenset({"token", "password", "secret", "apikey", "apiKey", "username"})
 
@@ -50,10 +50,10 @@ class Document:
     def resource(self) -> str:
         return f'{self.kind} "{self.name}"'
 
-    def position(self, path: Path_) -> tuple[int, int]:
+    def position(self, path: KeyPath) -> tuple[int, int]:
         return _position(self.tree, path, (self.line, 1))
 
-    def problem(self, path: Path_, message: str) -> Problem:
+    def problem(self, path: KeyPath, message: str) -> Problem:
         line, column = self.position(path)
         return Problem(self.file, line, column, self.resource, field_path(path), message)
 
@@ -161,14 +161,14 @@ def _document(file: str, tree: Any) -> Iterator[Document | Problem]:
 def _validation_problem(
     file: str, line: int, tree: CommentedMap, resource: str, error: Any
 ) -> Problem:
-    loc: Path_ = tuple(error["loc"])
+    loc: KeyPath = tuple(error["loc"])
     if loc and loc[0] == tree.get("kind"):
         loc = loc[1:]  # the discriminated union puts the kind first
     at_line, column = _position(tree, loc, (line, 1))
     return Problem(file, at_line, column, resource, field_path(loc), _message(loc, error))
 
 
-def _message(loc: Path_, error: Any) -> str:
+def _message(loc: KeyPath, error: Any) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         key = loc[-1] if loc else "?"
@@ -198,7 +198,7 @@ def _resource_label(tree: CommentedMap) -> str:
     return f'{kind} "{name}"' if name is not None else str(kind)
 
 
-def _position(tree: Any, path: Path_, fallback: tuple[int, int]) -> tuple[int, int]:
+def _position(tree: Any, path: KeyPath, fallback: tuple[int, int]) -> tuple[int, int]:
     """Line and column (1-based) of the deepest key or item of `path` that exists."""
     at = fallback
     node = tree

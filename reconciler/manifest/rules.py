@@ -9,18 +9,33 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from reconciler import catalog
 from reconciler.catalog import Feature
 from reconciler.manifest import models
-from reconciler.manifest.loader import Document, Path_
+from reconciler.manifest.loader import Document, KeyPath
 from reconciler.manifest.portal import ADMIN_URL_ENV, PORTAL_URL_ENV, effective_urls, platform_of
 from reconciler.manifest.problems import Problem
 from reconciler.versions import Platform
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SINGLETONS = ("WebhookSettings", "OrganizationWebhooks")
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What the per-document rules need to know about the rest of the manifest set."""
+
+    platform: Platform | None  # None when the Portal is missing or its version invalid
+    portal: models.PortalSpec | None
+    environ: Mapping[str, str]
+    absent_roles: dict[str, Document]
+
+    @property
+    def extra_privileges(self) -> frozenset[str]:
+        return frozenset(self.portal.extraPrivileges) if self.portal else frozenset()
 
 
 def check(
@@ -31,15 +46,19 @@ def check(
 ) -> list[Problem]:
     """Every problem of the manifest set beyond the shape of single documents."""
     problems = list(_cross_document(documents, root, "Portal" in rejected_kinds))
-    portals = [d for d in documents if isinstance(d.model, models.Portal)]
-    platform: Platform | None = None
-    if portals:
-        portal = portals[0]
+    portal = next((d for d in documents if isinstance(d.model, models.Portal)), None)
+    spec = _portal_spec(portal) if portal else None
+    if portal:
         problems += _portal(portal, environ)
-        found = platform_of(_portal_spec(portal))
-        platform = found if isinstance(found, Platform) else None
+    found = platform_of(spec) if spec else None
+    context = _Context(
+        platform=found if isinstance(found, Platform) else None,
+        portal=spec,
+        environ=environ,
+        absent_roles=_absent_roles(documents),
+    )
     for document in documents:
-        problems += _document(document, documents, platform, portals[:1], environ)
+        problems += _document(document, context)
     return problems
 
 
@@ -80,7 +99,7 @@ def _cross_document(
     )
 
 
-Declaration = tuple[Document, Path_, str]
+Declaration = tuple[Document, KeyPath, str]
 
 
 def _roles(documents: Iterable[Document]) -> Iterator[Declaration]:
@@ -177,23 +196,18 @@ def _auth(document: Document, auth: models.Auth) -> Iterator[Problem]:
 # --- per-document rules ------------------------------------------------------------------------
 
 
-def _document(
-    document: Document,
-    documents: list[Document],
-    platform: Platform | None,
-    portal: list[Document],
-    environ: Mapping[str, str],
-) -> Iterator[Problem]:
+def _document(document: Document, context: _Context) -> Iterator[Problem]:
     model = document.model
+    platform = context.platform
     if isinstance(model, models.Role):
-        yield from _role(document, model, platform, _extra_privileges(portal))
+        yield from _role(document, model, platform, context.extra_privileges)
     elif isinstance(model, models.Members):
-        yield from _member_rules(document, model, platform, _absent_roles(documents))
+        yield from _member_rules(document, model, platform, context.absent_roles)
     elif isinstance(model, models.Collaboration):
         yield from _collaboration(document, model, platform)
     elif isinstance(model, models.WebhookSettings):
         yield from _gate(document, (), Feature.WEBHOOK_SETTINGS, platform)
-        if portal and not effective_urls(_portal_spec(portal[0]), environ)[1]:
+        if context.portal and not effective_urls(context.portal, context.environ)[1]:
             yield document.problem((), "needs the Portal's spec.adminUrl (the admin root)")
     elif isinstance(model, models.OrganizationWebhooks):
         yield from _gate(document, (), Feature.DELETE_ORG_WEBHOOK, platform)
@@ -207,15 +221,11 @@ def _document(
 
 
 def _gate(
-    document: Document, path: Path_, feature: Feature, platform: Platform | None
+    document: Document, path: KeyPath, feature: Feature, platform: Platform | None
 ) -> Iterator[Problem]:
     problem = catalog.feature_problem(feature, platform) if platform else None
     if problem:
         yield document.problem(path, problem)
-
-
-def _extra_privileges(portal: list[Document]) -> frozenset[str]:
-    return frozenset(_portal_spec(portal[0]).extraPrivileges) if portal else frozenset()
 
 
 def _role(
@@ -250,7 +260,7 @@ def _member_rules(
     absent_roles: dict[str, Document],
 ) -> Iterator[Problem]:
     for username, member in model.spec.members.items():
-        at: Path_ = ("spec", "members", username)
+        at: KeyPath = ("spec", "members", username)
         if member.level is not None:
             yield from _gate(document, (*at, "level"), Feature.UPDATE_USER_LEVEL, platform)
         if member.level == 1 and member.role in catalog.BUILTIN_ROLES:
@@ -269,6 +279,11 @@ def _collaboration(
     document: Document, model: models.Collaboration, platform: Platform | None
 ) -> Iterator[Problem]:
     spec = model.spec
+    if spec.state == "absent" and (spec.workspaces or spec.invalidInvitations):
+        yield document.problem(
+            ("spec", "state"),
+            "a collaboration declared absent cannot also declare workspaces or invitations",
+        )
     if spec.state == "absent" and platform is not None:
         # Offline the portal's side is unknown: the host deletes, a guest leaves. The
         # planner, which reads the side, checks the one that applies.
@@ -302,7 +317,7 @@ _GROUP_LINK_FIELD_GATES: dict[str, Feature] = {
 
 
 def _workspace(
-    document: Document, at: Path_, workspace: models.WorkspaceSpec, platform: Platform | None
+    document: Document, at: KeyPath, workspace: models.WorkspaceSpec, platform: Platform | None
 ) -> Iterator[Problem]:
     for key, feature in _WORKSPACE_FIELD_GATES.items():
         if getattr(workspace, key) is not None:
@@ -321,7 +336,7 @@ def _workspace(
             )
 
 
-def _schedule(document: Document, at: Path_, schedule: models.ScheduleSpec) -> Iterator[Problem]:
+def _schedule(document: Document, at: KeyPath, schedule: models.ScheduleSpec) -> Iterator[Problem]:
     interval_problem = catalog.schedule_problem(schedule.interval, None)
     if interval_problem:
         yield document.problem((*at, "interval"), interval_problem)

@@ -121,6 +121,12 @@ CASES += [
     ("schedule-on-10-5", "collaborations.yaml", 7, ("ws1.schedule", "schedule update", "10.6")),
     ("two-webhook-settings", "webhooks.yaml", 7, ("second WebhookSettings document",)),
     ("org-webhook-absent-and-kept", "webhooks.yaml", 5, ("spec.absent[0]", "also in keep")),
+    (
+        "absent-collaboration-with-workspaces",
+        "collaborations.yaml",
+        5,
+        ("spec.state", "declared absent cannot also declare workspaces"),
+    ),
     ("auth-incomplete", "portal.yaml", 8, ("spec.auth", "usernameEnv and passwordEnv")),
 ]
 _SETTINGS = {
