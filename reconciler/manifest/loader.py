@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +145,11 @@ def _document(file: str, tree: Any) -> Iterator[Document | Problem]:
     if kind not in models.KINDS:
         at = _position(tree, ("kind",), (line, 1))
         expected = ", ".join(models.KINDS)
-        message = f"unknown kind {kind!r} (expected one of {expected})"
+        message = (
+            f"unknown kind {kind!r} (expected one of {expected})"
+            if kind is not None
+            else f"required field is missing (one of {expected})"
+        )
         yield Problem(file, at[0], at[1], resource, "kind", message)
         return
     try:
@@ -228,6 +231,4 @@ def _plain(node: Any) -> Any:
         return float(node)
     if isinstance(node, str):
         return str(node)
-    if isinstance(node, datetime):
-        return node
-    return node
+    return node  # datetimes and dates stay as they are, for the startTime parser

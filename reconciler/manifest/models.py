@@ -7,7 +7,7 @@ the portal's platform or several documents live in `rules.py`.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
@@ -28,8 +28,11 @@ def _to_epoch_ms(value: Any) -> Any:
     if isinstance(value, bool):
         return value  # left for the strict integer check to refuse
     if isinstance(value, datetime):
+        # A time without an offset is read as UTC, the service's own clock.
         moment = value if value.tzinfo else value.replace(tzinfo=UTC)
         return int(moment.timestamp() * 1000)
+    if isinstance(value, date):  # YAML reads a bare 2026-12-01 as a date: its midnight
+        return _to_epoch_ms(datetime(value.year, value.month, value.day, tzinfo=UTC))
     if isinstance(value, str):
         try:
             return _to_epoch_ms(datetime.fromisoformat(value.replace("Z", "+00:00")))

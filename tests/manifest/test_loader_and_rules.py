@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.manifest import validate
+from reconciler.manifest import models, validate
 from tests.manifest.conftest import run_cli
 
 PORTAL = """\
@@ -181,3 +181,39 @@ def test_a_single_file_can_be_validated(tmp_path: Path) -> None:
 def test_hidden_folders_are_not_manifests(tmp_path: Path) -> None:
     write(tmp_path, {"portal.yaml": portal(), ".github/workflows/ci.yml": "on: push\n"})
     assert messages(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    ("written", "millis"),
+    [
+        ("2026-12-01T02:00:00Z", 1_796_090_400_000),
+        ("2026-12-01T03:00:00+01:00", 1_796_090_400_000),
+        ("'2026-12-01T02:00:00'", 1_796_090_400_000),
+        ("2026-12-01", 1_796_083_200_000),
+        ("1796090400000", 1_796_090_400_000),
+    ],
+)
+def test_start_time_forms_become_unix_milliseconds(
+    tmp_path: Path, written: str, millis: int
+) -> None:
+    write(
+        tmp_path,
+        {
+            "portal.yaml": portal(version="11.3"),
+            "c.yaml": (
+                "apiVersion: orgctl/v1\nkind: Collaboration\nmetadata: {name: C, id: c1}\n"
+                f"spec: {{workspaces: {{ws1: {{schedule: {{startTime: {written}}}}}}}}}\n"
+            ),
+        },
+    )
+    documents, problems = validate(tmp_path, {})
+    assert problems == []
+    collaboration = next(d.model for d in documents if d.kind == "Collaboration")
+    assert isinstance(collaboration, models.Collaboration)
+    schedule = collaboration.spec.workspaces["ws1"].schedule
+    assert schedule is not None and schedule.startTime == millis
+
+
+def test_a_document_without_kind_says_so(tmp_path: Path) -> None:
+    write(tmp_path, {"portal.yaml": portal(), "x.yaml": "apiVersion: orgctl/v1\n"})
+    assert any("x.yaml:1: kind: required field is missing" in line for line in messages(tmp_path))
