@@ -61,8 +61,8 @@ class Document:
 class Loaded:
     documents: list[Document]
     problems: list[Problem]
-    # Kinds of documents refused for their shape: a broken Portal still counts as one, so
-    # the user is not also told that there is none.
+    # Kinds of documents refused ("" when the kind is unknowable, as in unparsable YAML):
+    # a broken Portal still counts as one, so the user is not also told there is none.
     rejected_kinds: set[str] = field(default_factory=set)
 
 

@@ -45,7 +45,8 @@ def check(
     rejected_kinds: Iterable[str] = (),
 ) -> list[Problem]:
     """Every problem of the manifest set beyond the shape of single documents."""
-    problems = list(_cross_document(documents, root, "Portal" in rejected_kinds))
+    maybe_portal = bool({"Portal", ""} & set(rejected_kinds))
+    problems = list(_cross_document(documents, root, maybe_portal))
     portal = next((d for d in documents if isinstance(d.model, models.Portal)), None)
     spec = _portal_spec(portal) if portal else None
     if portal:

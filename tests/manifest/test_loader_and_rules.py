@@ -217,3 +217,9 @@ def test_start_time_forms_become_unix_milliseconds(
 def test_a_document_without_kind_says_so(tmp_path: Path) -> None:
     write(tmp_path, {"portal.yaml": portal(), "x.yaml": "apiVersion: orgctl/v1\n"})
     assert any("x.yaml:1: kind: required field is missing" in line for line in messages(tmp_path))
+
+
+def test_a_broken_portal_file_is_not_also_reported_missing(tmp_path: Path) -> None:
+    write(tmp_path, {"portal.yaml": portal() + "  safety: {maxDeletes: 1\n"})
+    found = messages(tmp_path)
+    assert len(found) == 1 and "portal.yaml" in found[0] and "YAML" in found[0]
