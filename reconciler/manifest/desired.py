@@ -88,9 +88,11 @@ def _add_collaboration(
 ) -> None:
     cid = model.metadata.id
     workspaces = {wid: _workspace(wid, ws) for wid, ws in model.spec.workspaces.items()}
+    # metadata.name is only a label: no operation renames a collaboration, so the name is
+    # left unmanaged (None) rather than a difference no plan could ever remove.
     desired.collaborations[cid] = state.Collaboration(
         cid,
-        name=model.metadata.name,
+        name=None,
         workspaces=workspaces,
         present=model.spec.state == "present",
         invalidInvitations=frozenset(model.spec.invalidInvitations),

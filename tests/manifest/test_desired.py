@@ -89,3 +89,9 @@ def test_invalid_manifests_raise_with_every_problem() -> None:
         load_desired(root, NO_OVERRIDES)
     assert len(raised.value.problems) == 2
     assert all(str(root) in line for line in raised.value.problems)
+
+
+def test_a_collaboration_name_is_a_label_not_managed() -> None:
+    collaboration = load_desired(EXAMPLES / "hq", NO_OVERRIDES).collaborations["c1"]
+    assert collaboration.name is None
+    assert "name" not in state.managed_fields(collaboration)
