@@ -238,6 +238,13 @@ def _role(
             f"role name is {len(model.metadata.name)} characters, at most"
             f" {catalog.ROLE_NAME_MAX} allowed",
         )
+    if model.spec.state == "absent" and (
+        model.spec.description is not None or model.spec.privileges is not None
+    ):
+        yield document.problem(
+            ("spec", "state"),
+            "a role declared absent cannot also declare a description or privileges",
+        )
     if platform is None:
         return
     for index, privilege in enumerate(model.spec.privileges or ()):

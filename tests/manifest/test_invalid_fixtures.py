@@ -127,6 +127,12 @@ CASES += [
         5,
         ("spec.state", "declared absent cannot also declare workspaces"),
     ),
+    (
+        "absent-role-with-privileges",
+        "roles.yaml",
+        5,
+        ("spec.state", "role declared absent cannot also declare"),
+    ),
     ("auth-incomplete", "portal.yaml", 8, ("spec.auth", "usernameEnv and passwordEnv")),
 ]
 _SETTINGS = {
