@@ -16,7 +16,9 @@ from reconciler.errors import UserError
 
 # command name -> "module:attribute" of its click.Command
 COMMANDS: dict[str, str] = {
+    "schema": "reconciler.cli.schema:command",
     "targets": "reconciler.cli.targets:command",
+    "validate": "reconciler.cli.validate:command",
 }
 
 
