@@ -47,6 +47,12 @@ def plan_members(draft: Draft) -> dict[str, str | None]:
         ):
             assert outcome.level is not None and have.level is not None
             moves.append(LevelMove(username, have.level, outcome.level, outcome.role_call))
+        elif outcome.level == 1 and outcome.role_call and outcome.role in catalog.BUILTIN_ROLES:
+            draft.error(
+                member_address(username),
+                f"a level 1 member needs a custom role; {outcome.role!r} is built-in "
+                "(built-in roles are level 2)",
+            )
         _warn_disabled_privileges(draft, username, have, outcome)
     _plan_level_calls(draft, moves)
     return final_roles
