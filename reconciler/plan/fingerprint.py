@@ -64,14 +64,18 @@ def live_resources(live: LiveState) -> Iterator[tuple[str, Any]]:
                 yield f"TaskRun/{user}/{task.id}/{run.runId}", run
 
 
+# Resources that exist once per portal are always digested by themselves.
+SINGLETONS = ("Portal", "WebhookSettings")
+
+
 def _kind(address: str) -> str:
-    return address.split("/", 1)[0] + "/*" if "/" in address else address
+    return address.split("/", 1)[0] + "/*"
 
 
 def live_digests(live: LiveState, touched: Iterable[str]) -> dict[str, str]:
-    """Digest per touched address and of the portal itself ("" for an address not live),
+    """Digest per touched address and per singleton ("" for an address not live),
     and one per kind ("Role/*") over all the untouched rest."""
-    wanted = {*touched, "Portal"}
+    wanted = {*touched, *SINGLETONS}
     found: dict[str, str] = {}
     rest: dict[str, list[tuple[str, Any]]] = {}
     for address, record in live_resources(live):

@@ -48,23 +48,26 @@ def _change_blocks(plan: Plan) -> list[str]:
 
 def render_markdown(plan: Plan, mode: Mode = "plan", *, limit: int = LIMIT) -> str:
     parts = _head(plan, mode)
-    used = sum(len(p) + 1 for p in parts)
-    omitted: dict[str, int] = {}
     sections = [("Changes", "diff", _change_blocks(plan))]
     if mode == "plan":
         sections.append(("Calls", "text", [call_line(c) for c in plan.calls]))
-    for title, fence, items in sections:
-        if not items:
-            continue
+    sections = [s for s in sections if s[2]]
+    budget = limit - RESERVE - sum(len(p) + 1 for p in parts)
+    omitted: dict[str, int] = {}
+    for index, (title, fence, items) in enumerate(sections):
         opening = [f"<details><summary>{title} ({len(items)})</summary>", "", f"```{fence}"]
         closing = ["```", "", "</details>", ""]
-        used += sum(len(p) + 1 for p in opening + closing)
-        shown = []
+        budget -= sum(len(p) + 1 for p in opening + closing)
+        # Each section may take an equal share of what is left, so the changes cannot
+        # crowd the calls out entirely; what a section leaves unused passes on.
+        share = budget // (len(sections) - index)
+        shown: list[str] = []
         for item in items:
-            if used + len(item) + 1 > limit - RESERVE:
+            if len(item) + 1 > share:
                 break
             shown.append(item)
-            used += len(item) + 1
+            share -= len(item) + 1
+            budget -= len(item) + 1
         if len(shown) < len(items):
             omitted[title.lower()] = len(items) - len(shown)
         parts.extend(opening + shown + closing)

@@ -18,6 +18,8 @@ Line = tuple[str, str | None]  # text and its rich style
 
 def _lines(plan: Plan, mode: Mode) -> list[Line]:
     out: list[Line] = []
+    if mode == "drift" and plan.changes:
+        out.append(("Differences from the manifests (live → desired):", "bold"))
     for change in plan.changes:
         style = STYLES[change.action]
         out.append((f"  {SIGNS[change.action]} {change.address}", style))
