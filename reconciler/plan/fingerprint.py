@@ -18,28 +18,30 @@ from reconciler.state import LiveState
 from reconciler.versions import Platform, Release
 
 
-def canonical_json(value: Any) -> Any:
-    """Plain JSON values: dataclasses as dicts, sets sorted, mapping keys as strings."""
+def _encode(value: Any) -> Any:
+    """JSON for what `json` does not know: records as dicts, sets sorted, releases as text.
+
+    Used as the encoder's `default`, so the encoder itself (in C) walks the rest.
+    """
     if isinstance(value, Platform | Release):
         return str(value)
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: canonical_json(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): canonical_json(v) for k, v in value.items()}
+        return {f.name: getattr(value, f.name) for f in fields(value)}
     if isinstance(value, frozenset | set):
-        return sorted(canonical_json(v) for v in value)
-    if isinstance(value, list | tuple):
-        return [canonical_json(v) for v in value]
-    return value
+        return sorted(value)
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"cannot fingerprint {type(value).__name__}")
 
 
-def _digest(value: Any) -> str:
-    text = json.dumps(canonical_json(value), sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+def canonical_text(value: Any) -> str:
+    """Canonical JSON: sorted keys, sets sorted, no whitespace."""
+    return json.dumps(value, default=_encode, sort_keys=True, separators=(",", ":"))
 
 
 def live_fingerprint(live: LiveState) -> str:
-    return _digest(live)
+    """One digest of the whole live state."""
+    return live_summary(live, ())[0]
 
 
 def live_resources(live: LiveState) -> Iterator[tuple[str, Any]]:
@@ -72,21 +74,36 @@ def _kind(address: str) -> str:
     return address.split("/", 1)[0] + "/*"
 
 
-def live_digests(live: LiveState, touched: Iterable[str]) -> dict[str, str]:
-    """Digest per touched address and per singleton ("" for an address not live),
-    and one per kind ("Role/*") over all the untouched rest."""
+def _hash(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def live_summary(live: LiveState, touched: Iterable[str]) -> tuple[str, dict[str, str]]:
+    """(fingerprint of everything, digests): one pass, each resource encoded once.
+
+    The fingerprint hashes every resource's canonical JSON in address order. The digests
+    hold one per touched address and per singleton ("" for an address not live), and one
+    per kind ("Role/*") over all the untouched rest.
+    """
     wanted = {*touched, *SINGLETONS}
+    encoded = sorted((address, canonical_text(record)) for address, record in live_resources(live))
+    whole = hashlib.sha256()
     found: dict[str, str] = {}
-    rest: dict[str, list[tuple[str, Any]]] = {}
-    for address, record in live_resources(live):
+    kinds: dict[str, Any] = {}
+    for address, text in encoded:
+        line = f"{address}\n{text}\n".encode()
+        whole.update(line)
         if address in wanted:
-            found[address] = _digest(record)
+            found[address] = _hash(text)
         else:
-            rest.setdefault(_kind(address), []).append((address, record))
+            kinds.setdefault(_kind(address), hashlib.sha256()).update(line)
     digests = {address: found.get(address, "") for address in wanted}
-    for kind, records in rest.items():
-        digests[kind] = _digest(sorted(records, key=lambda r: r[0]))
-    return dict(sorted(digests.items()))
+    digests.update({kind: "sha256:" + h.hexdigest() for kind, h in kinds.items()})
+    return "sha256:" + whole.hexdigest(), dict(sorted(digests.items()))
+
+
+def live_digests(live: LiveState, touched: Iterable[str]) -> dict[str, str]:
+    return live_summary(live, touched)[1]
 
 
 def changed_addresses(saved: Mapping[str, str], live: LiveState) -> list[str]:

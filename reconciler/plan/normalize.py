@@ -36,8 +36,13 @@ NUMBER_FIELDS = frozenset(
     }
 )
 TIME_FIELDS = frozenset({"startTime", "created"})
+# Order and duplicates do not matter, whatever container the value comes in.
+SET_FIELDS = frozenset({"privileges"})
 # A text the service may answer as null when it is empty.
 TEXT_FIELDS = frozenset({"description"})
+
+
+SPECIAL_FIELDS = BOOLEAN_FIELDS | NUMBER_FIELDS | TIME_FIELDS | TEXT_FIELDS | SET_FIELDS
 
 
 def canonical_boolean(value: Any) -> Any:
@@ -78,10 +83,12 @@ def canonical_time(value: Any) -> Any:
 
 def canonical(name: str, value: Any) -> Any:
     """The comparable form of field `name`'s value."""
+    if name not in SPECIAL_FIELDS and isinstance(value, str | int):
+        return value  # the common case: a name, an id, a role
     if isinstance(value, Mapping):
         return canonical_fields(value)
-    if isinstance(value, frozenset | set):
-        return sorted(str(v) for v in value)
+    if isinstance(value, frozenset | set) or (name in SET_FIELDS and isinstance(value, list)):
+        return sorted({str(v) for v in value})
     if name in BOOLEAN_FIELDS:
         return canonical_boolean(value)
     if name in NUMBER_FIELDS:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from reconciler import catalog
 from reconciler.plan.collaborations import plan_collaborations
 from reconciler.plan.draft import Draft, PendingCall
-from reconciler.plan.fingerprint import live_digests, live_fingerprint
+from reconciler.plan.fingerprint import live_summary
 from reconciler.plan.members import plan_members
 from reconciler.plan.model import Action, Plan, PortalRef, Problem
 from reconciler.plan.order import order_calls
@@ -60,6 +60,7 @@ def build_plan(
     _check_deletes(draft, allow_deletes)
     changes = tuple(sorted(draft.changes, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
+    fingerprint, digests = live_summary(live, touched)
     return Plan(
         portal=PortalRef(
             desired.portal.url,
@@ -71,8 +72,8 @@ def build_plan(
         calls=order_calls(draft.calls),
         errors=tuple(draft.errors),
         warnings=tuple(draft.warnings),
-        liveFingerprint=live_fingerprint(live),
-        liveDigests=live_digests(live, touched),
+        liveFingerprint=fingerprint,
+        liveDigests=digests,
     )
 
 

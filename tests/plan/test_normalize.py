@@ -67,3 +67,24 @@ def test_changed_fields_names_nested_differences_by_top_field() -> None:
 )
 def test_form_values(value: object, sent: str) -> None:
     assert form_value(value) == sent
+
+
+def test_privileges_as_a_list_compare_as_a_set() -> None:
+    assert (
+        diff_record("Role/r", {"privileges": ["b", "a", "a"]}, {"privileges": ["a", "b"]}) is None
+    )
+
+
+def test_a_nested_record_reports_only_its_differing_subfields() -> None:
+    live = {"groupLink": {"portalGroupId": "g1", "enableRealtimeSync": "false"}}
+    desired = {"groupLink": {"portalGroupId": "g1", "enableRealtimeSync": True}}
+    change = diff_record("Workspace/c/w", live, desired)
+    assert change is not None
+    assert change.before == {"groupLink": {"enableRealtimeSync": False}}
+    assert change.after == {"groupLink": {"enableRealtimeSync": True}}
+
+
+def test_a_missing_nested_record_is_reported_whole() -> None:
+    change = diff_record("Workspace/c/w", {"schedule": None}, {"schedule": {"interval": 24}})
+    assert change is not None
+    assert (change.before, change.after) == ({"schedule": None}, {"schedule": {"interval": 24}})
