@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+from reconciler.errors import UserError
+from reconciler.plan.model import Plan
 from reconciler.state import LiveState
 from reconciler.versions import Platform, Release
 
@@ -112,3 +114,21 @@ def changed_addresses(saved: Mapping[str, str], live: LiveState) -> list[str]:
     touched = [address for address in saved if not address.endswith("/*")]
     now = live_digests(live, touched)
     return sorted(a for a in set(saved) | set(now) if saved.get(a) != now.get(a))
+
+
+class StalePlan(UserError):
+    """The portal changed since the saved plan was computed."""
+
+
+def check_fresh(plan: Plan, live: LiveState) -> None:
+    """Refuse a saved plan computed on a live state other than `live`, naming what changed."""
+    if plan.liveFingerprint == live_fingerprint(live):
+        return
+    changed = changed_addresses(plan.liveDigests, live) or [
+        "(unknown: the plan file has no digests)"
+    ]
+    raise StalePlan(
+        "stale plan: the portal changed since the plan was made; changed: "
+        + ", ".join(changed)
+        + ". Run orgctl plan again."
+    )

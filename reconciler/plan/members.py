@@ -39,6 +39,8 @@ def plan_members(draft: Draft) -> dict[str, str | None]:
             continue
         outcome = _plan_member(draft, want, have)
         final_roles[username] = outcome.role
+        if want.level is not None and have.level is None:
+            draft.error(address, "the portal reports no level for this member to change")
         changes_level = outcome.level is not None and have.level is not None
         if (
             changes_level

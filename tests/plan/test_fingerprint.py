@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from reconciler.plan.fingerprint import changed_addresses, live_fingerprint
+import pytest
+
+from reconciler.errors import UserError
+from reconciler.plan.fingerprint import changed_addresses, check_fresh, live_fingerprint
 from reconciler.plan.planner import build_plan
 from reconciler.state import Member, Role
 from tests.plan.world import ANALYST_PRIVILEGES, NOW, hq_desired, hq_live
@@ -60,3 +63,14 @@ def test_a_portal_change_is_named() -> None:
     live = hq_live()
     live.portal = replace(live.portal, levelQuotas={1: 9, 2: 20})
     assert changed_addresses(digests, live) == ["Portal"]
+
+
+def test_a_fresh_plan_passes_and_a_stale_one_names_the_change() -> None:
+    desired = hq_desired()
+    desired.members = {"alice": Member("alice", "Analyst")}
+    plan = build_plan(desired, hq_live(), now=NOW)
+    check_fresh(plan, hq_live())
+    live = hq_live()
+    live.members["alice"] = Member("alice", "org_publisher", 2)
+    with pytest.raises(UserError, match=r"stale plan: .* changed: Member/alice\. Run orgctl plan"):
+        check_fresh(plan, live)

@@ -135,3 +135,11 @@ def test_no_warning_for_a_level_one_role_within_the_nine() -> None:
     desired.members = {"alice": Member("alice", "Viewer", 1)}
     plan = build_plan(desired, hq_live(), now=NOW)
     assert not plan.warnings and not plan.errors
+
+
+def test_a_member_without_a_live_level_cannot_be_levelled() -> None:
+    live = hq_live()
+    live.members["alice"] = Member("alice", "Analyst", None)
+    assert messages(plan_for(live, alice=Member("alice", None, 1))) == [
+        "Member/alice: the portal reports no level for this member to change"
+    ]
