@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from reconciler import catalog
 from reconciler.plan.collaborations import plan_collaborations
-from reconciler.plan.draft import Draft, PendingCall
+from reconciler.plan.draft import Draft
 from reconciler.plan.fingerprint import live_summary
 from reconciler.plan.members import plan_members
 from reconciler.plan.model import Action, Plan, PortalRef, Problem
@@ -121,25 +121,28 @@ def matches(address: str, targets: Sequence[str]) -> bool:
 
 
 def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
-    """Keep the targeted calls and, transitively, the calls they depend on."""
-    keep: set[str] = set()
-    stack = [key for key, call in draft.calls.items() if matches(call.address, targets)]
-    while stack:
-        key = stack.pop()
-        if key in keep or key not in draft.calls:
-            continue
-        keep.add(key)
-        stack.extend(draft.calls[key].after)
-    calls: dict[str, PendingCall] = {k: c for k, c in draft.calls.items() if k in keep}
-    addresses = {c.address for c in calls.values()}
+    """Keep the targeted resources and, transitively, every resource a kept call depends
+    on, whole (all its calls: a role that is needed is created *and* given privileges)."""
+    by_address: dict[str, list[str]] = {}
+    for key, call in draft.calls.items():
+        by_address.setdefault(call.address, []).append(key)
+    kept = {address for address in by_address if matches(address, targets)}
+    queue = list(kept)
+    while queue:
+        for key in by_address[queue.pop()]:
+            for need in draft.calls[key].after:
+                needed = draft.calls[need].address if need in draft.calls else None
+                if needed is not None and needed not in kept:
+                    kept.add(needed)
+                    queue.append(needed)
 
-    def kept(address: str) -> bool:
-        return address in addresses or matches(address, targets)
+    def keep(address: str) -> bool:
+        return address in kept or matches(address, targets)
 
-    draft.calls = calls
-    draft.changes = [c for c in draft.changes if kept(c.address)]
-    draft.errors = [p for p in draft.errors if _global(p) or kept(p.address)]
-    draft.warnings = [p for p in draft.warnings if kept(p.address)]
+    draft.calls = {k: c for k, c in draft.calls.items() if c.address in kept}
+    draft.changes = [c for c in draft.changes if keep(c.address)]
+    draft.errors = [p for p in draft.errors if _global(p) or keep(p.address)]
+    draft.warnings = [p for p in draft.warnings if keep(p.address)]
 
 
 def _global(problem: Problem) -> bool:

@@ -104,9 +104,11 @@ def test_targets_keep_what_the_target_depends_on() -> None:
     plan = build_plan(busy_hq(), hq_live(), now=NOW, targets=["Member/alice"])
     assert [(c.operation, c.address) for c in plan.calls] == [
         ("createRole", "Role/Zeta"),
+        ("setPrivileges", "Role/Zeta"),
         ("updateUserRole", "Member/alice"),
         ("updateUserLevel", "Member/alice"),
     ]
+    assert [c.dependsOn for c in plan.calls] == [(), (1,), (1,), (3,)]
     assert {c.address for c in plan.changes} == {"Member/alice", "Role/Zeta"}
 
 
