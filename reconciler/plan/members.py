@@ -39,25 +39,31 @@ def plan_members(draft: Draft) -> dict[str, str | None]:
             continue
         outcome = _plan_member(draft, want, have)
         final_roles[username] = outcome.role
-        if want.level is not None and have.level is None:
-            draft.error(address, "the portal reports no level for this member to change")
-        changes_level = outcome.level is not None and have.level is not None
-        if (
-            changes_level
-            and outcome.level != have.level
-            and _level_allowed(draft, username, outcome)
-        ):
-            assert outcome.level is not None and have.level is not None
-            moves.append(LevelMove(username, have.level, outcome.level, outcome.role_call))
-        elif outcome.level == 1 and outcome.role_call and outcome.role in catalog.BUILTIN_ROLES:
-            draft.error(
-                member_address(username),
-                f"a level 1 member needs a custom role; {outcome.role!r} is built-in "
-                "(built-in roles are level 2)",
-            )
+        move = _level_move(draft, want, have, outcome)
+        if move is not None:
+            moves.append(move)
         _warn_disabled_privileges(draft, username, have, outcome)
     _plan_level_calls(draft, moves)
     return final_roles
+
+
+def _level_move(draft: Draft, want: Member, have: Member, outcome: Outcome) -> LevelMove | None:
+    """The member's level change if it is possible; otherwise report why not."""
+    address = member_address(want.username)
+    if want.level is not None and have.level is None:
+        draft.error(address, "the portal reports no level for this member to change")
+        return None
+    if have.level is None or outcome.level is None or outcome.level == have.level:
+        if outcome.level == 1 and outcome.role_call and outcome.role in catalog.BUILTIN_ROLES:
+            draft.error(
+                address,
+                f"a level 1 member needs a custom role; {outcome.role!r} is built-in "
+                "(built-in roles are level 2)",
+            )
+        return None
+    if not _level_allowed(draft, want.username, outcome):
+        return None
+    return LevelMove(want.username, have.level, outcome.level, outcome.role_call)
 
 
 def _plan_member(draft: Draft, want: Member, have: Member) -> Outcome:

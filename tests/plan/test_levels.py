@@ -143,3 +143,9 @@ def test_a_member_without_a_live_level_cannot_be_levelled() -> None:
     assert messages(plan_for(live, alice=Member("alice", None, 1))) == [
         "Member/alice: the portal reports no level for this member to change"
     ]
+
+
+def test_level_one_with_a_new_built_in_role_is_reported_once() -> None:
+    assert messages(plan_for(alice=Member("alice", "org_publisher", 1))) == [
+        "Member/alice: level 1 needs a custom role, but the member's role is 'org_publisher'"
+    ]
