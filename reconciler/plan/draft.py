@@ -99,17 +99,3 @@ class Draft:
         url = self.url(operation, ids or {})
         self.calls[key] = PendingCall(key, group, address, operation, url, dict(params), after)
         return key
-
-    def depend(self, key: str, on: tuple[str, ...]) -> None:
-        """Add dependencies to a call already drafted."""
-        pending = self.calls[key]
-        merged = tuple(dict.fromkeys(pending.after + on))
-        self.calls[key] = PendingCall(
-            pending.key,
-            pending.group,
-            pending.address,
-            pending.operation,
-            pending.url,
-            pending.params,
-            merged,
-        )

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from reconciler import catalog
+
 BOOLEAN_FIELDS = frozenset(
     {
         "copyByRefIfCopyFail",
@@ -41,6 +43,14 @@ SET_FIELDS = frozenset({"privileges"})
 # A text the service may answer as null when it is empty.
 TEXT_FIELDS = frozenset({"description"})
 
+
+# The service's defaults (spec §2): a value it leaves out is this one.
+DEFAULTS: dict[str, Any] = {
+    "enableFeatureServiceBidirectionalSync": False,
+    "interval": catalog.SCHEDULE_DEFAULT_INTERVAL_HOURS,
+    "repeatCount": catalog.SCHEDULE_REPEAT_FOREVER,
+    **{name: limits.default for name, limits in catalog.WEBHOOK_SETTINGS.items()},
+}
 
 SPECIAL_FIELDS = BOOLEAN_FIELDS | NUMBER_FIELDS | TIME_FIELDS | TEXT_FIELDS | SET_FIELDS
 
@@ -85,6 +95,8 @@ def canonical(name: str, value: Any) -> Any:
     """The comparable form of field `name`'s value."""
     if name not in SPECIAL_FIELDS and isinstance(value, str | int):
         return value  # the common case: a name, an id, a role
+    if value is None and name in DEFAULTS:
+        return DEFAULTS[name]
     if isinstance(value, Mapping):
         return canonical_fields(value)
     if isinstance(value, frozenset | set) or (name in SET_FIELDS and isinstance(value, list)):
@@ -97,6 +109,8 @@ def canonical(name: str, value: Any) -> Any:
         return canonical_time(value)
     if name in TEXT_FIELDS and value is None:
         return ""
+    if name in SET_FIELDS and value is None:
+        return []  # a role created without privileges may be listed without the key
     return value
 
 

@@ -22,7 +22,7 @@ def plan_webhook_settings(draft: Draft) -> None:
     sent: dict[str, int | None]
     if live is None:
         # Unreadable: always send, and say what the fields left out become.
-        sent = {name: declared.get(name, r.default) for name, r in catalog.WEBHOOK_SETTINGS.items()}
+        sent = {n: declared.get(n, r.default) for n, r in catalog.WEBHOOK_SETTINGS.items()}
         undeclared = sorted(set(catalog.WEBHOOK_SETTINGS) - set(declared))
         if undeclared:
             draft.warn(
@@ -37,7 +37,10 @@ def plan_webhook_settings(draft: Draft) -> None:
             return
         draft.changes.append(change)
         # The service resets an omitted field to its default: send all five.
-        sent = {name: declared.get(name, live.get(name)) for name in catalog.WEBHOOK_SETTINGS}
+        sent = {
+            name: declared.get(name, live.get(name, limits.default))
+            for name, limits in catalog.WEBHOOK_SETTINGS.items()
+        }
     params = {name: form_value(value) for name, value in sent.items() if value is not None}
     draft.call(Group.WEBHOOK_SETTINGS, SETTINGS_ADDRESS, "webhookSettings", params)
 

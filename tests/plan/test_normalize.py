@@ -21,6 +21,11 @@ from reconciler.plan.normalize import canonical, form_value
         ("startTime", 1_767_225_600_000.0, 1_767_225_600_000),
         ("privileges", frozenset({"b", "a"}), ["a", "b"]),
         ("description", None, ""),
+        ("privileges", None, []),
+        ("enableFeatureServiceBidirectionalSync", None, False),
+        ("interval", None, 24),
+        ("repeatCount", None, -1),
+        ("daysInPast", None, 5),
     ],
 )
 def test_service_spellings_are_one_value(name: str, spelling: object, value: object) -> None:

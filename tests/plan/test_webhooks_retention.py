@@ -110,3 +110,18 @@ def test_unknown_task_is_an_error() -> None:
     assert [str(e) for e in result.errors] == [
         "TaskRun/frank/t7: TaskRunRetention nightly: user frank has no task t7"
     ]
+
+
+def test_settings_the_service_leaves_out_are_its_defaults() -> None:
+    desired = field_desired()
+    desired.webhookSettings = {"daysInPast": 5}
+    assert plan(desired, webhookSettings={}).empty
+    desired.webhookSettings = {"daysInPast": 6}
+    (call,) = plan(desired, webhookSettings={}).calls
+    assert call.params == {
+        "notificationAttempts": "3",
+        "notificationTimeOutInSeconds": "10",
+        "notificationElapsedTimeInSeconds": "5",
+        "numberOfFailures": "5",
+        "daysInPast": "6",
+    }
