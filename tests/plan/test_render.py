@@ -126,3 +126,14 @@ def test_markdown_is_truncated_with_a_note() -> None:
     assert shown + left_out == 3000
     assert " calls left out" in note
     golden("truncated.tail.md", text[-600:])
+
+
+def test_markdown_caps_a_long_error_list() -> None:
+    desired = hq_desired()
+    for n in range(2000):
+        desired.members[f"ghost{n:05d}-with-a-long-name"] = Member(f"ghost{n:05d}", "org_user")
+    plan = build_plan(desired, hq_live(), now=NOW)
+    text = render_markdown(plan)
+    assert len(plan.errors) == 2000
+    assert len(text) <= 65_000
+    assert "- … and " in text and " more" in text

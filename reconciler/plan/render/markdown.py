@@ -15,7 +15,7 @@ LIMIT = 65_000
 RESERVE = 400
 
 
-def _head(plan: Plan, mode: Mode) -> list[str]:
+def _head(plan: Plan, mode: Mode, limit: int) -> list[str]:
     counts = plan.summary()
     title = "orgctl drift" if mode == "drift" else "orgctl plan"
     out = [
@@ -32,9 +32,21 @@ def _head(plan: Plan, mode: Mode) -> list[str]:
     for title, problems in (("Errors", plan.errors), ("Warnings", plan.warnings)):
         if problems:
             out.append(f"### {title}")
-            out.extend(f"- `{p.address}`: {p.message}" for p in problems)
+            out.extend(_capped([f"- `{p.address}`: {p.message}" for p in problems], limit // 4))
             out.append("")
     return out
+
+
+def _capped(items: list[str], room: int) -> list[str]:
+    """As many items as fit in `room` characters, then how many more there are."""
+    shown: list[str] = []
+    for item in items:
+        room -= len(item) + 1
+        if room < 0:
+            shown.append(f"- … and {len(items) - len(shown)} more")
+            break
+        shown.append(item)
+    return shown
 
 
 def _change_blocks(plan: Plan) -> list[str]:
@@ -47,7 +59,7 @@ def _change_blocks(plan: Plan) -> list[str]:
 
 
 def render_markdown(plan: Plan, mode: Mode = "plan", *, limit: int = LIMIT) -> str:
-    parts = _head(plan, mode)
+    parts = _head(plan, mode, limit)
     sections = [("Changes", "diff", _change_blocks(plan))]
     if mode == "plan":
         sections.append(("Calls", "text", [call_line(c) for c in plan.calls]))
