@@ -74,4 +74,6 @@ def order_calls(pending: Mapping[str, PendingCall]) -> tuple[Call, ...]:
             waiting_on[dependent].discard(key)
             if not waiting_on[dependent]:
                 heapq.heappush(ready, (_sort_key(pending[dependent]), dependent))
+    if len(calls) != len(pending):  # a dependency cycle: a planner bug, never user input
+        raise RuntimeError(f"calls depend on each other in a cycle: {sorted(waiting_on)}")
     return tuple(calls)

@@ -116,3 +116,15 @@ def test_targets_match_by_prefix() -> None:
     plan = build_plan(busy_hq(), hq_live(), now=NOW, targets=["Workspace/c1"])
     assert [c.address for c in plan.calls] == ["Workspace/c1/ws1"]
     assert not build_plan(busy_hq(), hq_live(), now=NOW, targets=["Workspace/c"]).calls
+
+
+def test_order_refuses_a_dependency_cycle() -> None:
+    import pytest
+
+    from reconciler.plan.draft import Group, PendingCall
+    from reconciler.plan.order import order_calls
+
+    a = PendingCall("a", Group.ROLES, "Role/a", "createRole", "u", {}, ("b",))
+    b = PendingCall("b", Group.ROLES, "Role/b", "createRole", "u", {}, ("a",))
+    with pytest.raises(RuntimeError, match="cycle"):
+        order_calls({"a": a, "b": b})
