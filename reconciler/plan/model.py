@@ -4,7 +4,8 @@ them walks the diff again."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -104,6 +105,8 @@ class Plan:
     errors: tuple[Problem, ...] = ()
     warnings: tuple[Problem, ...] = ()
     liveFingerprint: str = ""
+    # Per-resource digests of the live state planned on, to name what a stale plan missed.
+    liveDigests: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:
