@@ -16,6 +16,9 @@ from reconciler.errors import UserError
 
 # command name -> "module:attribute" of its click.Command
 COMMANDS: dict[str, str] = {
+    "apply": "reconciler.cli.apply:command",
+    "drift": "reconciler.cli.drift:command",
+    "plan": "reconciler.cli.plan:command",
     "schema": "reconciler.cli.schema:command",
     "targets": "reconciler.cli.targets:command",
     "validate": "reconciler.cli.validate:command",

@@ -66,6 +66,15 @@ def test_json_round_trips() -> None:
     assert again.calls[1].produces == "id"
 
 
+def test_saved_plan_remembers_its_manifests() -> None:
+    plan = busy_plan()
+    assert "manifests" not in json.loads(render_json(plan)), "only a saved plan names them"
+    saved = plan.with_manifests("portals/prod")
+    again = plan_from_json(render_json(saved))
+    assert again.manifests == "portals/prod"
+    assert again == saved
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -26,6 +26,7 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
         "summary": summary,
         "liveFingerprint": plan.liveFingerprint,
         "liveDigests": dict(plan.liveDigests),
+        **({"manifests": plan.manifests} if plan.manifests else {}),
     }
 
 
@@ -72,6 +73,7 @@ def _plan(doc: dict[str, Any]) -> Plan:
         warnings=tuple(_problem(p) for p in doc.get("warnings", [])),
         liveFingerprint=str(doc["liveFingerprint"]),
         liveDigests={str(k): str(v) for k, v in dict(doc.get("liveDigests", {})).items()},
+        manifests=str(doc["manifests"]) if doc.get("manifests") else None,
     )
 
 
