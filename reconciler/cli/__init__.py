@@ -15,7 +15,9 @@ from reconciler import __version__
 from reconciler.errors import UserError
 
 # command name -> "module:attribute" of its click.Command
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "serve": "reconciler.cli.serve:command",
+}
 
 
 class LazyGroup(click.Group):
