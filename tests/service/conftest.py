@@ -34,6 +34,7 @@ def serve(tmp_path: Path) -> Iterator[Serve]:
     for service, api in started:
         api.close()
         service.stop()
+        assert "Traceback" not in service.output, service.output
 
 
 def _module_service(state: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
@@ -43,6 +44,9 @@ def _module_service(state: str, tmp_path_factory: pytest.TempPathFactory) -> Ite
     yield api
     api.close()
     service.stop()
+    # A handled error never reaches the log as a traceback, and no token is ever logged.
+    assert "Traceback" not in service.output, service.output
+    assert all(token not in service.output for token in api.issued_tokens()), "token logged"
 
 
 @pytest.fixture(scope="module")

@@ -146,6 +146,9 @@ class Api:
             self._tokens[key] = body["token"]
         return self._tokens[key]
 
+    def issued_tokens(self) -> list[str]:
+        return list(self._tokens.values())
+
     def generate_token(self, portal: str, user: str, password: str, **form: Any) -> Any:
         fields = {
             "username": user,

@@ -74,6 +74,8 @@ def test_remove_participation_is_immediate_on_both_sides(world: Api) -> None:
     assert "c1" not in collaboration_ids(world, "field", FIELD)
     assert FIELD not in participant_ids(world)
     assert "c1" in collaboration_ids(world, "hq", HQ)
+    # Replication stops at once: the guest's sync job is gone with its participation.
+    error_of(schedule(world))
 
 
 def test_remove_participation_refused_to_the_host(world_ro: Api) -> None:
