@@ -47,15 +47,21 @@ def command(
 
     store, world = open_world(state_file, db_file)
     try:
-        listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        # proto IPPROTO_TCP so asyncio sets TCP_NODELAY on accepted connections; without
+        # it every kept-alive answer waits for the client's delayed ACK.
+        listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         listener.bind((host, port))
         listener.listen(128)
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     real_port = listener.getsockname()[1]
     app = create_app(store, world, control_enabled=control)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="off", date_header=False
+    )
     keys = ", ".join(p["urlKey"] for p in world.portals.values()) or "none"
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"orgctl serve: listening on http://{shown}:{real_port} (portals: {keys})")

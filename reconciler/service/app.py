@@ -13,13 +13,14 @@ import json
 import logging
 import threading
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import format_datetime
 from typing import Any
 from urllib.parse import parse_qsl
 
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route as StarletteRoute
+from starlette.types import Receive, Scope, Send
 
 from reconciler.service import control, routes
 from reconciler.service.auth import caller_for
@@ -51,10 +52,15 @@ class Service:
 
     async def handle(self, request: Request) -> Response:
         reply = await self.answer(request)
-        return render(reply)
+        response = render(reply)
+        # The service states its own clock, as any HTTP server states its time: clients
+        # judge ages (task runs, schedules) by the portal's clock.
+        moment = datetime.fromtimestamp(self.world.clock / 1000, UTC)
+        response.headers["date"] = format_datetime(moment, usegmt=True)
+        return response
 
     async def answer(self, request: Request) -> Reply:
-        segments = [s for s in request.url.path.split("/") if s]
+        segments = path_segments(request.scope.get("path", "/"))
         admin = len(segments) > 1 and segments[1] == "admin"
         try:
             fields = await read_fields(request)
@@ -83,7 +89,7 @@ class Service:
             except ApiError as exc:
                 return error_reply(exc, fmt, admin)
             except Exception:
-                log.exception("unexpected failure serving %s", request.url.path)
+                log.exception("unexpected failure serving %r", request.scope.get("path"))
                 self.world = self.store.load()
                 failure = ApiError(500, "GWM_0500", "Unexpected failure; nothing was changed")
                 return error_reply(failure, fmt, admin)
@@ -145,6 +151,15 @@ class Service:
             self.persist(ctx)
             return result
         raise not_found("Resource not found")
+
+
+def path_segments(path: str) -> list[str]:
+    """The path's segments as sent (`request.url` would drop control characters, so a
+    `%0A` segment could vanish); an empty segment inside the path matches nothing."""
+    segments = path.split("/")[1:]
+    if segments and segments[-1] == "":
+        segments.pop()
+    return segments
 
 
 def bearer_token(request: Request) -> str | None:
@@ -227,14 +242,33 @@ def render(reply: Reply) -> Response:
     return Response(page, reply.status, media_type="text/html")
 
 
-def create_app(store: Store, world: World, control_enabled: bool = False) -> Starlette:
-    service = Service(store, world, control_enabled)
-    methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
-    app = Starlette(
-        routes=[
-            StarletteRoute("/", service.handle, methods=methods),
-            StarletteRoute("/{path:path}", service.handle, methods=methods),
-        ]
-    )
-    app.state.service = service
-    return app
+class ServiceApp:
+    """The ASGI entry: every HTTP request goes to `Service.handle`, whatever its path
+    holds (a router's patterns would let odd paths, such as an encoded newline, fall
+    through to a plain-text 404)."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        response = await self.service.handle(Request(scope, receive))
+        await response(scope, receive, send)
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def create_app(store: Store, world: World, control_enabled: bool = False) -> ServiceApp:
+    return ServiceApp(Service(store, world, control_enabled))

@@ -215,3 +215,17 @@ def test_paging_reports_next_start(hq: Api) -> None:
     assert (first["total"], first["nextStart"], len(first["users"])) == (4, 4, 3)
     last = hq.get("portals/self/users", start=4, num=3)
     assert last["nextStart"] == -1 and [u["username"] for u in last["users"]] == ["cy"]
+
+
+def test_date_header_states_the_service_clock(client: TestClient, hq: Api) -> None:
+    assert client.get("/hq/sharing/rest/info").headers["date"] == "Sun, 01 Nov 2026 00:00:00 GMT"
+    advance(client, 36)
+    assert client.get("/nope").headers["date"] == "Mon, 02 Nov 2026 12:00:00 GMT"
+
+
+def test_odd_path_segments_still_answer_the_envelope(client: TestClient, hq: Api) -> None:
+    for path in ("/hq/sharing/rest/portals/%0A/createRole", "/%0A/sharing/rest/x"):
+        reply = client.post(
+            path, data={"f": "json"}, headers={"Authorization": f"Bearer {hq.token}"}
+        )
+        assert reply.json()["error"]["code"] == 404
