@@ -71,3 +71,15 @@ def test_token_expires_with_the_service_clock(world: Api) -> None:
     world.advance(2)
     for name in ("createRole", "updateUserLevel"):
         assert_refused(world, name, token, 498)
+
+
+def test_token_in_a_form_field(world: Api) -> None:
+    token = world.token("hq")
+    path = f"portals/{HQ}/createRole"
+    body = world.post("hq", path, auth=None, token=token, name="Form token")
+    assert body.get("success") is True, body
+
+
+def test_token_lifetime_is_capped_at_two_weeks(world_ro: Api) -> None:
+    body = world_ro.generate_token("hq", "admin", "admin-pass", expiration=10**6)
+    assert body["expires"] == START_MS + 14 * 24 * 3_600_000

@@ -387,3 +387,14 @@ def test_invalidate_refused_to_the_guest(world_ro: Api) -> None:
 
 def test_invalidate_unknown_invitation(world_ro: Api) -> None:
     error_of(world_ro.post("hq", f"portals/{HQ}/{C1}/invitations/invnone/invalidate"), 404)
+
+
+def test_copy_feature_service_data_refused_on_10_5(versions_ro: Api) -> None:
+    path = f"portals/{V105}/collaborations/c6/workspaces/ws6/updatePortalGroupLink"
+    error_of(versions_ro.post("v105", path, portalGroupId="g5", copyFeatureServiceData=True), 400)
+
+
+def test_group_link_without_copy_accepted_on_10_5(serve: Any) -> None:
+    api = serve("versions")
+    path = f"portals/{V105}/collaborations/c6/workspaces/ws6/updatePortalGroupLink"
+    succeeded(api.post("v105", path, portalGroupId="g6", enableRealtimeSync=True))

@@ -145,3 +145,15 @@ def test_assign_role_refused(world_ro: Api, user: str, role: str, code: int) -> 
 def test_assign_role_refused_to_a_member(world_ro: Api) -> None:
     token = world_ro.token("hq", "alice")
     error_of(set_role(world_ro, "hq", HQ, "dave", LEGACY_VIEWER, auth=token), 403)
+
+
+def test_builtin_role_refused_to_a_level_one_member(world_ro: Api) -> None:
+    # Spec §2: level 1 exists only for members with a custom role.
+    error_of(set_role(world_ro, "hq", HQ, "erin", "org_user"), 400)
+    assert members(world_ro, "hq", HQ)["erin"]["roleId"] == ANALYST
+
+
+def test_custom_role_accepted_for_a_level_one_member(world: Api) -> None:
+    succeeded(set_role(world, "hq", HQ, "erin", LEGACY_VIEWER))
+    erin = members(world, "hq", HQ)["erin"]
+    assert (erin["roleId"], erin["level"]) == (LEGACY_VIEWER, "1")

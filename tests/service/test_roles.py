@@ -210,3 +210,8 @@ def test_delete_role_refused_to_a_non_default_administrator(world_ro: Api) -> No
 
 def test_delete_unknown_role(world_ro: Api) -> None:
     error_of(world_ro.post("hq", f"portals/{HQ}/roles/rnosuchrole/delete"), 404)
+
+
+def test_delete_role_assigned_to_members_is_refused(world_ro: Api) -> None:
+    error_of(world_ro.post("hq", f"portals/{HQ}/roles/{ANALYST}/delete"), 400)
+    assert ANALYST in role_listing(world_ro, "hq", HQ)

@@ -198,3 +198,15 @@ def test_no_deactivation_when_the_window_ends_first(world: Api) -> None:
 def test_deactivation_in_the_next_window(world: Api) -> None:
     seen = fail_on_days(world, [2, 0, 2, 0, 0, 2, 3])
     assert seen == [True, True, True, True, True, True, False]
+
+
+def test_deactivation_follows_the_configured_policy(world: Api) -> None:
+    world.admin_post("field", SETTINGS, numberOfFailures=2, daysInPast=1)
+    # One-day windows: a failure a day never adds up; two on one day deactivate.
+    assert fail_on_days(world, [1, 1, 1, 2]) == [True, True, True, False]
+    assert active(world, "sw2")
+
+
+def test_task_run_delete_twice(world: Api) -> None:
+    succeeded(world.post("field", RUN1))
+    error_of(world.post("field", RUN1), 404)
