@@ -89,3 +89,17 @@ def test_boolean_words(world: Api, word: str, value: bool) -> None:
 @pytest.mark.parametrize("word", ["yes", "1", "0", "on", "tru"])
 def test_non_boolean_is_refused(world_ro: Api, word: str) -> None:
     error_of(world_ro.post("field", LINK, portalGroupId="g1", enableRealtimeSync=word), 400)
+
+
+def date_headers(api: Api, url: str) -> list[str]:
+    return api.http.get(url, params={"f": "json"}).headers.get_list("date")
+
+
+def test_date_header_states_the_service_clock(world: Api) -> None:
+    # orgctl reads the portal's time from `Date`; it must be the service clock, once.
+    url = world.sharing("hq", "nowhere")
+    assert date_headers(world, url) == ["Sun, 01 Nov 2026 06:00:00 GMT"]
+    world.advance(30)
+    assert date_headers(world, url) == ["Mon, 02 Nov 2026 12:00:00 GMT"]
+    admin = world.admin("field", "services/webhooks")
+    assert date_headers(world, admin) == ["Mon, 02 Nov 2026 12:00:00 GMT"]
