@@ -120,7 +120,13 @@ class Service:
         return result
 
     def persist(self, ctx: Ctx) -> None:
-        self.store.save(self.world, ctx.touched_portals, ctx.touched_collaborations, ctx.new_tokens)
+        self.store.save(
+            self.world,
+            ctx.touched_portals,
+            ctx.touched_collaborations,
+            ctx.new_tokens,
+            ctx.touched_parts,
+        )
 
     def control(
         self, request: Request, segments: list[str], fields: dict[str, str], fmt: str

@@ -14,10 +14,10 @@ from reconciler.service.world import World
 def open_world(state_file: Path | None, db_file: Path | None) -> tuple[Store, World]:
     try:
         store = Store(str(db_file) if db_file else None)
-    except sqlite3.Error as exc:
+        if not store.is_empty():
+            return store, store.load()
+    except (sqlite3.Error, ValueError, KeyError) as exc:
         raise UserError(f"{db_file}: cannot open the database: {exc}") from None
-    if not store.is_empty():
-        return store, store.load()
     world = load_state_file(state_file) if state_file else World(clock=0)
     if state_file is None:
         from reconciler.service.clock import now_real_ms

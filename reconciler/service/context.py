@@ -21,6 +21,7 @@ class Ctx:
     touched_portals: set[str] = field(default_factory=set)
     touched_collaborations: bool = False
     new_tokens: list[str] = field(default_factory=list)
+    touched_parts: set[tuple[str, str, str]] = field(default_factory=set)
 
     @property
     def now(self) -> int:
@@ -34,6 +35,12 @@ class Ctx:
 
     def touch_portal(self, portal: Doc | None = None) -> None:
         self.touched_portals.add((portal or self.portal)["id"])
+
+    def touch_member(self, username: str) -> None:
+        self.touched_parts.add(("user", self.portal["id"], username))
+
+    def touch_role(self, role_id: str) -> None:
+        self.touched_parts.add(("role", self.portal["id"], role_id))
 
     def touch_collaborations(self) -> None:
         self.touched_collaborations = True

@@ -9,6 +9,8 @@ from reconciler.service.context import Ctx
 from reconciler.service.errors import bad_request, not_found
 from reconciler.service.timeline import record_failures
 
+MAX_ADVANCE_HOURS = 24 * 366 * 100  # a century: keeps the clock a valid date
+
 
 def move_clock(ctx: Ctx) -> dict[str, Any]:
     hours = ctx.params.number("advanceHours")
@@ -16,14 +18,16 @@ def move_clock(ctx: Ctx) -> dict[str, Any]:
     if (hours is None) == (moment is None or not moment.strip()):
         raise bad_request("give exactly one of 'advanceHours' (number) or 'now' (ISO 8601)")
     if hours is not None:
-        if hours < 0:
-            raise bad_request("'advanceHours' must not be negative: the clock never goes back")
+        if not 0 <= hours <= MAX_ADVANCE_HOURS:
+            raise bad_request(f"'advanceHours' must be from 0 to {MAX_ADVANCE_HOURS}")
         ctx.world.clock += int(hours * HOUR_MS)
     else:
         try:
             target = parse_time(moment)
         except ValueError as exc:
             raise bad_request(str(exc)) from None
+        if not 0 <= target <= parse_time("9000-01-01T00:00:00Z"):
+            raise bad_request("'now' must be a time from 1970 to 9000")
         ctx.world.clock = target
     return {"success": True, "now": ctx.world.clock, "iso": iso(ctx.world.clock)}
 

@@ -19,7 +19,7 @@ from reconciler.service.world import Doc
 def list_members(ctx: Ctx) -> dict[str, Any]:
     check_portal_id(ctx)
     users = sorted(ctx.portal["users"].values(), key=lambda u: u["username"].lower())
-    return page(ctx.params, [member_view(u, ctx.portal) for u in users], "users")
+    return page(ctx.params, users, "users", lambda u: member_view(u, ctx.portal))
 
 
 def one_member(ctx: Ctx) -> dict[str, Any]:
@@ -54,7 +54,7 @@ def update_user_level(ctx: Ctx) -> dict[str, Any]:
     if int(user["level"]) != level:
         level_problem(ctx.portal, user, level)
         user["level"] = level
-        ctx.touch_portal()
+        ctx.touch_member(username)
     return {"success": True}
 
 
@@ -121,5 +121,5 @@ def update_user_role(ctx: Ctx) -> dict[str, Any]:
         )
     if user["role"] != role:
         user["role"] = role
-        ctx.touch_portal()
+        ctx.touch_member(username)
     return {"success": True, "username": username}

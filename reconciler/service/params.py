@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from reconciler.service.errors import bad_request
@@ -78,10 +78,17 @@ class Params:
             return json.loads(text)
         except ValueError as exc:
             raise bad_request(f"'{name}' is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise bad_request(f"'{name}' is nested too deeply") from None
 
 
-def page(params: Params, rows: Sequence[Any], key: str) -> dict[str, Any]:
-    """One page of `rows` under `key`, with total, start, num and nextStart (-1 at end)."""
+def page(
+    params: Params, rows: Sequence[Any], key: str, view: Callable[[Any], Any] | None = None
+) -> dict[str, Any]:
+    """One page of `rows` under `key`, with total, start, num and nextStart (-1 at end).
+
+    `view` shapes each row of the page only, so a long listing costs one page of work.
+    """
     start = params.integer("start") or 1
     num = params.integer("num")
     num = PAGE_DEFAULT if num is None else num
@@ -91,6 +98,8 @@ def page(params: Params, rows: Sequence[Any], key: str) -> dict[str, Any]:
         raise bad_request(f"'num' must be 0 or more, got {num}")
     num = min(num, PAGE_MAX)
     chunk = list(rows[start - 1 : start - 1 + num])
+    if view is not None:
+        chunk = [view(row) for row in chunk]
     after = start + len(chunk)
     next_start = after if after <= len(rows) and num > 0 else -1
     return {"total": len(rows), "start": start, "num": num, "nextStart": next_start, key: chunk}

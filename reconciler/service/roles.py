@@ -28,7 +28,7 @@ def list_roles(ctx: Ctx) -> dict[str, Any]:
     check_portal_id(ctx)
     with_privileges = bool(ctx.params.boolean("returnPrivileges"))
     roles = sorted(ctx.portal["roles"].values(), key=lambda r: (r["created"], r["id"]))
-    return page(ctx.params, [role_view(r, with_privileges) for r in roles], "roles")
+    return page(ctx.params, roles, "roles", lambda r: role_view(r, with_privileges))
 
 
 def one_role(ctx: Ctx) -> dict[str, Any]:
@@ -57,7 +57,7 @@ def create_role(ctx: Ctx) -> dict[str, Any]:
         "created": ctx.now,
         "modified": ctx.now,
     }
-    ctx.touch_portal()
+    ctx.touch_role(role_id)
     return {"success": True, "id": role_id}
 
 
@@ -73,7 +73,7 @@ def update_role(ctx: Ctx) -> dict[str, Any]:
     if new_description is not None:
         role["description"] = new_description
     role["modified"] = ctx.now
-    ctx.touch_portal()
+    ctx.touch_role(role["id"])
     return {"success": True, "id": role["id"]}
 
 
@@ -90,7 +90,7 @@ def delete_role(ctx: Ctx) -> dict[str, Any]:
             holders,
         )
     del ctx.portal["roles"][role["id"]]
-    ctx.touch_portal()
+    ctx.touch_role(role["id"])
     return {"success": True}
 
 
@@ -102,7 +102,7 @@ def set_privileges(ctx: Ctx) -> dict[str, Any]:
     privileges = _privileges(ctx)
     role["privileges"] = privileges
     role["modified"] = ctx.now
-    ctx.touch_portal()
+    ctx.touch_role(role["id"])
     return {"success": True}
 
 

@@ -16,13 +16,17 @@ def test_round_trip_through_a_database_file(tmp_path: Path) -> None:
     state.write_text(
         "clock: 2026-11-01T00:00:00Z\nportals:\n"
         "  - {id: p1, urlKey: hq, name: HQ, deployment: hosted-cloud, version: '2026-06',\n"
-        "     users: [{username: admin, password: pw, role: org_admin, defaultAdmin: true}]}\n"
+        "     users: [{username: admin, password: pw, role: org_admin, defaultAdmin: true},\n"
+        "             {username: gus, password: pw, role: org_user}]}\n"
     )
     db = tmp_path / "svc.sqlite"
     store, world = open_world(state, db)
     with TestClient(create_app(store, world)) as client:
         api = Api(client, "hq").login("admin")
         role_id = api.post("portals/self/createRole", name="Kept")["id"]
+        gone_id = api.post("portals/self/createRole", name="Gone")["id"]
+        assert api.post(f"portals/self/roles/{gone_id}/delete")["success"]
+        assert api.post("portals/self/updateuserrole", user="gus", role=role_id)["success"]
     store.close()
 
     store, world = open_world(None, db)  # no state: the database alone
@@ -30,8 +34,10 @@ def test_round_trip_through_a_database_file(tmp_path: Path) -> None:
         again = Api(client, "hq")
         again.token = api.token  # tokens survive too
         roles = again.get("portals/self/roles")["roles"]
+        gus = again.get("community/users/gus")
     store.close()
     assert [(r["id"], r["name"]) for r in roles] == [(role_id, "Kept")]
+    assert (gus["role"], gus["roleId"]) == ("org_user", role_id)
 
 
 def test_state_seeds_an_empty_database_only(tmp_path: Path) -> None:
