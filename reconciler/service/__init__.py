@@ -22,6 +22,8 @@ Protocol
   messageCode GWM_0002, checked before the capability. Order of checks for a write:
   token, availability, resource lookup (404), capability (403), fields, rules.
 - The `<portal_id>` of a path must be the portal's id or `self`; another id answers 404.
+- Every answer carries `Date:` = the service clock (not the wall clock), since clients
+  judge ages (task runs, schedules) by the portal's clock.
 - messageCodes: the table in `errors`.
 
 Auth
@@ -68,6 +70,9 @@ Time
 - A deleted collaboration leaves a guest at the guest's next schedule trigger after the
   deletion (any workspace of the collaboration); a guest with no schedule left drops it
   at the next UTC midnight after the deletion.
+- Control: `advanceHours` from 0 to a century (the clock never goes back that way);
+  `now` may set any time from 1970 to 9000; `failures` takes `count` 0..10,000
+  (default 1); control paths answer real HTTP 404 when `--control` is off.
 - Service webhook failures count in fixed windows of `daysInPast` UTC calendar days from
   the day of a window's first failure, with the policy in force when they are recorded.
 """
