@@ -103,3 +103,21 @@ def test_date_header_states_the_service_clock(world: Api) -> None:
     assert date_headers(world, url) == ["Mon, 02 Nov 2026 12:00:00 GMT"]
     admin = world.admin("field", "services/webhooks")
     assert date_headers(world, admin) == ["Mon, 02 Nov 2026 12:00:00 GMT"]
+
+
+@pytest.mark.parametrize(
+    ("path", "auth"),
+    [
+        (f"portals/{HQ}/roles/rnosuchrole/privileges", True),
+        (f"portals/{HQ}/users", False),
+        ("no/such/endpoint", True),
+    ],
+    ids=["unknown-id", "missing-token", "unknown-path"],
+)
+def test_sharing_errors_come_with_http_200(world_ro: Api, path: str, auth: bool) -> None:
+    headers = world_ro.auth_headers("hq") if auth else {}
+    response = world_ro.http.get(
+        world_ro.sharing("hq", path), params={"f": "json"}, headers=headers
+    )
+    assert response.status_code == 200
+    error_of(response.json())
