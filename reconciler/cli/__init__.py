@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "drift": "reconciler.cli.drift:command",
     "plan": "reconciler.cli.plan:command",
     "schema": "reconciler.cli.schema:command",
+    "serve": "reconciler.cli.serve:command",
     "targets": "reconciler.cli.targets:command",
     "validate": "reconciler.cli.validate:command",
 }
