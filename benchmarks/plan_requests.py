@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import subprocess
 import sys
@@ -73,8 +74,6 @@ def manifests(folder: Path, url: str, members: int, roles: int) -> Path:
 
 
 async def measure(folder: Path) -> tuple[int, float, float, int]:
-    import os
-
     os.environ.update(ORGCTL_USERNAME="admin", ORGCTL_PASSWORD="admin-pass")
     desired = load_desired(folder)
     client = PortalClient(desired.portal.url, auth=desired.portal.auth)

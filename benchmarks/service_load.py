@@ -74,7 +74,7 @@ def main() -> None:
         privileges_url = api.sharing("hq", f"portals/{HQ}/roles/{ANALYST}/setPrivileges")
 
         def read(http: httpx.Client, _: int) -> None:
-            params = {"f": "json", "num": 100, "returnPrivileges": "true"}
+            params = {"f": "json", "num": "100", "returnPrivileges": "true"}
             body = http.get(roles_url, params=params, headers=headers).json()
             assert "roles" in body, body
 

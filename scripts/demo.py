@@ -18,6 +18,7 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 ORGCTL = [sys.executable, "-m", "reconciler"]
@@ -96,21 +97,21 @@ def change_by_hand(base: str) -> None:
     print("  Analyst on hq may now share to the public (portal:user:shareToPublic).")
 
 
-def post(url: str, form: dict[str, str], token: str | None = None) -> dict[str, object]:
+def post(url: str, form: dict[str, str], token: str | None = None) -> dict[str, Any]:
     data = urllib.parse.urlencode({**form, "f": "json"}).encode()
     return _send(urllib.request.Request(url, data=data, method="POST"), token)
 
 
-def get(url: str, token: str) -> dict[str, object]:
+def get(url: str, token: str) -> dict[str, Any]:
     query = urllib.parse.urlencode({"f": "json", "returnPrivileges": "true", "num": "100"})
     return _send(urllib.request.Request(f"{url}?{query}"), token)
 
 
-def _send(request: urllib.request.Request, token: str | None) -> dict[str, object]:
+def _send(request: urllib.request.Request, token: str | None) -> dict[str, Any]:
     if token:
         request.add_header("X-Esri-Authorization", f"Bearer {token}")
     with urllib.request.urlopen(request, timeout=10) as response:  # loopback only
-        body: dict[str, object] = json.load(response)
+        body: dict[str, Any] = json.load(response)
     if "error" in body:
         raise SystemExit(f"the service refused {request.full_url}: {body['error']}")
     return body
