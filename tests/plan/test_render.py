@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import UserError
-from reconciler.plan.model import Plan
+from reconciler.plan.model import Action, Change, Plan, PortalRef
 from reconciler.plan.planner import build_plan
 from reconciler.plan.render.json import plan_from_json, render_json
 from reconciler.plan.render.markdown import render_markdown
@@ -146,3 +146,25 @@ def test_markdown_caps_a_long_error_list() -> None:
     assert len(plan.errors) == 2000
     assert len(text) <= 65_000
     assert "- … and " in text and " more" in text
+
+
+def test_people_read_times_as_iso_while_json_keeps_milliseconds() -> None:
+    run = Change(
+        "TaskRun/frank/t1/run1",
+        Action.DELETE,
+        {"created": 1790812800000, "status": "succeeded"},
+        None,
+    )
+    schedule = Change(
+        "Workspace/c1/ws1",
+        Action.UPDATE,
+        {"schedule": {"startTime": 1767225600000, "interval": 24}},
+        {"schedule": {"startTime": 1796090400000, "interval": 12}},
+    )
+    plan = Plan(PortalRef("https://p/sharing/rest", "pid", "self-hosted", "11.3"), (run, schedule))
+    text = render_text(plan)
+    assert 'created: "2026-10-01T00:00:00Z"' in text
+    assert '"startTime": "2026-01-01T00:00:00Z"' in text
+    assert '"startTime": "2026-12-01T02:00:00Z"' in text
+    assert "2026-10-01T00:00:00Z" in render_markdown(plan)
+    assert '"created": 1790812800000' in render_json(plan)

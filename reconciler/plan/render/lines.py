@@ -5,16 +5,28 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 from reconciler.plan.model import Action, Call, Change, Plan
+from reconciler.plan.normalize import TIME_FIELDS
 from reconciler.plan.render import Mode
 
 SIGNS = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}
 
 
-def show(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+def show(value: Any, name: str = "") -> str:
+    """A field's value for people: JSON, with epoch-millisecond times as ISO 8601 UTC."""
+    return json.dumps(_readable(name, value), ensure_ascii=False, separators=(", ", ": "))
+
+
+def _readable(name: str, value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _readable(key, item) for key, item in value.items()}
+    if name in TIME_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+        moment = datetime.fromtimestamp(value / 1000, tz=UTC)
+        return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+    return value
 
 
 def field_lines(change: Change) -> Iterator[str]:
@@ -23,12 +35,12 @@ def field_lines(change: Change) -> Iterator[str]:
     after = change.after or {}
     for name in sorted({*before, *after}):
         if change.action is Action.CREATE:
-            yield f"{name}: {show(after.get(name))}"
+            yield f"{name}: {show(after.get(name), name)}"
         elif change.action is Action.DELETE:
-            yield f"{name}: {show(before.get(name))}"
+            yield f"{name}: {show(before.get(name), name)}"
         else:
-            old = show(before[name]) if name in before else "(unknown)"
-            yield f"{name}: {old} → {show(after.get(name))}"
+            old = show(before[name], name) if name in before else "(unknown)"
+            yield f"{name}: {old} → {show(after.get(name), name)}"
 
 
 def call_line(call: Call) -> str:
