@@ -158,12 +158,20 @@ def test_write_fuzz_raw_bytes(fuzzed: Api, name: str, body: bytes) -> None:
     assert_envelope(response)
 
 
-@pytest.mark.parametrize("name", sorted(WRITES))
-@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE", "PATCH"])
+def _wrong_methods() -> list[tuple[str, str]]:
+    """Each write with each method it does not take; GET is right where the address is
+    also a read (design §6: webhook settings)."""
+    pairs = []
+    for name, (root, portal, path, _) in sorted(WRITES.items()):
+        for method in ("GET", "PUT", "DELETE", "PATCH"):
+            if not (method == "GET" and (root, portal, path) in READS.values()):
+                pairs.append((name, method))
+    return pairs
+
+
+@pytest.mark.parametrize(("name", "method"), _wrong_methods())
 def test_write_with_a_wrong_method(fuzzed: Api, name: str, method: str) -> None:
     root, portal, path, _ = WRITES[name]
-    if (root, portal, path) in READS.values() and method == "GET":
-        pytest.skip("this address is also a read (design §6)")
     response = fuzzed.http.request(
         method,
         url_of(fuzzed, root, portal, path),
