@@ -1,0 +1,84 @@
+"""User errors end in one clear message and exit 1, never a traceback."""
+
+from __future__ import annotations
+
+import re
+import socket
+
+import pytest
+
+from .harness import EXAMPLES, MANIFESTS, World, output_of
+
+pytestmark = pytest.mark.e2e
+
+HQ = EXAMPLES / "hq"
+COMMANDS = [["plan"], ["drift"], ["apply", "--auto-approve"]]
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def message_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+def test_unreachable_portal_is_one_clear_line(demo: World, command: list[str]) -> None:
+    port = closed_port()
+    env = demo.env("hq")
+    env["ORGCTL_PORTAL_URL"] = f"http://127.0.0.1:{port}/hq/sharing/rest"
+    env["ORGCTL_ADMIN_URL"] = f"http://127.0.0.1:{port}/hq/admin"
+    result = demo.orgctl(command[0], HQ, *command[1:], portal="hq", env=env)
+    assert result.returncode == 1, output_of(result)
+    assert "Traceback" not in result.stdout + result.stderr
+    lines = message_lines(result.stderr)
+    assert len(lines) == 1, output_of(result)
+    assert f"127.0.0.1:{port}" in lines[0], output_of(result)
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+def test_wrong_password_is_a_clear_error(demo: World, command: list[str]) -> None:
+    api = demo.api("hq")
+    before = api.snapshot()
+    result = demo.orgctl(command[0], HQ, *command[1:], portal="hq", password="not-the-password")
+    assert result.returncode == 1, output_of(result)
+    shown = result.stdout + result.stderr
+    assert "Traceback" not in shown
+    assert "not-the-password" not in shown
+    assert re.search(r"(?i)password|credential|sign.?in|generateToken", result.stderr), output_of(
+        result
+    )
+    assert api.snapshot() == before
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
+def test_plain_http_to_a_remote_host_is_refused(demo: World, command: list[str]) -> None:
+    env = demo.env("hq")
+    env["ORGCTL_PORTAL_URL"] = "http://portal.example.com/hq/sharing/rest"
+    result = demo.orgctl(command[0], HQ, *command[1:], portal="hq", env=env)
+    assert result.returncode == 1, output_of(result)
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "https" in result.stderr, output_of(result)
+
+
+@pytest.mark.parametrize(
+    ("manifest", "address"),
+    [
+        ("unknown-collaboration", "Collaboration/nope"),
+        ("unknown-workspace", "Workspace/c1/wsX"),
+    ],
+)
+def test_collaboration_or_workspace_missing_live_names_the_address(
+    demo: World, manifest: str, address: str
+) -> None:
+    for command in (["plan"], ["drift"]):
+        result = demo.orgctl(command[0], MANIFESTS / manifest, portal="hq")
+        assert result.returncode == 1, output_of(result)
+        shown = result.stdout + result.stderr
+        assert address in shown, output_of(result)
+        assert "Traceback" not in shown
