@@ -82,3 +82,14 @@ def test_collaboration_or_workspace_missing_live_names_the_address(
         shown = result.stdout + result.stderr
         assert address in shown, output_of(result)
         assert "Traceback" not in shown
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="E2E_BUGS: a plan with errors ends 'No changes. The portal matches the manifests.'",
+)
+@pytest.mark.parametrize("command", ["plan", "drift"])
+def test_plan_with_errors_does_not_claim_the_portal_matches(demo: World, command: str) -> None:
+    result = demo.orgctl(command, MANIFESTS / "unknown-workspace", portal="hq")
+    assert result.returncode == 1, output_of(result)
+    assert "matches the manifests" not in result.stdout, output_of(result)

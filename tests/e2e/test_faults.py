@@ -1,0 +1,56 @@
+"""Faults between orgctl and the portal, injected by a loopback proxy (design §5): a
+createRole sent without a reply is adopted, never duplicated; a 503 is retried."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .harness import EXAMPLES, World, output_of
+from .proxy import FaultyProxy
+
+pytestmark = pytest.mark.e2e
+
+HQ = EXAMPLES / "hq"
+
+
+def through(world: World, proxy: FaultyProxy) -> dict[str, str]:
+    env = world.env("hq")
+    env["ORGCTL_PORTAL_URL"] = f"{proxy.url}/hq/sharing/rest"
+    env["ORGCTL_ADMIN_URL"] = f"{proxy.url}/hq/admin"
+    return env
+
+
+def assert_hq_converged(world: World) -> None:
+    api = world.api("hq")
+    roles = api.listing(f"portals/{api.portal_id}/roles", "roles")
+    assert [r["name"] for r in roles].count("Field Analyst") == 1, roles
+    field_analyst = api.roles()["Field Analyst"]
+    assert len(field_analyst["privileges"]) == 5
+    assert api.members()["alice"]["roleId"] == field_analyst["id"]
+    again = world.orgctl("plan", HQ, "--detailed-exitcode", portal="hq")
+    assert again.returncode == 0, output_of(again)
+
+
+def test_create_role_without_reply_is_adopted_not_duplicated(demo: World) -> None:
+    with FaultyProxy(demo.service.url, swallow=("/createRole",)) as proxy:
+        env = through(demo, proxy)
+        applied = demo.orgctl("apply", HQ, "--auto-approve", portal="hq", env=env)
+        assert proxy.swallowed, "the proxy never saw createRole"
+    assert applied.returncode == 0, output_of(applied)
+    assert_hq_converged(demo)
+
+
+def test_unavailable_portal_is_retried(demo: World) -> None:
+    journal = demo.workdir / "journal.jsonl"
+    with FaultyProxy(demo.service.url, unavailable=("/setPrivileges", "/updateUserLevel")) as proxy:
+        env = through(demo, proxy)
+        applied = demo.orgctl(
+            "apply", HQ, "--auto-approve", "--journal", journal, portal="hq", env=env
+        )
+        assert len(proxy.refused) == 2, proxy.refused
+    assert applied.returncode == 0, output_of(applied)
+    assert_hq_converged(demo)
+    events = [json.loads(line)["event"] for line in journal.read_text().splitlines()]
+    assert "failed" not in events and "skipped" not in events, events
