@@ -3,11 +3,14 @@
 It forwards every request, except: the first POST whose path ends with one of `swallow`
 is forwarded (so the service acts on it) and its connection closed without a reply, the
 "sent, no answer" case; the first POST whose path ends with one of `unavailable` is
-answered 503 without reaching the service, a transient failure worth a retry.
+answered 503 without reaching the service, a transient failure worth a retry; the first
+POST whose path ends with one of `pretend` is answered `{"success": true}` without
+reaching the service, a success that changed nothing.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -20,12 +23,21 @@ _SKIPPED = {"connection", "keep-alive", "transfer-encoding", "content-length", "
 
 class FaultyProxy:
     def __init__(
-        self, upstream: str, swallow: tuple[str, ...] = (), unavailable: tuple[str, ...] = ()
+        self,
+        upstream: str,
+        swallow: tuple[str, ...] = (),
+        unavailable: tuple[str, ...] = (),
+        pretend: tuple[str, ...] = (),
     ) -> None:
         self.upstream = upstream
-        self._pending = {"swallow": list(swallow), "unavailable": list(unavailable)}
+        self._pending = {
+            "swallow": list(swallow),
+            "unavailable": list(unavailable),
+            "pretend": list(pretend),
+        }
         self.swallowed: list[str] = []
         self.refused: list[str] = []
+        self.pretended: list[str] = []
         self._lock = threading.Lock()
         self._http = httpx.Client(timeout=30)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -72,6 +84,10 @@ class FaultyProxy:
                 post = self.command == "POST"
                 if post and proxy._take("unavailable", self.path, proxy.refused):
                     self._reply(503, {"Retry-After": "0"}, b"Service Unavailable")
+                    return
+                if post and proxy._take("pretend", self.path, proxy.pretended):
+                    content = json.dumps({"success": True}).encode()
+                    self._reply(200, {"Content-Type": "application/json"}, content)
                     return
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in _SKIPPED}
                 reply = proxy._http.request(

@@ -1,5 +1,6 @@
 """Faults between orgctl and the portal, injected by a loopback proxy (design §5): a
-createRole sent without a reply is adopted, never duplicated; a 503 is retried."""
+createRole sent without a reply is adopted, never duplicated; a 503 is retried; a
+success that changed nothing is caught by the re-plan after sending."""
 
 from __future__ import annotations
 
@@ -54,3 +55,21 @@ def test_unavailable_portal_is_retried(demo: World) -> None:
     assert_hq_converged(demo)
     events = [json.loads(line)["event"] for line in journal.read_text().splitlines()]
     assert "failed" not in events and "skipped" not in events, events
+
+
+def test_apply_verifies_by_replanning_and_reports_what_is_left(demo: World) -> None:
+    with FaultyProxy(demo.service.url, pretend=("/updateInfo",)) as proxy:
+        env = through(demo, proxy)
+        applied = demo.orgctl("apply", HQ, "--auto-approve", portal="hq", env=env)
+        assert proxy.pretended, "the proxy never saw updateInfo"
+    assert applied.returncode == 1, output_of(applied)
+    assert "Traceback" not in applied.stderr
+    # Everything else was sent and is done; the one call that changed nothing is named.
+    table_and_verdict = applied.stdout + applied.stderr
+    assert "Workspace/c1/ws1" in table_and_verdict[table_and_verdict.find("Apply:") :], output_of(
+        applied
+    )
+    api = demo.api("hq")
+    assert api.members()["alice"]["roleId"] == api.roles()["Field Analyst"]["id"]
+    (workspace,) = api.collaboration_state()["c1"]["workspaces"]
+    assert workspace["config"]["maxItemSizeInMB"] == 1024

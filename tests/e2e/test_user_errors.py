@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 
 import pytest
 
-from .harness import EXAMPLES, MANIFESTS, World, output_of
+from .harness import EXAMPLES, MANIFESTS, World, output_of, run_orgctl
 
 pytestmark = pytest.mark.e2e
 
@@ -82,6 +83,19 @@ def test_collaboration_or_workspace_missing_live_names_the_address(
         shown = result.stdout + result.stderr
         assert address in shown, output_of(result)
         assert "Traceback" not in shown
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["drift", str(HQ), "--bogus"], ["drift", str(HQ), "--format", "xml"], ["drift"]],
+    ids=["unknown-flag", "bad-format", "no-manifests"],
+)
+def test_bad_usage_exits_1_never_the_drift_code(args: list[str]) -> None:
+    """CI reads exit 2 of drift as "drift found": a usage error must be 1."""
+    result = run_orgctl(args, {**os.environ, "NO_COLOR": "1"})
+    assert result.returncode == 1, output_of(result)
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip(), output_of(result)
 
 
 @pytest.mark.xfail(
