@@ -44,7 +44,7 @@ class PortalApi:
         body = api.generate_token(portal, username, password)
         if "token" not in body:
             raise ApiError(f"sign-in of {username!r} on {portal!r} refused: {body}")
-        self._token: str = body["token"]
+        self.token: str = body["token"]
         self.portal_id: str = self.get("portals/self")["id"]
 
     @staticmethod
@@ -54,15 +54,15 @@ class PortalApi:
         return body
 
     def get(self, path: str, **params: Any) -> dict[str, Any]:
-        reply = self._api.get(self.portal, path, auth=self._token, **params)
+        reply = self._api.get(self.portal, path, auth=self.token, **params)
         return self._checked(f"GET {path}", reply)
 
     def post(self, path: str, **form: Any) -> dict[str, Any]:
-        reply = self._api.post(self.portal, path, auth=self._token, **form)
+        reply = self._api.post(self.portal, path, auth=self.token, **form)
         return self._checked(f"POST {path}", reply)
 
     def admin_get(self, path: str, **params: Any) -> dict[str, Any]:
-        reply = self._api.admin_get(self.portal, path, auth=self._token, **params)
+        reply = self._api.admin_get(self.portal, path, auth=self.token, **params)
         return self._checked(f"GET admin/{path}", reply)
 
     def listing(self, path: str, key: str, **params: Any) -> list[dict[str, Any]]:
