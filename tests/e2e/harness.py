@@ -162,12 +162,16 @@ class World:
         self.service.stop()
 
 
+def orgctl_command(args: list[str]) -> list[str]:
+    return [sys.executable, "-m", "reconciler", *args]
+
+
 def run_orgctl(
     args: list[str], env: dict[str, str], cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     """The real CLI in a subprocess; stdin is /dev/null, so it has no TTY."""
     return subprocess.run(
-        [sys.executable, "-m", "reconciler", *args],
+        orgctl_command(args),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

@@ -5,7 +5,9 @@ is forwarded (so the service acts on it) and its connection closed without a rep
 "sent, no answer" case; the first POST whose path ends with one of `unavailable` is
 answered 503 without reaching the service, a transient failure worth a retry; the first
 POST whose path ends with one of `pretend` is answered `{"success": true}` without
-reaching the service, a success that changed nothing.
+reaching the service, a success that changed nothing; the first POST whose path ends
+with one of `stall` is held (never forwarded) until the proxy closes, so a test can
+interrupt the client while that call is in flight.
 """
 
 from __future__ import annotations
@@ -28,16 +30,21 @@ class FaultyProxy:
         swallow: tuple[str, ...] = (),
         unavailable: tuple[str, ...] = (),
         pretend: tuple[str, ...] = (),
+        stall: tuple[str, ...] = (),
     ) -> None:
         self.upstream = upstream
         self._pending = {
             "swallow": list(swallow),
             "unavailable": list(unavailable),
             "pretend": list(pretend),
+            "stall": list(stall),
         }
         self.swallowed: list[str] = []
         self.refused: list[str] = []
         self.pretended: list[str] = []
+        self.held: list[str] = []
+        self.stalled = threading.Event()  # set once a stalled request is being held
+        self._closing = threading.Event()
         self._lock = threading.Lock()
         self._http = httpx.Client(timeout=30)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -54,6 +61,7 @@ class FaultyProxy:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        self._closing.set()
         self._server.shutdown()
         self._server.server_close()
         self._http.close()
@@ -84,6 +92,11 @@ class FaultyProxy:
                 post = self.command == "POST"
                 if post and proxy._take("unavailable", self.path, proxy.refused):
                     self._reply(503, {"Retry-After": "0"}, b"Service Unavailable")
+                    return
+                if post and proxy._take("stall", self.path, proxy.held):
+                    proxy.stalled.set()
+                    proxy._closing.wait(120)
+                    self.close_connection = True
                     return
                 if post and proxy._take("pretend", self.path, proxy.pretended):
                     content = json.dumps({"success": True}).encode()

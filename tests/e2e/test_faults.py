@@ -1,14 +1,16 @@
 """Faults between orgctl and the portal, injected by a loopback proxy (design §5): a
 createRole sent without a reply is adopted, never duplicated; a 503 is retried; a
-success that changed nothing is caught by the re-plan after sending."""
+success that changed nothing is caught by the re-plan after sending; an apply killed
+mid-call is told by its journal, and running it again converges."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pytest
 
-from .harness import EXAMPLES, World, output_of
+from .harness import EXAMPLES, World, orgctl_command, output_of
 from .proxy import FaultyProxy
 
 pytestmark = pytest.mark.e2e
@@ -73,3 +75,30 @@ def test_apply_verifies_by_replanning_and_reports_what_is_left(demo: World) -> N
     assert api.members()["alice"]["roleId"] == api.roles()["Field Analyst"]["id"]
     (workspace,) = api.collaboration_state()["c1"]["workspaces"]
     assert workspace["config"]["maxItemSizeInMB"] == 1024
+
+
+def test_killed_apply_is_told_by_its_journal_and_a_rerun_converges(demo: World) -> None:
+    journal = demo.workdir / "journal.jsonl"
+    with FaultyProxy(demo.service.url, stall=("/updateInfo",)) as proxy:
+        process = subprocess.Popen(
+            orgctl_command(["apply", str(HQ), "--auto-approve", "--journal", str(journal)]),
+            env=through(demo, proxy),
+            cwd=demo.workdir,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            assert proxy.stalled.wait(60), "apply never sent updateInfo"
+        finally:
+            process.kill()
+            process.wait(30)
+
+    entries = [json.loads(line) for line in journal.read_text().splitlines() if line.strip()]
+    # The call in flight when apply died has a start and no outcome.
+    info = [e["event"] for e in entries if e["operation"] == "updateInfo"]
+    assert info == ["start"], entries
+
+    rerun = demo.orgctl("apply", HQ, "--auto-approve", portal="hq")
+    assert rerun.returncode == 0, output_of(rerun)
+    assert_hq_converged(demo)
