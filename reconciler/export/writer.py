@@ -1,0 +1,198 @@
+"""Write the manifests that describe a live portal into one folder, one file per kind."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from reconciler import catalog
+from reconciler.catalog import Feature
+from reconciler.errors import UserError
+from reconciler.export import documents as docs
+from reconciler.export.render import render
+from reconciler.export.summary import ExportSummary
+from reconciler.state import Auth, LiveState
+
+PORTAL_FILE = "portal.yaml"
+ROLES_FILE = "roles.yaml"
+MEMBERS_FILE = "members.yaml"
+COLLABORATIONS_FILE = "collaborations.yaml"
+WEBHOOK_SETTINGS_FILE = "webhook-settings.yaml"
+FILES = (PORTAL_FILE, ROLES_FILE, MEMBERS_FILE, COLLABORATIONS_FILE, WEBHOOK_SETTINGS_FILE)
+
+# The schema line of the examples is a path relative to the manifest folder, which is
+# unknown here; a wrong path would make editors report every line.
+SCHEMA_NOTE = (
+    "No yaml-language-server $schema line: add one with the path from this folder to"
+    " schemas/orgctl-v1.schema.json."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _File:
+    name: str
+    content: bytes
+
+
+def write_manifests(
+    live: LiveState,
+    out: Path,
+    *,
+    portal_url: str,
+    admin_url: str | None,
+    auth: Auth,
+    name: str | None = None,
+    exported_at: datetime | None = None,
+    force: bool = False,
+) -> ExportSummary:
+    """Write manifests describing `live` into folder `out`; `orgctl plan out` then shows
+    no changes. `auth` names the environment variables of the credentials (never the
+    secrets). `exported_at` goes into each file's header ("now" when not given).
+
+    A non-empty `out` is refused unless `force`; then the files of an earlier export that
+    this one does not write are removed, and any other file is left alone.
+    """
+    _check_url("portal URL", portal_url)
+    if admin_url:
+        _check_url("admin URL", admin_url)
+    _check_auth(auth)
+    notes: list[str] = []
+    header = _header(portal_url, exported_at)
+
+    extra = docs.unknown_privileges(live)
+    if extra:
+        notes.append(
+            f"privileges outside the catalog for {live.portal.platform}, listed in the"
+            f" Portal's extraPrivileges: {', '.join(extra)}"
+        )
+    portal = docs.portal_document(
+        live,
+        name=name or _default_name(live),
+        url=portal_url,
+        admin_url=admin_url,
+        auth=auth,
+        extra_privileges=extra,
+    )
+    files = [_File(PORTAL_FILE, render([portal], header))]
+
+    roles = docs.role_documents(live)
+    if roles:
+        files.append(_File(ROLES_FILE, render(roles, header)))
+    fixed = sorted(r.name for r in live.roles.values() if not r.editable)
+    if fixed:
+        notes.append(f"pre-built roles that cannot be edited, left out: {', '.join(fixed)}")
+
+    members = docs.members_document(live)
+    if members is not None:
+        files.append(_File(MEMBERS_FILE, render([members], header)))
+
+    collaborations = docs.collaboration_documents(live)
+    if collaborations.documents:
+        files.append(_File(COLLABORATIONS_FILE, render(collaborations.documents, header)))
+    if collaborations.pending_invitations:
+        notes.append(
+            f"{collaborations.pending_invitations} invitation(s) that are still valid, left"
+            " out: a manifest can only require an invitation to be invalid"
+        )
+
+    settings = docs.webhook_settings_document(live) if admin_url else None
+    if settings is not None:
+        files.append(_File(WEBHOOK_SETTINGS_FILE, render([settings], header)))
+    else:
+        notes.extend(_settings_notes(live, admin_url))
+
+    notes.extend(_unexpressed(live))
+    written = _write(out, files, force)
+    return ExportSummary(
+        folder=out,
+        roles=len(roles),
+        members=len(live.members),
+        collaborations=len(collaborations.documents),
+        workspaces=collaborations.workspaces,
+        webhookSettings=settings is not None,
+        files=written,
+        notes=tuple(notes),
+    )
+
+
+def _header(portal_url: str, exported_at: datetime | None) -> list[str]:
+    when = "now"
+    if exported_at is not None:
+        moment = exported_at if exported_at.tzinfo else exported_at.replace(tzinfo=UTC)
+        when = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return [
+        f"Exported by orgctl export from {portal_url} at {when} — review before committing.",
+        SCHEMA_NOTE,
+    ]
+
+
+def _default_name(live: LiveState) -> str:
+    """A label for the Portal document: the portal's name as a slug (`Field Office` →
+    `field-office`), else its id."""
+    slug = re.sub(r"[^a-z0-9]+", "-", live.portal.name.lower()).strip("-")
+    return slug or live.portal.id
+
+
+def _settings_notes(live: LiveState, admin_url: str | None) -> list[str]:
+    platform = live.portal.platform
+    if catalog.feature_problem(Feature.WEBHOOK_SETTINGS, platform) is not None:
+        return []
+    if not admin_url:
+        return ["webhook settings not exported: they need --admin-url (the admin root)"]
+    if live.webhookSettings is None:
+        return ["webhook settings not exported: the portal did not tell their values"]
+    return []
+
+
+def _unexpressed(live: LiveState) -> list[str]:
+    """Live resources the manifest format has no way to declare."""
+    notes = []
+    if live.webhooks:
+        notes.append(
+            f"{len(live.webhooks)} organization webhook(s) left out: a manifest can only"
+            " remove them (OrganizationWebhooks)"
+        )
+    tasks = sum(len(t) for t in live.tasks.values())
+    if tasks:
+        notes.append(
+            f"{tasks} task(s) left out: a manifest can only set the retention of their runs"
+            " (TaskRunRetention)"
+        )
+    return notes
+
+
+def _check_url(what: str, url: str) -> None:
+    """The URL goes into a committed file, so it must not carry a credential."""
+    parts = urlsplit(url)
+    if parts.username or parts.password or parts.query or parts.fragment:
+        raise UserError(
+            f"the {what} must be a plain address without user info, query or fragment"
+            " (credentials come from the environment)"
+        )
+
+
+def _check_auth(auth: Auth) -> None:
+    if auth.tokenEnv or (auth.usernameEnv and auth.passwordEnv):
+        return
+    raise UserError("export needs tokenEnv, or both usernameEnv and passwordEnv")
+
+
+def _write(out: Path, files: list[_File], force: bool) -> tuple[Path, ...]:
+    if out.exists() and not out.is_dir():
+        raise UserError(f"output {out} is a file, not a folder")
+    if out.exists() and any(out.iterdir()) and not force:
+        raise UserError(
+            f"output folder {out} is not empty; choose an empty folder, or pass --force to"
+            " overwrite the files of an earlier export"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    names = {f.name for f in files}
+    for stale in FILES:
+        if stale not in names:
+            (out / stale).unlink(missing_ok=True)
+    for f in files:
+        (out / f.name).write_bytes(f.content)
+    return tuple(out / f.name for f in files)
