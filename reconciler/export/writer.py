@@ -147,6 +147,12 @@ def _settings_notes(live: LiveState, admin_url: str | None) -> list[str]:
     return []
 
 
+POLICIES_NOTE = (
+    "OrganizationWebhooks and TaskRunRetention are not exported: they state what must be"
+    " deleted, which no live portal can tell"
+)
+
+
 def _unexpressed(live: LiveState) -> list[str]:
     """Live resources the manifest format has no way to declare."""
     notes = []
@@ -161,6 +167,7 @@ def _unexpressed(live: LiveState) -> list[str]:
             f"{tasks} task(s) left out: a manifest can only set the retention of their runs"
             " (TaskRunRetention)"
         )
+    notes.append(POLICIES_NOTE)
     return notes
 
 
@@ -180,7 +187,8 @@ def _check_auth(auth: Auth) -> None:
     raise UserError("export needs tokenEnv, or both usernameEnv and passwordEnv")
 
 
-def _write(out: Path, files: list[_File], force: bool) -> tuple[Path, ...]:
+def check_output_folder(out: Path, force: bool) -> None:
+    """Refuse a file, or a non-empty folder unless `force` (the CLI asks before reading)."""
     if out.exists() and not out.is_dir():
         raise UserError(f"output {out} is a file, not a folder")
     if out.exists() and any(out.iterdir()) and not force:
@@ -188,6 +196,10 @@ def _write(out: Path, files: list[_File], force: bool) -> tuple[Path, ...]:
             f"output folder {out} is not empty; choose an empty folder, or pass --force to"
             " overwrite the files of an earlier export"
         )
+
+
+def _write(out: Path, files: list[_File], force: bool) -> tuple[Path, ...]:
+    check_output_folder(out, force)
     out.mkdir(parents=True, exist_ok=True)
     names = {f.name for f in files}
     for stale in FILES:
