@@ -28,8 +28,7 @@ schema: install
 	$(BIN)/orgctl schema > schemas/orgctl-v1.schema.json
 
 demo: install
-	@for d in examples/*/; do \
-	  [ -f "$$d/portal.yaml" ] || continue; \
+	@for d in examples/hq examples/field examples/cloud; do \
 	  echo "== orgctl validate $$d"; $(BIN)/orgctl validate "$$d" || exit 1; \
 	done
 

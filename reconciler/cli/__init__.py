@@ -15,7 +15,11 @@ from reconciler import __version__
 from reconciler.errors import UserError
 
 # command name -> "module:attribute" of its click.Command
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "schema": "reconciler.cli.schema:command",
+    "targets": "reconciler.cli.targets:command",
+    "validate": "reconciler.cli.validate:command",
+}
 
 
 class LazyGroup(click.Group):
@@ -30,6 +34,17 @@ class LazyGroup(click.Group):
         command: click.Command = getattr(importlib.import_module(module_name), attribute)
         return command
 
+    def invoke(self, ctx: click.Context) -> object:
+        # User errors end here, whoever called the group (console script or a test's
+        # CliRunner): one message on stderr and exit 1; --debug keeps the traceback.
+        try:
+            return super().invoke(ctx)
+        except UserError as exc:
+            if ctx.params.get("debug"):
+                raise
+            click.echo(f"Error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="orgctl")
@@ -41,19 +56,17 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def main() -> None:
-    debug = "--debug" in sys.argv[1:]
+    # Usage errors exit 1 like every other user error (click's own default is 2, which
+    # `plan --detailed-exitcode` and `drift` reserve for "there are changes").
     try:
-        cli.main(standalone_mode=False)
+        outcome = cli.main(standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(1)
     except click.ClickException as exc:
         exc.show()
         sys.exit(1)
-    except UserError as exc:
-        if debug:
-            raise
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    # Without standalone mode click returns the code that ctx.exit() was given.
+    sys.exit(outcome if isinstance(outcome, int) else 0)

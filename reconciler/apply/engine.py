@@ -1,0 +1,164 @@
+"""Send a plan's calls: each once all its dependencies succeeded, independent ones
+concurrently (bounded), and a failure skips exactly its transitive dependents."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from reconciler.apply.adopt import RoleLookup, role_lookup
+from reconciler.apply.events import CallEvent, EventKind
+from reconciler.apply.journal import Journal
+from reconciler.apply.placeholders import Produced, UnresolvedPlaceholder
+from reconciler.apply.result import ApplyResult, CallOutcome, Status
+from reconciler.errors import UserError
+from reconciler.live.client import PortalClient
+from reconciler.live.errors import AmbiguousRequestError, ServiceError
+from reconciler.plan.model import Call, Plan
+
+# Writes that must never be sent twice: a second createRole makes a duplicate role.
+NON_IDEMPOTENT = frozenset({"createRole"})
+
+EventHook = Callable[[CallEvent], None]
+
+
+async def execute(
+    plan: Plan,
+    client: PortalClient,
+    *,
+    parallelism: int = 8,
+    journal: Journal | None = None,
+    on_event: EventHook | None = None,
+    reread_roles: RoleLookup | None = None,
+) -> ApplyResult:
+    """Send `plan.calls`; the result lists every call's outcome in seq order."""
+    if plan.errors:
+        raise UserError("the plan has errors and cannot be applied")
+    if parallelism < 1:
+        raise UserError(f"parallelism must be at least 1, got {parallelism}")
+    check_dependencies(plan.calls)
+    run = _Run(client, parallelism, journal, on_event, reread_roles or role_lookup(client))
+    outcomes = await asyncio.gather(*(run.call(c) for c in plan.calls))
+    return ApplyResult(tuple(sorted(outcomes, key=lambda o: o.seq)))
+
+
+def check_dependencies(calls: tuple[Call, ...]) -> None:
+    """Every dependency names an earlier call (so no cycle can exist)."""
+    seqs = {c.seq for c in calls}
+    if len(seqs) != len(calls):
+        raise UserError("the plan repeats a call seq")
+    for call in calls:
+        for dep in call.dependsOn:
+            if dep not in seqs or dep >= call.seq:
+                raise UserError(
+                    f"plan call #{call.seq} ({call.address}) depends on #{dep}, "
+                    "which is not an earlier call of the plan"
+                )
+
+
+class _Run:
+    def __init__(
+        self,
+        client: PortalClient,
+        parallelism: int,
+        journal: Journal | None,
+        on_event: EventHook | None,
+        lookup: RoleLookup,
+    ) -> None:
+        self.client = client
+        self.gate = asyncio.Semaphore(parallelism)
+        self.journal = journal
+        self.on_event = on_event
+        self.lookup = lookup
+        self.produced = Produced()
+        self.finished: dict[int, asyncio.Future[CallOutcome]] = {}
+
+    def _future(self, seq: int) -> asyncio.Future[CallOutcome]:
+        if seq not in self.finished:
+            self.finished[seq] = asyncio.get_running_loop().create_future()
+        return self.finished[seq]
+
+    async def call(self, call: Call) -> CallOutcome:
+        finished = self._future(call.seq)
+        try:
+            outcome = await self._settle(call)
+        except BaseException as exc:
+            finished.set_exception(exc)  # dependents must not wait forever on a bug
+            raise
+        finished.set_result(outcome)
+        return outcome
+
+    async def _settle(self, call: Call) -> CallOutcome:
+        deps = [await self._future(d) for d in call.dependsOn]
+        blocked = [d for d in deps if d.status is not Status.DONE]
+        if blocked:
+            return self._skipped(call, blocked)
+        async with self.gate:
+            return await self._send(call)
+
+    def _skipped(self, call: Call, blocked: list[CallOutcome]) -> CallOutcome:
+        # the root failure, chosen deterministically: the lowest failed seq upstream
+        cause = min(b.cause if b.status is Status.SKIPPED and b.cause else b.seq for b in blocked)
+        reason = f"skipped: depends on #{cause}, which failed"
+        self._emit(CallEvent(call, EventKind.SKIPPED, error={"message": reason}))
+        return CallOutcome(
+            call.seq, call.address, call.operation, Status.SKIPPED, reason, cause=cause
+        )
+
+    async def _send(self, call: Call) -> CallOutcome:
+        try:
+            url, params = self.produced.resolve_call(call)
+        except UnresolvedPlaceholder as exc:
+            return self._failed(call, {"message": str(exc)})
+        self._emit(CallEvent(call, EventKind.START, params=params))
+        try:
+            result = await self.client.post(
+                url, params, idempotent=call.operation not in NON_IDEMPOTENT
+            )
+        except AmbiguousRequestError as exc:
+            if call.operation != "createRole":
+                return self._failed(call, _error(exc))
+            return await self._adopt(call, params.get("name", ""), exc)
+        except UserError as exc:  # the portal's answer, or a URL the client refuses
+            return self._failed(call, _error(exc))
+        return self._done(call, result)
+
+    async def _adopt(self, call: Call, name: str, cause: AmbiguousRequestError) -> CallOutcome:
+        """Never resend createRole: look the role up and adopt it if the request landed."""
+        try:
+            role_id = await self.lookup(call, name)
+        except UserError as exc:
+            return self._failed(call, {"message": f"{cause}; re-reading the roles failed: {exc}"})
+        if role_id is None:
+            message = f"{cause}; role {name!r} does not exist, so it was not created: apply again"
+            return self._failed(call, {"message": message})
+        note = f"createRole got no reply; adopted the existing role {name!r} (id {role_id})"
+        return self._done(call, {"success": True, "id": role_id}, note)
+
+    def _done(self, call: Call, result: dict[str, Any], note: str | None = None) -> CallOutcome:
+        if call.produces is not None:
+            value = result.get(call.produces)
+            if value is None:
+                message = f"{call.operation} answered without {call.produces!r}"
+                return self._failed(call, {"message": message})
+            self.produced.add(call.address, call.produces, str(value))
+        self._emit(CallEvent(call, EventKind.DONE, result=result, note=note))
+        return CallOutcome(
+            call.seq, call.address, call.operation, Status.DONE, result=result, note=note
+        )
+
+    def _failed(self, call: Call, error: dict[str, Any]) -> CallOutcome:
+        self._emit(CallEvent(call, EventKind.FAILED, error=error))
+        return CallOutcome(call.seq, call.address, call.operation, Status.FAILED, error["message"])
+
+    def _emit(self, event: CallEvent) -> None:
+        if self.journal is not None:
+            self.journal.record(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+
+def _error(exc: UserError) -> dict[str, Any]:
+    details = exc.to_json() if isinstance(exc, ServiceError) else {}
+    return {**details, "message": str(exc)}

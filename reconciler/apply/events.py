@@ -1,0 +1,26 @@
+"""What happens to a call as it happens: one event feeds both the journal and progress."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from reconciler.plan.model import Call
+
+
+class EventKind(StrEnum):
+    START = "start"
+    DONE = "done"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class CallEvent:
+    call: Call
+    kind: EventKind
+    params: dict[str, str] | None = None  # start: the fields as sent (placeholders resolved)
+    result: dict[str, Any] | None = None  # done
+    error: dict[str, Any] | None = None  # failed, skipped: at least {"message"}
+    note: str | None = None

@@ -1,0 +1,67 @@
+"""The apply journal: JSON lines, one per event, flushed as it happens, so an interrupted
+apply can be understood from what reached the disk."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from reconciler.apply.events import CallEvent
+
+# Plans never hold secrets; this guards a hand-edited plan file all the same.
+_SECRET_FIELD = re.compile(r"token|password|secret", re.IGNORECASE)
+Clock = Callable[[], datetime]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Journal:
+    def __init__(self, path: str | Path, *, clock: Clock = _now) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        self._file: IO[str] = self.path.open("a", encoding="utf-8")
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def record(self, event: CallEvent) -> None:
+        self._file.write(json.dumps(self.line(event), sort_keys=True) + "\n")
+        self._file.flush()
+
+    def line(self, event: CallEvent) -> dict[str, Any]:
+        line: dict[str, Any] = {
+            "time": self._clock().isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "seq": event.call.seq,
+            "address": event.call.address,
+            "operation": event.call.operation,
+            "event": str(event.kind),
+        }
+        if event.params is not None:
+            line["params"] = {
+                k: "***" if _SECRET_FIELD.search(k) else v for k, v in event.params.items()
+            }
+        if event.result is not None:
+            line["result"] = event.result
+        if event.error is not None:
+            line["error"] = event.error
+        if event.note is not None:
+            line["note"] = event.note
+        return line

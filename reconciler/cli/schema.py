@@ -1,0 +1,13 @@
+"""`orgctl schema`: print the manifest JSON Schema (the committed copy is in schemas/)."""
+
+from __future__ import annotations
+
+import click
+
+from reconciler.manifest.schema import schema_text
+
+
+@click.command("schema")
+def command() -> None:
+    """Print the JSON Schema of the manifest format."""
+    click.echo(schema_text(), nl=False)

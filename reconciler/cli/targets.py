@@ -1,0 +1,24 @@
+"""`orgctl targets ROOT [--json]`: the portal folders of a fleet, to feed a CI matrix."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from reconciler.fleet import find_targets
+
+
+@click.command()
+@click.argument("root", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list for a CI matrix.")
+def command(root: Path, as_json: bool) -> None:
+    """List the portal folders below ROOT, one Portal document each."""
+    targets = find_targets(root)
+    if as_json:
+        # Compact, one line: a GitHub Actions step output must fit on one line.
+        click.echo(json.dumps([t.to_json() for t in targets], separators=(",", ":")))
+        return
+    for target in targets:
+        click.echo(target.path.as_posix())

@@ -1,0 +1,340 @@
+"""An async HTTP client for one portal: credentials, envelopes, retries and paging.
+
+Every request carries `f=json`; the token travels only in the `X-Esri-Authorization`
+header. Reads are GETs; writes are form-encoded POSTs. One semaphore bounds how many
+requests are in flight at once, whatever mix of reads the caller gathers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from reconciler.errors import UserError
+from reconciler.live.credentials import Credentials, load_credentials
+from reconciler.live.envelopes import decode
+from reconciler.live.errors import (
+    AmbiguousRequestError,
+    AuthError,
+    PortalError,
+    ServiceError,
+    TransientError,
+)
+from reconciler.live.retry import RetryPolicy, parse_retry_after
+from reconciler.live.urls import check_url, join, shown
+from reconciler.state import Auth, PortalTarget
+
+PAGE_SIZE = 100
+TOKEN_MINUTES = 60
+TRANSIENT_STATUSES = frozenset({429, 502, 503, 504})
+
+
+@dataclass
+class _Retryable(Exception):
+    """One try failed in a way another try may fix."""
+
+    error: PortalError
+    maybe_processed: bool  # the server may have acted on the request
+    retry_after: float | None = None
+
+
+class PortalClient:
+    """The one way orgctl talks to a portal. Use as `async with PortalClient(...) as c`."""
+
+    def __init__(
+        self,
+        root: str,
+        *,
+        auth: Auth | None = None,
+        admin_root: str | None = None,
+        env: Mapping[str, str] | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        retry: RetryPolicy | None = None,
+        concurrency: int = 8,
+        timeout: float = 30.0,
+    ) -> None:
+        check_url(root)
+        if admin_root is not None:
+            check_url(admin_root)
+        self.root = root.rstrip("/")
+        self.admin_root = admin_root.rstrip("/") if admin_root else None
+        self.credentials: Credentials = load_credentials(auth or Auth(), env)
+        self.retry = retry or RetryPolicy()
+        self.requests = 0  # every HTTP request sent, retries and sign-ins included
+        self.server_clock: float | None = None  # Unix seconds, from the last Date header
+        self._gate = asyncio.Semaphore(concurrency)
+        self._token: str | None = self.credentials.token
+        self._issued: list[str] = []  # generated tokens: secrets as much as the password
+        self._token_lock = asyncio.Lock()
+        self._http = httpx.AsyncClient(transport=transport, timeout=timeout, verify=True)
+
+    def __repr__(self) -> str:
+        return f"PortalClient({self.root!r}, {self.credentials.describe()})"
+
+    async def __aenter__(self) -> PortalClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # --- addresses ------------------------------------------------------------------------
+
+    def url(self, path: str) -> str:
+        """`path` under the sharing REST root (absolute URLs pass through)."""
+        return join(self.root, path)
+
+    def admin_url(self, path: str) -> str:
+        if self.admin_root is None:
+            raise UserError(f"the portal at {self.root} has no adminUrl; {path} needs one")
+        return join(self.admin_root, path)
+
+    # --- public requests ------------------------------------------------------------------
+
+    async def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """GET a JSON object; `path` is relative to the root or an absolute URL."""
+        return await self._request("GET", self.url(path), dict(params or {}), idempotent=True)
+
+    async def post(
+        self, url: str, params: Mapping[str, Any], *, idempotent: bool = True
+    ) -> dict[str, Any]:
+        """POST form fields. A non-idempotent write is retried only when the request
+        provably never reached the server; otherwise `AmbiguousRequestError`."""
+        return await self._request("POST", self.url(url), dict(params), idempotent=idempotent)
+
+    async def get_pages(
+        self,
+        path: str,
+        key: str,
+        params: Mapping[str, Any] | None = None,
+        *,
+        page_size: int = PAGE_SIZE,
+    ) -> list[dict[str, Any]]:
+        """Every item of a paged listing, in server order.
+
+        Page 1 tells `total`, so the remaining pages are fetched concurrently; a listing
+        without `total` is followed page by page through `nextStart`.
+        """
+        base = dict(params or {})
+        first = await self.get_json(path, {**base, "start": 1, "num": page_size})
+        items = _items(first, key)
+        total = first.get("total")
+        if isinstance(total, int) and not isinstance(total, bool):
+            # A server that caps `num` below our ask shows it on page 1: step by its size.
+            step = len(items) if 0 < len(items) < min(page_size, total) else page_size
+            starts = range(1 + step, total + 1, step)
+            pages = await asyncio.gather(
+                *(self.get_json(path, {**base, "start": s, "num": page_size}) for s in starts)
+            )
+            for page in pages:
+                items.extend(_items(page, key))
+            return items
+        page = first
+        while (start := _next_start(page)) is not None and _items(page, key):
+            page = await self.get_json(path, {**base, "start": start, "num": page_size})
+            items.extend(_items(page, key))
+        return items
+
+    # --- the request loop -----------------------------------------------------------------
+
+    async def _request(
+        self,
+        method: str,
+        url: str,
+        params: dict[str, Any],
+        *,
+        idempotent: bool,
+        signed: bool = True,
+    ) -> dict[str, Any]:
+        check_url(url)
+        form = {**params, "f": "json"}
+        failures = 0
+        reauthenticated = False
+        while True:
+            token = await self._current_token() if signed else None
+            try:
+                return await self._send_once(method, url, form, token)
+            except _Retryable as retryable:
+                if retryable.maybe_processed and not idempotent:
+                    raise AmbiguousRequestError(
+                        f"{shown(url)}: sent, but no usable reply ({retryable.error}); "
+                        "it may or may not have taken effect"
+                    ) from None
+                failures += 1
+                if failures >= self.retry.attempts:
+                    raise retryable.error from None
+                await self.retry.sleep(self.retry.delay(failures, retryable.retry_after))
+            except AuthError as error:
+                if error.code != 498 or reauthenticated or not self.credentials.can_sign_in:
+                    raise self._explained(error) from None
+                reauthenticated = True
+                await self._renew_token(stale=token)
+
+    async def _send_once(
+        self, method: str, url: str, form: dict[str, Any], token: str | None
+    ) -> dict[str, Any]:
+        headers = {"Referer": self.root}
+        if token:
+            headers["X-Esri-Authorization"] = f"Bearer {token}"
+        async with self._gate:
+            self.requests += 1
+            try:
+                if method == "GET":
+                    response = await self._http.get(url, params=form, headers=headers)
+                else:
+                    response = await self._http.post(url, data=form, headers=headers)
+            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+                raise _Retryable(
+                    TransientError(f"portal at {shown(url)} is unreachable ({_kind(exc)})"),
+                    maybe_processed=False,
+                ) from None
+            except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+                raise _Retryable(
+                    TransientError(f"portal at {shown(url)} gave no reply ({_kind(exc)})"),
+                    maybe_processed=True,
+                ) from None
+        return self._decoded(response)
+
+    def _decoded(self, response: httpx.Response) -> dict[str, Any]:
+        url = shown(response.request.url)
+        self._note_server_clock(response.headers.get("date"))
+        if response.status_code in TRANSIENT_STATUSES:
+            raise _Retryable(
+                TransientError(f"portal at {url} answered HTTP {response.status_code}"),
+                # 429 is a refusal before any work; a gateway's 502/504 may follow work.
+                maybe_processed=response.status_code != 429,
+                retry_after=parse_retry_after(response.headers.get("retry-after")),
+            )
+        try:
+            return decode(response)
+        except ServiceError as error:
+            scrubbed = self._scrubbed(error)
+            if scrubbed.code == 500:
+                raise _Retryable(scrubbed, maybe_processed=True) from None
+            raise scrubbed from None
+
+    def _note_server_clock(self, header: str | None) -> None:
+        # Ages (task-run retention) and elapsed schedules are judged on the portal's
+        # clock, which the Date header of every answer states.
+        if not header:
+            return
+        try:
+            self.server_clock = parsedate_to_datetime(header).timestamp()
+        except (TypeError, ValueError):
+            return
+
+    # --- tokens ---------------------------------------------------------------------------
+
+    async def _current_token(self) -> str | None:
+        if self._token is None and self.credentials.can_sign_in:
+            await self._renew_token(stale=None)
+        return self._token
+
+    async def _renew_token(self, stale: str | None) -> None:
+        async with self._token_lock:
+            if self._token != stale:
+                return  # a concurrent request already renewed it
+            self._token = await self._generate_token()
+            self._issued.append(self._token)
+
+    async def _generate_token(self) -> str:
+        creds = self.credentials
+        url = self.url("generateToken")
+        try:
+            answer = await self._request(
+                "POST",
+                url,
+                {
+                    "username": creds.username,
+                    "password": creds.password,
+                    "client": "referer",
+                    "referer": self.root,
+                    "expiration": TOKEN_MINUTES,
+                },
+                idempotent=True,
+                signed=False,
+            )
+        except ServiceError as error:
+            raise AuthError(
+                shown(url), error.code, f"sign-in as {creds.describe()} refused: {error.message}"
+            ) from None
+        token = answer.get("token")
+        if not isinstance(token, str) or not token:
+            raise AuthError(shown(url), None, "generateToken answered without a token")
+        return token
+
+    # --- secrets never leave --------------------------------------------------------------
+
+    def _scrubbed(self, error: ServiceError) -> ServiceError:
+        secrets = (*self.credentials.secrets, *self._issued)
+        if not any(s in str(error) for s in secrets):
+            return error
+        return type(error)(
+            error.url,
+            error.code,
+            _redact(error.message, secrets),
+            error.messageCode,
+            tuple(_redact(d, secrets) for d in error.details),
+        )
+
+    def _explained(self, error: AuthError) -> AuthError:
+        if error.code not in (498, 499):
+            return error
+        return type(error)(
+            error.url,
+            error.code,
+            f"{error.message} (credentials: {self.credentials.describe()})",
+            error.messageCode,
+            error.details,
+        )
+
+
+def _redact(text: str, secrets: tuple[str, ...]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text
+
+
+def _items(page: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    items = page.get(key) or []
+    return [item for item in items if isinstance(item, dict)]
+
+
+def _next_start(page: dict[str, Any]) -> int | None:
+    value = page.get("nextStart")
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return None
+
+
+def _kind(exc: Exception) -> str:
+    return type(exc).__name__
+
+
+def client_for(
+    target: PortalTarget, *, env: Mapping[str, str] | None = None, **options: Any
+) -> PortalClient:
+    """The client for a Portal document; `ORGCTL_PORTAL_URL` / `ORGCTL_ADMIN_URL`, when
+    set, override its `url` / `adminUrl` (the demo and tests run on a free port)."""
+    environ = os.environ if env is None else env
+    return PortalClient(
+        environ.get("ORGCTL_PORTAL_URL") or target.url,
+        auth=target.auth,
+        admin_root=environ.get("ORGCTL_ADMIN_URL") or target.adminUrl,
+        env=environ,
+        **options,
+    )

@@ -1,0 +1,238 @@
+"""Pydantic models of the manifest documents (design §2).
+
+The models check shape only: types, required fields, unknown fields, and the limits
+that are plain bounds (so the exported JSON Schema carries them too). Rules that need
+the portal's platform or several documents live in `rules.py`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+
+from reconciler import catalog
+
+API_VERSION = "orgctl/v1"
+
+
+class Strict(BaseModel):
+    # strict: YAML's `version: 10.10` is the float 10.1, so a number must never pass as a
+    # string (nor "true" as a boolean); forbid: a misspelt field must not be silently unmanaged.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _to_epoch_ms(value: Any) -> Any:
+    """ISO 8601 (a YAML timestamp or a string) or Unix milliseconds, as Unix milliseconds."""
+    if isinstance(value, bool):
+        return value  # left for the strict integer check to refuse
+    if isinstance(value, datetime):
+        # A time without an offset is read as UTC, the service's own clock.
+        moment = value if value.tzinfo else value.replace(tzinfo=UTC)
+        return int(moment.timestamp() * 1000)
+    if isinstance(value, date):  # YAML reads a bare 2026-12-01 as a date: its midnight
+        return _to_epoch_ms(datetime(value.year, value.month, value.day, tzinfo=UTC))
+    if isinstance(value, str):
+        try:
+            return _to_epoch_ms(datetime.fromisoformat(value.replace("Z", "+00:00")))
+        except ValueError:
+            raise ValueError(
+                f"startTime {value!r} is neither ISO 8601 nor Unix milliseconds"
+            ) from None
+    return value
+
+
+StartTime = Annotated[
+    int,
+    BeforeValidator(_to_epoch_ms),
+    WithJsonSchema(
+        {
+            "description": "ISO 8601 date-time or Unix time in milliseconds",
+            "anyOf": [{"type": "integer"}, {"type": "string", "format": "date-time"}],
+        }
+    ),
+]
+Presence = Literal["present", "absent"]
+
+
+def _webhook_setting(name: str) -> Any:
+    bounds = catalog.WEBHOOK_SETTINGS[name]
+    return Field(None, ge=bounds.low, le=bounds.high, description=f"default {bounds.default}")
+
+
+# --- metadata ------------------------------------------------------------------------------
+
+
+class Metadata(Strict):
+    name: str = Field(min_length=1)
+
+
+class CollaborationMetadata(Metadata):
+    id: str = Field(min_length=1, description="the collaboration id: its identity")
+
+
+# --- Portal --------------------------------------------------------------------------------
+
+
+class Auth(Strict):
+    """Names of environment variables holding the credentials, never the secrets."""
+
+    tokenEnv: str | None = None
+    usernameEnv: str | None = None
+    passwordEnv: str | None = None
+
+
+class Safety(Strict):
+    maxDeletes: int = Field(10, ge=0)
+
+
+class PortalSpec(Strict):
+    url: str
+    adminUrl: str | None = None
+    deployment: Literal["self-hosted", "hosted-cloud"]
+    version: str
+    auth: Auth
+    extraPrivileges: list[str] = []
+    safety: Safety = Safety()
+
+
+# --- Role, Members ---------------------------------------------------------------------------
+
+
+class RoleSpec(Strict):
+    description: str | None = Field(None, max_length=catalog.ROLE_DESCRIPTION_MAX)
+    privileges: list[str] | None = None
+    state: Presence = "present"
+
+
+class MemberSpec(Strict):
+    level: Literal[1, 2] | None = None
+    role: str | None = Field(None, min_length=1)
+
+
+class MembersSpec(Strict):
+    members: dict[str, MemberSpec]
+
+
+# --- Collaboration ---------------------------------------------------------------------------
+
+
+class ScheduleSpec(Strict):
+    startTime: StartTime | None = None
+    interval: int | None = None
+    repeatCount: int | None = None
+
+
+class GroupLinkSpec(Strict):
+    portalGroupId: str | None = None
+    enableRealtimeSync: bool | None = None
+    copyFeatureServiceData: bool | None = None
+    enableFeatureServiceBidirectionalSync: bool | None = None
+
+
+class WorkspaceSpec(Strict):
+    name: str | None = Field(None, max_length=catalog.WORKSPACE_NAME_MAX)
+    description: str | None = Field(None, max_length=catalog.WORKSPACE_DESCRIPTION_MAX)
+    maxItemSizeInMB: float | None = None
+    maxReplicationPackageSizeInMB: float | None = None
+    copyByRefIfCopyFail: bool | None = None
+    schedule: ScheduleSpec | None = None
+    groupLink: GroupLinkSpec | None = None
+
+
+class CollaborationSpec(Strict):
+    state: Presence = "present"
+    invalidInvitations: list[str] = []
+    workspaces: dict[str, WorkspaceSpec] = {}
+
+
+# --- webhooks, task runs -----------------------------------------------------------------------
+
+
+class WebhookSettingsSpec(Strict):
+    notificationAttempts: int | None = _webhook_setting("notificationAttempts")
+    notificationTimeOutInSeconds: int | None = _webhook_setting("notificationTimeOutInSeconds")
+    notificationElapsedTimeInSeconds: int | None = _webhook_setting(
+        "notificationElapsedTimeInSeconds"
+    )
+    numberOfFailures: int | None = _webhook_setting("numberOfFailures")
+    daysInPast: int | None = _webhook_setting("daysInPast")
+
+
+class OrganizationWebhooksSpec(Strict):
+    absent: list[str] = []
+    keep: list[str] = []
+    prune: bool = False
+
+
+class TaskRunRetentionSpec(Strict):
+    user: str = Field(min_length=1)
+    tasks: list[str] = Field(min_length=1, description='task ids, or "*" for all')
+    keepLast: int | None = Field(None, ge=1)
+    maxAgeDays: int | None = Field(None, ge=1)
+
+
+# --- documents ---------------------------------------------------------------------------------
+
+
+class Document(Strict):
+    apiVersion: Literal["orgctl/v1"]
+    metadata: Metadata
+
+
+class Portal(Document):
+    kind: Literal["Portal"]
+    spec: PortalSpec
+
+
+class Role(Document):
+    kind: Literal["Role"]
+    spec: RoleSpec = RoleSpec()
+
+
+class Members(Document):
+    kind: Literal["Members"]
+    spec: MembersSpec
+
+
+class Collaboration(Document):
+    kind: Literal["Collaboration"]
+    metadata: CollaborationMetadata
+    spec: CollaborationSpec = CollaborationSpec()
+
+
+class WebhookSettings(Document):
+    kind: Literal["WebhookSettings"]
+    spec: WebhookSettingsSpec
+
+
+class OrganizationWebhooks(Document):
+    kind: Literal["OrganizationWebhooks"]
+    spec: OrganizationWebhooksSpec
+
+
+class TaskRunRetention(Document):
+    kind: Literal["TaskRunRetention"]
+    spec: TaskRunRetentionSpec
+
+
+AnyDocument = Annotated[
+    Portal
+    | Role
+    | Members
+    | Collaboration
+    | WebhookSettings
+    | OrganizationWebhooks
+    | TaskRunRetention,
+    Field(discriminator="kind"),
+]
+KINDS: tuple[str, ...] = (
+    "Portal",
+    "Role",
+    "Members",
+    "Collaboration",
+    "WebhookSettings",
+    "OrganizationWebhooks",
+    "TaskRunRetention",
+)

@@ -1,0 +1,262 @@
+"""The applier against a fake portal: order, placeholders, failures, bounds, adoption."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from reconciler.apply import ApplyResult, CallEvent, EventKind, Journal, Status, execute
+from reconciler.errors import UserError
+from reconciler.plan.model import Call, Plan, PortalRef, Problem
+from tests.live.fakes import PASSWORD, ROOT, TOKEN, FakePortal, make_client, path
+
+PID = "p1"
+BASE = f"{ROOT}/portals/{PID}"
+
+
+def create_role(seq: int, name: str, deps: tuple[int, ...] = ()) -> Call:
+    return Call(
+        seq,
+        f"Role/{name}",
+        "createRole",
+        f"{BASE}/createRole",
+        {"name": name, "description": "d"},
+        deps,
+        produces="id",
+    )
+
+
+def set_privileges(seq: int, name: str, deps: tuple[int, ...]) -> Call:
+    return Call(
+        seq,
+        f"Role/{name}",
+        "setPrivileges",
+        f"{BASE}/roles/${{Role/{name}.id}}/setPrivileges",
+        {"privileges": json.dumps({"privileges": ["portal:user:joinGroup"]})},
+        deps,
+    )
+
+
+def assign(seq: int, user: str, role: str, deps: tuple[int, ...] = ()) -> Call:
+    return Call(
+        seq,
+        f"Member/{user}",
+        "updateUserRole",
+        f"{BASE}/updateuserrole",
+        {"user": user, "role": role},
+        deps,
+    )
+
+
+def plan(*calls: Call) -> Plan:
+    return Plan(PortalRef(ROOT, PID, "self-hosted", "10.6.1"), calls=calls)
+
+
+class RolePortal(FakePortal):
+    """Just enough of the role and member writes to apply plans against."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.roles: list[dict[str, Any]] = []
+        self.created = 0
+        self.route(path(f"portals/{PID}/createRole"), self.create)
+        self.route(
+            path(f"portals/{PID}/roles"),
+            lambda r, p: {"roles": self.roles, "total": len(self.roles)},
+        )
+        self.route(path(f"portals/{PID}/updateuserrole"), self.assign)
+
+    def create(self, request: httpx.Request, params: dict[str, str]) -> dict[str, Any]:
+        self.created += 1
+        role_id = f"r{self.created}"
+        self.roles.append({"id": role_id, "name": params["name"]})
+        self.route(path(f"portals/{PID}/roles/{role_id}/setPrivileges"), {"success": True})
+        return {"success": True, "id": role_id}
+
+    def assign(self, request: httpx.Request, params: dict[str, str]) -> dict[str, Any]:
+        if params["user"] == "ghost":
+            return {"error": {"code": 400, "messageCode": "ORG_1001", "message": "No such user."}}
+        return {"success": True}
+
+
+def apply(fake: FakePortal, the_plan: Plan, **kwargs: Any) -> ApplyResult:
+    async def main() -> ApplyResult:
+        async with make_client(fake) as client:
+            return await execute(the_plan, client, **kwargs)
+
+    return asyncio.run(main())
+
+
+def writes(fake: FakePortal) -> list[tuple[str, dict[str, str]]]:
+    return [
+        (s.path.rsplit("/rest/", 1)[1], s.params)
+        for s in fake.seen
+        if s.method == "POST" and not s.path.endswith("generateToken")
+    ]
+
+
+def test_dependency_order_and_placeholders() -> None:
+    fake = RolePortal()
+    result = apply(
+        fake,
+        plan(
+            create_role(1, "A"),
+            set_privileges(2, "A", (1,)),
+            assign(3, "dave", "${Role/A.id}", (2,)),
+        ),
+    )
+    assert result.ok and result.counts() == {"done": 3, "failed": 0, "skipped": 0}
+    assert [w[0] for w in writes(fake)] == [
+        f"portals/{PID}/createRole",
+        f"portals/{PID}/roles/r1/setPrivileges",
+        f"portals/{PID}/updateuserrole",
+    ]
+    assert writes(fake)[2][1] == {"user": "dave", "role": "r1", "f": "json"}
+    assert result.outcome(1).result == {"success": True, "id": "r1"}
+
+
+def test_failure_skips_dependents_only() -> None:
+    fake = RolePortal()
+    the_plan = plan(
+        assign(1, "ghost", "org_user"),
+        assign(2, "x", "org_user", (1,)),
+        assign(3, "y", "org_user", (2,)),
+        assign(4, "erin", "org_publisher"),
+    )
+    result = apply(fake, the_plan)
+    assert not result.ok
+    assert [o.status for o in result.outcomes] == [
+        Status.FAILED,
+        Status.SKIPPED,
+        Status.SKIPPED,
+        Status.DONE,
+    ]
+    assert "No such user." in (result.outcome(1).error or "")
+    assert result.outcome(3).error == "skipped: depends on #1, which failed"
+    assert result.outcome(3).cause == 1
+    assert sorted(w[1]["user"] for w in writes(fake)) == ["erin", "ghost"]
+    assert apply(RolePortal(), the_plan) == result  # the report does not depend on timing
+
+
+def test_parallelism_is_bounded() -> None:
+    fake = RolePortal()
+    fake.yields = 10
+    calls = tuple(assign(i, f"u{i}", "org_user") for i in range(1, 21))
+    result = apply(fake, plan(*calls), parallelism=3)
+    assert result.ok and fake.max_in_flight == 3
+
+
+def test_independent_calls_run_concurrently() -> None:
+    fake = RolePortal()
+    fake.yields = 10
+    calls = tuple(assign(i, f"u{i}", "org_user") for i in range(1, 21))
+    apply(fake, plan(*calls))
+    assert fake.max_in_flight == 8
+
+
+class DroppingPortal(RolePortal):
+    """createRole takes effect (or not), but the reply never arrives."""
+
+    def __init__(self, *, takes_effect: bool) -> None:
+        super().__init__()
+        self.takes_effect = takes_effect
+        self.route(path(f"portals/{PID}/createRole"), self.drop)
+
+    def drop(self, request: httpx.Request, params: dict[str, str]) -> dict[str, Any]:
+        if self.takes_effect:
+            self.create(request, params)
+        else:
+            self.created += 1
+        raise httpx.ReadTimeout("reply lost", request=request)
+
+
+def test_unanswered_create_role_is_adopted_not_resent() -> None:
+    fake = DroppingPortal(takes_effect=True)
+    result = apply(fake, plan(create_role(1, "A"), set_privileges(2, "A", (1,))))
+    assert result.ok and fake.created == 1
+    assert result.outcome(1).result == {"success": True, "id": "r1"}
+    assert "adopted" in (result.outcome(1).note or "")
+    assert writes(fake)[-1][0] == f"portals/{PID}/roles/r1/setPrivileges"
+
+
+def test_unanswered_create_role_that_did_not_land_fails_without_resend() -> None:
+    fake = DroppingPortal(takes_effect=False)
+    result = apply(fake, plan(create_role(1, "A"), set_privileges(2, "A", (1,))))
+    assert fake.created == 1
+    assert result.outcome(1).status is Status.FAILED
+    assert "does not exist" in (result.outcome(1).error or "")
+    assert result.outcome(2).status is Status.SKIPPED
+
+
+def test_unresolvable_placeholder_fails_the_call() -> None:
+    result = apply(RolePortal(), plan(assign(1, "dave", "${Role/Nope.id}")))
+    assert result.outcome(1).status is Status.FAILED
+    assert "${Role/Nope.id}" in (result.outcome(1).error or "")
+
+
+def test_plans_with_errors_or_bad_dependencies_are_refused() -> None:
+    broken = Plan(PortalRef(ROOT, PID, "self-hosted", "10.6.1"), errors=(Problem("Role/A", "x"),))
+    with pytest.raises(UserError, match="has errors"):
+        apply(RolePortal(), broken)
+    with pytest.raises(UserError, match="depends on #2"):
+        apply(RolePortal(), plan(assign(1, "a", "org_user", (2,)), assign(2, "b", "org_user")))
+
+
+def test_journal_lines_are_complete_and_secret_free(tmp_path: Path) -> None:
+    fake = RolePortal()
+    fake.route(
+        path(f"portals/{PID}/updateuserrole"),
+        lambda r, p: {
+            "error": {"code": 400, "message": "echo " + r.headers["x-esri-authorization"]}
+        },
+    )
+    events: list[CallEvent] = []
+    journal_path = tmp_path / "apply.jsonl"
+    with Journal(journal_path) as journal:
+        result = apply(
+            fake,
+            plan(
+                create_role(1, "A"),
+                assign(2, "dave", "${Role/A.id}", (1,)),
+                set_privileges(3, "A", (2,)),
+            ),
+            journal=journal,
+            on_event=events.append,
+        )
+    text = journal_path.read_text()
+    assert TOKEN not in text and PASSWORD not in text and "***" in text
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert [(line["seq"], line["event"]) for line in lines] == [
+        (1, "start"),
+        (1, "done"),
+        (2, "start"),
+        (2, "failed"),
+        (3, "skipped"),
+    ]
+    for line in lines:
+        assert {"time", "seq", "address", "operation", "event"} <= line.keys()
+    assert lines[0]["params"] == {"name": "A", "description": "d"}
+    assert lines[1]["result"] == {"success": True, "id": "r1"}
+    assert lines[2]["params"]["role"] == "r1"
+    assert lines[3]["error"]["code"] == 400
+    assert lines[4]["error"]["message"] == "skipped: depends on #2, which failed"
+    assert [e.kind for e in events] == [
+        EventKind.START,
+        EventKind.DONE,
+        EventKind.START,
+        EventKind.FAILED,
+        EventKind.SKIPPED,
+    ]
+    assert result.counts() == {"done": 1, "failed": 1, "skipped": 1}
+
+
+def test_a_refused_url_fails_its_call_not_the_apply() -> None:
+    bad = Call(1, "Member/a", "updateUserRole", "http://portal.example.com/x", {"user": "a"})
+    result = apply(RolePortal(), plan(bad, assign(2, "b", "org_user")))
+    assert result.outcome(1).status is Status.FAILED and "https" in (result.outcome(1).error or "")
+    assert result.outcome(2).status is Status.DONE

@@ -1,0 +1,366 @@
+"""The reader against a fake portal: exact normalized records, and only needed reads."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from reconciler.errors import UserError
+from reconciler.live.reader import Scope, read_live
+from reconciler.state import (
+    Auth,
+    Collaboration,
+    DesiredState,
+    GroupLink,
+    LiveState,
+    Member,
+    MemberDetail,
+    PortalTarget,
+    Role,
+    RunRetention,
+    Schedule,
+    Task,
+    TaskRun,
+    Webhook,
+    WebhookRemoval,
+    Workspace,
+)
+from reconciler.versions import Deployment, Platform
+from tests.live.fakes import ROOT, FakePortal, admin_path, make_client, path
+
+PID = "0123456789abcdef"
+OTHER = "fedcba9876543210"
+BASE = f"portals/{PID}"
+ANALYST = ["portal:user:joinGroup", "portal:user:viewOrgItems"]
+
+
+def hq(fake: FakePortal, *, members: list[dict[str, Any]] | None = None) -> None:
+    fake.route(
+        path("portals/self"),
+        {
+            "id": PID,
+            "name": "Headquarters",
+            "isPortal": True,
+            "currentVersion": "6.1",
+            "fullVersion": "10.6.1",
+            "user": {"username": "admin", "role": "org_admin"},
+            "levelQuotas": {"1": "3", "2": 20},
+            "levelDisallowedApps": {"1": ["appstudio"], "2": []},
+        },
+    )
+    fake.paged(
+        path(f"{BASE}/roles"),
+        "roles",
+        [
+            {"id": "r1", "name": "Analyst", "description": "reads", "privileges": ANALYST},
+            {"id": "r2", "name": "Legacy Viewer", "privileges": [], "editable": "false"},
+        ],
+    )
+    fake.paged(
+        path(f"{BASE}/users"),
+        "users",
+        members
+        or [
+            {"username": "admin", "role": "org_admin", "roleId": "org_admin", "level": "2"},
+            {"username": "dave", "role": "org_user", "roleId": "r1", "level": "2"},
+            {"username": "erin", "role": "org_user", "roleId": "r1", "level": "1"},
+        ],
+    )
+    fake.paged(
+        path(f"{BASE}/collaborations"),
+        "collaborations",
+        [
+            {"id": "c1", "name": "Regional sharing", "collaborationHostPortalId": OTHER},
+            {"id": "c2", "name": "Other", "collaborationHostPortalId": PID},
+        ],
+    )
+    fake.paged(
+        path(f"{BASE}/collaborations/c1/workspaces"),
+        "workspaces",
+        [
+            {
+                "id": "ws1",
+                "name": "Field data",
+                "description": "",
+                "lastSyncSuccess": 1,
+                "config": {
+                    "maxItemSizeInMB": "1024",
+                    "maxReplicationPackageSizeInMB": 4096.0,
+                    "copyByRefIfCopyFail": "false",
+                },
+                "participantGroupLinks": [
+                    {
+                        "portalId": OTHER,
+                        "portalGroupId": "gX",
+                        "config": {"enableRealtimeSync": True},
+                    },
+                    {
+                        "portalId": PID,
+                        "portalGroupId": "g1",
+                        "config": {"enableRealtimeSync": "false", "copyFeatureServiceData": "true"},
+                    },
+                ],
+            },
+            {"id": "ws2", "name": "Spare", "config": {}},
+        ],
+    )
+    fake.route(
+        path(f"{BASE}/collaborations/c1/workspaces/ws1/schedule"),
+        {
+            "startTime": "2026-01-01T00:00:00Z",
+            "interval": "24",
+            "repeatCount": -1,
+            "timesTriggered": 3,
+            "state": "NORMAL",
+        },
+    )
+    # ws2 has no job: the fake answers error code 404 for unknown paths
+
+
+def desired(**kwargs: Any) -> DesiredState:
+    target = PortalTarget(
+        name="hq",
+        url=ROOT,
+        platform=Platform.parse(Deployment.SELF_HOSTED, "10.6.1"),
+        auth=Auth(tokenEnv="ORG_TOKEN"),
+    )
+    return DesiredState(portal=target, **kwargs)
+
+
+def read(
+    fake: FakePortal, want: DesiredState | None, scope: Scope = Scope.DESIRED
+) -> tuple[LiveState, int]:
+    async def main() -> tuple[LiveState, int]:
+        async with make_client(fake) as client:
+            live = await read_live(client, want, scope)
+            return live, client.requests
+
+    return asyncio.run(main())
+
+
+SCHEDULED = Workspace("ws1", schedule=Schedule(interval=24))
+
+
+def test_records_are_normalized_exactly() -> None:
+    fake = FakePortal()
+    hq(fake)
+    want = desired(
+        collaborations={
+            "c1": Collaboration(
+                "c1",
+                workspaces={
+                    "ws1": SCHEDULED,
+                    "ws2": Workspace("ws2", schedule=Schedule(interval=12)),
+                },
+            )
+        }
+    )
+    live, _ = read(fake, want)
+    assert live.portal.platform == Platform.parse(Deployment.SELF_HOSTED, "10.6.1")
+    assert live.portal.username == "admin" and live.portal.name == "Headquarters"
+    assert live.portal.levelQuotas == {1: 3, 2: 20}
+    assert live.portal.levelDisallowedApps == {1: frozenset({"appstudio"}), 2: frozenset()}
+    assert live.roles == {
+        "Analyst": Role("Analyst", "reads", frozenset(ANALYST), id="r1"),
+        "Legacy Viewer": Role("Legacy Viewer", "", frozenset(), id="r2", editable=False),
+    }
+    assert live.members == {
+        "admin": Member("admin", "org_admin", 2),
+        "dave": Member("dave", "Analyst", 2),
+        "erin": Member("erin", "Analyst", 1),
+    }
+    c1 = live.collaborations["c1"]
+    assert c1.hostPortalId == OTHER and c1.name == "Regional sharing"
+    assert c1.workspaces["ws1"] == Workspace(
+        id="ws1",
+        name="Field data",
+        description="",
+        maxItemSizeInMB=1024,
+        maxReplicationPackageSizeInMB=4096,
+        copyByRefIfCopyFail=False,
+        groupLink=GroupLink("g1", False, True, False),
+        schedule=Schedule(startTime=1767225600000, interval=24, repeatCount=-1, timesTriggered=3),
+    )
+    assert c1.workspaces["ws2"].schedule is None  # 404: no job
+    assert live.collaborations["c2"].workspaces == {}  # not declared: not read
+    assert live.webhookSettings is None and live.webhooks == {} and live.memberDetails == {}
+
+
+def test_hosted_cloud_when_is_portal_is_false() -> None:
+    fake = FakePortal()
+    hq(fake)
+    fake.route(
+        path("portals/self"),
+        {
+            "id": PID,
+            "name": "Cloud",
+            "isPortal": False,
+            "fullVersion": "2026-06",
+            "user": {"username": "admin"},
+        },
+    )
+    live, _ = read(fake, None)
+    assert live.portal.platform == Platform.parse(Deployment.HOSTED_CLOUD, "2026-06")
+    assert live.portal.levelQuotas == {}
+
+
+def test_only_managed_schedules_and_declared_collaborations_are_read() -> None:
+    fake = FakePortal()
+    hq(fake)
+    read(
+        fake,
+        desired(
+            collaborations={
+                "c1": Collaboration("c1", workspaces={"ws1": Workspace("ws1", maxItemSizeInMB=5)})
+            }
+        ),
+    )
+    assert not any(p.endswith("/schedule") for p in fake.paths())
+    assert not any("/c2/" in p for p in fake.paths())
+
+
+def test_settings_refusal_means_unknown() -> None:
+    fake = FakePortal()
+    hq(fake)
+    fake.route(
+        admin_path("services/webhooks/settings"),
+        {"status": "error", "messages": ["no"], "code": 403},
+    )
+    live, _ = read(fake, desired(webhookSettings={"daysInPast": 7}))
+    assert live.webhookSettings is None
+    assert admin_path("services/webhooks/settings") in fake.paths()
+
+
+def test_settings_read_with_defaults_applied() -> None:
+    fake = FakePortal()
+    hq(fake)
+    fake.route(admin_path("services/webhooks/settings"), {"status": "success", "daysInPast": "7"})
+    live, _ = read(fake, desired(webhookSettings={"daysInPast": 7}))
+    assert live.webhookSettings == {
+        "notificationAttempts": 3,
+        "notificationTimeOutInSeconds": 10,
+        "notificationElapsedTimeInSeconds": 5,
+        "numberOfFailures": 5,
+        "daysInPast": 7,
+    }
+
+
+def test_invitations_and_webhooks_when_declared() -> None:
+    fake = FakePortal()
+    hq(fake)
+    fake.route(
+        path(f"{BASE}/collaborations/c1/invitations"),
+        {
+            "collaborationInvitations": [
+                {"id": "inv1", "status": "host_created"},
+                {"id": "inv2", "status": "invalidated"},
+            ]
+        },
+    )
+    fake.route(
+        path(f"{BASE}/webhooks"),
+        {"webhooks": [{"id": "w1", "name": "audit-hook", "active": "false"}]},
+    )
+    want = desired(
+        collaborations={"c1": Collaboration("c1", invalidInvitations=frozenset({"inv1"}))},
+        webhookRemoval=WebhookRemoval(absent=frozenset({"w1"})),
+    )
+    live, _ = read(fake, want)
+    assert live.collaborations["c1"].invitations == {"inv1": "host_created", "inv2": "invalidated"}
+    assert live.webhooks == {"w1": Webhook("w1", "audit-hook", active=False)}
+
+
+def test_tasks_and_runs_only_for_retention_users() -> None:
+    fake = FakePortal()
+    hq(fake)
+    tasks = path("community/users/frank/tasks")
+    fake.paged(tasks, "tasks", [{"id": "t1", "itemId": "i1"}, {"id": "t2", "itemId": "i2"}])
+    fake.paged(
+        f"{tasks}/t1/runs",
+        "runs",
+        [
+            {"runId": "b", "status": "succeeded", "created": "2026-10-02T00:00:00Z"},
+            {"runId": "a", "status": "failed", "created": 1790812800000},
+        ],
+    )
+    want = desired(retention=[RunRetention("keep", "frank", frozenset({"t1"}), keepLast=1)])
+    live, _ = read(fake, want)
+    assert live.tasks == {
+        "frank": [
+            Task(
+                "t1",
+                "frank",
+                (TaskRun("a", "failed", 1790812800000), TaskRun("b", "succeeded", 1790899200000)),
+            )
+        ]
+    }
+    assert not any("/t2/" in p for p in fake.paths())
+
+
+def test_250_members_take_3_pages_and_details_only_where_levels_change() -> None:
+    members = [
+        {"username": f"u{i:03d}", "role": "org_user", "roleId": "r1", "level": "2"}
+        for i in range(250)
+    ]
+    fake = FakePortal()
+    hq(fake, members=members)
+    fake.route(
+        path("community/users/u007"),
+        {
+            "username": "u007",
+            "level": "2",
+            "privileges": ANALYST,
+            "appLicenses": ["appstudio"],
+            "groups": [{"id": "g1", "owner": "u007"}, {"id": "g2", "owner": "someone"}],
+        },
+    )
+    fake.route(path("content/users/u007"), {"total": 4, "items": [{}]})
+    want = desired(members={"u007": Member("u007", level=1), "u008": Member("u008", level=2)})
+    live, requests = read(fake, want)
+    assert [p for p in fake.paths() if p.endswith("/users")] == [path(f"{BASE}/users")] * 3
+    assert live.memberDetails == {
+        "u007": MemberDetail(
+            "u007",
+            ownedItems=4,
+            ownedGroups=1,
+            appLicenses=frozenset({"appstudio"}),
+            privileges=frozenset(ANALYST),
+        )
+    }
+    # sign-in, self, roles, 3 member pages, collaborations, 2 detail reads
+    assert requests == 9 and len(live.members) == 250
+
+
+def test_everything_scope_reads_all_collaborations_and_guest_schedules() -> None:
+    fake = FakePortal()
+    hq(fake)
+    fake.route(admin_path("services/webhooks/settings"), {"status": "success"})
+    fake.paged(path(f"{BASE}/collaborations/c2/workspaces"), "workspaces", [{"id": "ws9"}])
+    live, _ = read(fake, None, Scope.EVERYTHING)
+    assert live.collaborations["c1"].workspaces["ws1"].schedule is not None
+    assert live.collaborations["c2"].workspaces == {"ws9": Workspace("ws9")}
+    # this portal hosts c2: no guest schedule to read there
+    assert not any(p.endswith("ws9/schedule") for p in fake.paths())
+    assert path(f"{BASE}/webhooks") in fake.paths()  # refused (404 here): tolerated
+    assert live.webhooks == {} and live.webhookSettings is None
+
+
+def test_large_portal_costs_about_its_page_count() -> None:
+    members = [{"username": f"u{i:05d}", "role": "org_user", "level": "2"} for i in range(10_000)]
+    roles = [{"id": f"r{i}", "name": f"Role {i}", "privileges": []} for i in range(1_000)]
+    fake = FakePortal()
+    hq(fake, members=members)
+    fake.paged(path(f"{BASE}/roles"), "roles", roles)
+    live, requests = read(fake, desired())
+    pages = 100 + 10 + 1  # members, roles, collaborations
+    assert len(live.members) == 10_000 and len(live.roles) == 1_000
+    assert requests <= pages * 1.1  # sign-in and portals/self on top
+
+
+def test_a_record_without_identity_is_a_user_error() -> None:
+    fake = FakePortal()
+    hq(fake, members=[{"role": "org_user", "level": "2"}])
+    with pytest.raises(UserError, match="cannot read"):
+        read(fake, desired())

@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from reconciler.cli import cli
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures"
+EXAMPLES = REPO / "examples"
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> Result:
+    # The URL overrides of the developer's shell must not leak into the tests.
+    base = {"ORGCTL_PORTAL_URL": "", "ORGCTL_ADMIN_URL": ""}
+    return CliRunner().invoke(cli, list(args), env={**base, **(env or {})})
+
+
+@pytest.fixture
+def invalid() -> Path:
+    return FIXTURES / "invalid"

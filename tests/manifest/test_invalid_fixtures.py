@@ -1,0 +1,218 @@
+"""One fixture per error class: the real CLI must refuse it, naming file:line and the rule."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.manifest.conftest import FIXTURES, run_cli
+
+# (fixture folder, file, line, words the message must hold)
+CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
+    ("malformed-yaml", "roles.yaml", 4, ("YAML", "expected ','")),
+    ("duplicate-key", "roles.yaml", 6, ("duplicate key 'description'", "first at line 5")),
+    ("unknown-kind", "roles.yaml", 2, ("unknown kind 'Group'", "Portal")),
+    ("unknown-field", "roles.yaml", 6, ('Role "X"', "spec.privilege:", "unknown field")),
+    ("wrong-type", "roles.yaml", 5, ("spec.description", "valid string")),
+    ("missing-required-field", "members.yaml", 4, ("spec.members", "required")),
+    ("version-not-a-string", "portal.yaml", 7, ("spec.version", "quoted string")),
+    ("role-name-too-long", "roles.yaml", 3, ("metadata.name", "129 characters", "128")),
+    ("role-description-too-long", "roles.yaml", 5, ("spec.description", "250")),
+    ("workspace-name-too-long", "collaborations.yaml", 7, ("ws1.name", "100")),
+    ("workspace-description-too-long", "collaborations.yaml", 7, ("ws1.description", "250")),
+    (
+        "unknown-privilege",
+        "roles.yaml",
+        8,
+        (
+            'Role "Field Analyst": spec.privileges[2]: unknown privilege'
+            " 'portal:user:createItm' (did you mean 'portal:user:createItem'?)",
+        ),
+    ),
+    (
+        "cloud-only-privilege-on-self-hosted",
+        "roles.yaml",
+        5,
+        ("premium:user:places", "only on hosted-cloud"),
+    ),
+    ("privilege-needs-11-0", "roles.yaml", 5, ("portal:user:reassignItems", "11.0")),
+    ("level-on-10-7", "members.yaml", 6, ("alice.level", "updateUserLevel", "10.6.1")),
+    ("level-on-cloud", "members.yaml", 6, ("alice.level", "not available on hosted-cloud")),
+    ("level-3", "members.yaml", 6, ("alice.level", "1 or 2")),
+    ("level-1-builtin-role", "members.yaml", 6, ("level 1 needs a custom role", "org_user")),
+    ("schedule-interval-zero", "collaborations.yaml", 7, ("schedule.interval", "positive")),
+    ("schedule-repeat-count-zero", "collaborations.yaml", 7, ("repeatCount", "-1", "got 0")),
+    (
+        "schedule-finite-without-start",
+        "collaborations.yaml",
+        7,
+        ("finite repeatCount", "explicit startTime"),
+    ),
+    ("schedule-bad-start-time", "collaborations.yaml", 7, ("startTime", "ISO 8601")),
+    (
+        "bidirectional-without-copy",
+        "collaborations.yaml",
+        10,
+        ("enableFeatureServiceBidirectionalSync", "needs copyFeatureServiceData: true"),
+    ),
+    (
+        "bidirectional-on-10-8",
+        "collaborations.yaml",
+        9,
+        ("enableFeatureServiceBidirectionalSync needs self-hosted 10.9",),
+    ),
+    ("webhook-settings-on-11-1", "webhooks.yaml", 1, ("webhook settings", "11.2")),
+    (
+        "webhook-settings-on-cloud",
+        "webhooks.yaml",
+        1,
+        ("webhook settings", "not available on hosted-cloud"),
+    ),
+    ("task-retention-on-10-8", "retention.yaml", 1, ("task run delete", "10.8.1")),
+    ("retention-without-limits", "retention.yaml", 4, ("keepLast", "maxAgeDays")),
+    ("http-url-not-loopback", "portal.yaml", 5, ("spec.url", "https", "loopback")),
+    ("literal-secret-in-auth", "portal.yaml", 10, ("spec.auth.password", "literal secret")),
+    ("env-name-holds-secret", "portal.yaml", 9, ("spec.auth.tokenEnv", "NAME of an environment")),
+    ("two-portals", "portal.yaml", 1, ("second Portal document", "more/portal.yaml:1")),
+    ("duplicate-role-across-files", "roles.yaml", 3, ("role 'Analyst'", "declared twice")),
+    ("duplicate-username", "members.yaml", 13, ("username 'alice'", "declared twice")),
+    (
+        "duplicate-collaboration-id",
+        "collaborations.yaml",
+        9,
+        ("collaboration id 'c1'", "declared twice"),
+    ),
+    ("duplicate-workspace-id", "collaborations.yaml", 14, ("workspace id 'ws1'", "twice")),
+    (
+        "members-role-declared-absent",
+        "members.yaml",
+        6,
+        ("dave.role", "'Legacy Viewer' is declared absent"),
+    ),
+    (
+        "update-info-sizes-on-10-5",
+        "collaborations.yaml",
+        8,
+        ("maxItemSizeInMB", "10.6 or later", "10.5"),
+    ),
+]
+CASES += [
+    (
+        "webhook-settings-without-admin-url",
+        "webhooks.yaml",
+        1,
+        ("WebhookSettings", "spec.adminUrl"),
+    ),
+    ("organization-webhooks-on-10-6", "webhooks.yaml", 1, ("webhook delete", "10.7")),
+    (
+        "invalidate-invitation-on-10-4",
+        "collaborations.yaml",
+        5,
+        ("spec.invalidInvitations", "invalidate invitation needs self-hosted 10.5"),
+    ),
+    ("group-link-on-10-4", "collaborations.yaml", 7, ("updatePortalGroupLink", "10.5")),
+    (
+        "copy-feature-service-data-on-10-5",
+        "collaborations.yaml",
+        7,
+        ("groupLink.copyFeatureServiceData", "10.5.1"),
+    ),
+    ("schedule-on-10-5", "collaborations.yaml", 7, ("ws1.schedule", "schedule update", "10.6")),
+    ("two-webhook-settings", "webhooks.yaml", 7, ("second WebhookSettings document",)),
+    ("org-webhook-absent-and-kept", "webhooks.yaml", 5, ("spec.absent[0]", "also in keep")),
+    (
+        "absent-collaboration-with-workspaces",
+        "collaborations.yaml",
+        5,
+        ("spec.state", "declared absent cannot also declare workspaces"),
+    ),
+    (
+        "absent-role-with-privileges",
+        "roles.yaml",
+        5,
+        ("spec.state", "role declared absent cannot also declare"),
+    ),
+    ("auth-incomplete", "portal.yaml", 8, ("spec.auth", "usernameEnv and passwordEnv")),
+]
+_SETTINGS = {
+    "notificationAttempts": 5,
+    "notificationTimeOutInSeconds": 60,
+    "notificationElapsedTimeInSeconds": 60,
+    "numberOfFailures": 30,
+    "daysInPast": 30,
+}
+for _name, _high in _SETTINGS.items():
+    CASES.append(
+        (
+            f"webhook-{_name}-out-of-range",
+            "webhooks.yaml",
+            5,
+            (f"from 1 to {_high}, got {_high + 1}",),
+        )
+    )
+    CASES.append((f"webhook-{_name}-zero", "webhooks.yaml", 5, (f"from 1 to {_high}, got 0",)))
+
+
+@pytest.mark.parametrize(("folder", "file", "line", "words"), CASES, ids=[c[0] for c in CASES])
+def test_each_error_class_is_refused_with_file_line_and_reason(
+    folder: str, file: str, line: int, words: tuple[str, ...]
+) -> None:
+    root = FIXTURES / "invalid" / folder
+    result = run_cli("validate", str(root))
+    assert result.exit_code == 1, result.output
+    prefix = f"{root / file}:{line}: "
+    lines = [text for text in result.output.splitlines() if text.startswith(prefix)]
+    assert lines, f"no problem at {prefix}\n{result.output}"
+    assert any(all(word in text for word in words) for text in lines), result.output
+
+
+def test_every_fixture_folder_has_a_case() -> None:
+    folders = {p.name for p in (FIXTURES / "invalid").iterdir() if p.is_dir()}
+    assert folders == {case[0] for case in CASES} | {"zero-portal"}
+
+
+def test_zero_portal_is_reported_against_the_folder() -> None:
+    root = FIXTURES / "invalid" / "zero-portal"
+    result = run_cli("validate", str(root))
+    assert result.exit_code == 1
+    assert f"{root}:1: no Portal document" in result.output
+
+
+def test_secrets_never_appear_in_any_output() -> None:
+    for folder, secret in (
+        ("literal-secret-in-auth", "hunter2-secret"),
+        ("env-name-holds-secret", "3xF9-sEcReT.token"),
+    ):
+        for output_format in ("text", "json", "github"):
+            root = FIXTURES / "invalid" / folder
+            result = run_cli("validate", str(root), "--format", output_format)
+            assert result.exit_code == 1
+            assert secret not in result.output
+
+
+def test_json_format_lists_every_problem_with_its_place() -> None:
+    root = FIXTURES / "invalid" / "update-info-sizes-on-10-5"
+    result = run_cli("validate", str(root), "--format", "json")
+    assert result.exit_code == 1
+    body = json.loads(result.output)
+    assert body["valid"] is False
+    assert [(p["line"], p["field"]) for p in body["problems"]] == [
+        (8, "spec.workspaces.ws1.maxItemSizeInMB"),
+        (9, "spec.workspaces.ws1.copyByRefIfCopyFail"),
+    ]
+    first = body["problems"][0]
+    assert first["file"] == str(root / "collaborations.yaml")
+    assert first["resource"] == 'Collaboration "Sharing"'
+    assert first["column"] == 7
+
+
+def test_github_format_prints_annotations() -> None:
+    root = FIXTURES / "invalid" / "level-3"
+    result = run_cli("validate", str(root), "--format", "github")
+    assert result.exit_code == 1
+    file = str(root / "members.yaml").replace(":", "%3A").replace(",", "%2C")
+    assert result.output == (
+        f"::error file={file},line=6::"
+        'Members "staff": spec.members.alice.level: Input should be 1 or 2\n'
+    )
