@@ -16,6 +16,7 @@ from reconciler.errors import UserError
 
 # command name -> "module:attribute" of its click.Command
 COMMANDS: dict[str, str] = {
+    "export": "reconciler.cli.export:command",
     "schema": "reconciler.cli.schema:command",
     "targets": "reconciler.cli.targets:command",
     "validate": "reconciler.cli.validate:command",
