@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -37,6 +37,36 @@ class _File:
     content: bytes
 
 
+@dataclass(slots=True)
+class _Export:
+    """The files of one export as they are built, with what they count and leave out."""
+
+    live: LiveState
+    header: list[str]
+    files: list[_File] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    roles: int = 0
+    collaborations: int = 0
+    workspaces: int = 0
+    settings: bool = False
+
+    def add(self, name: str, documents: list[docs.Document]) -> None:
+        if documents:
+            self.files.append(_File(name, render(documents, self.header)))
+
+    def summary(self, out: Path, written: tuple[Path, ...]) -> ExportSummary:
+        return ExportSummary(
+            folder=out,
+            roles=self.roles,
+            members=len(self.live.members),
+            collaborations=self.collaborations,
+            workspaces=self.workspaces,
+            webhookSettings=self.settings,
+            files=written,
+            notes=tuple(self.notes),
+        )
+
+
 def write_manifests(
     live: LiveState,
     out: Path,
@@ -59,63 +89,66 @@ def write_manifests(
     if admin_url:
         _check_url("admin URL", admin_url)
     _check_auth(auth)
-    notes: list[str] = []
-    header = _header(portal_url, exported_at)
+    export = _Export(live, _header(portal_url, exported_at))
+    _add_portal(export, name=name, url=portal_url, admin_url=admin_url, auth=auth)
+    _add_roles(export)
+    member_document = docs.members_document(live)
+    export.add(MEMBERS_FILE, [member_document] if member_document else [])
+    _add_collaborations(export)
+    _add_webhook_settings(export, admin_url)
+    export.notes.extend(_unexpressed(live))
+    return export.summary(out, _write(out, export.files, force))
 
+
+def _add_portal(
+    export: _Export, *, name: str | None, url: str, admin_url: str | None, auth: Auth
+) -> None:
+    live = export.live
     extra = docs.unknown_privileges(live)
     if extra:
-        notes.append(
+        export.notes.append(
             f"privileges outside the catalog for {live.portal.platform}, listed in the"
             f" Portal's extraPrivileges: {', '.join(extra)}"
         )
     portal = docs.portal_document(
         live,
         name=name or _default_name(live),
-        url=portal_url,
+        url=url,
         admin_url=admin_url,
         auth=auth,
         extra_privileges=extra,
     )
-    files = [_File(PORTAL_FILE, render([portal], header))]
+    export.add(PORTAL_FILE, [portal])
 
-    roles = docs.role_documents(live)
-    if roles:
-        files.append(_File(ROLES_FILE, render(roles, header)))
-    fixed = sorted(r.name for r in live.roles.values() if not r.editable)
+
+def _add_roles(export: _Export) -> None:
+    roles = docs.role_documents(export.live)
+    export.add(ROLES_FILE, roles)
+    export.roles = len(roles)
+    fixed = sorted(r.name for r in export.live.roles.values() if not r.editable)
     if fixed:
-        notes.append(f"pre-built roles that cannot be edited, left out: {', '.join(fixed)}")
+        export.notes.append(f"pre-built roles that cannot be edited, left out: {', '.join(fixed)}")
 
-    members = docs.members_document(live)
-    if members is not None:
-        files.append(_File(MEMBERS_FILE, render([members], header)))
 
-    collaborations = docs.collaboration_documents(live)
-    if collaborations.documents:
-        files.append(_File(COLLABORATIONS_FILE, render(collaborations.documents, header)))
-    if collaborations.pending_invitations:
-        notes.append(
-            f"{collaborations.pending_invitations} invitation(s) that are still valid, left"
-            " out: a manifest can only require an invitation to be invalid"
+def _add_collaborations(export: _Export) -> None:
+    found = docs.collaboration_documents(export.live)
+    export.add(COLLABORATIONS_FILE, found.documents)
+    export.collaborations = len(found.documents)
+    export.workspaces = found.workspaces
+    if found.pending_invitations:
+        export.notes.append(
+            f"{found.pending_invitations} invitation(s) that are still valid, left out: a"
+            " manifest can only require an invitation to be invalid"
         )
 
-    settings = docs.webhook_settings_document(live) if admin_url else None
-    if settings is not None:
-        files.append(_File(WEBHOOK_SETTINGS_FILE, render([settings], header)))
-    else:
-        notes.extend(_settings_notes(live, admin_url))
 
-    notes.extend(_unexpressed(live))
-    written = _write(out, files, force)
-    return ExportSummary(
-        folder=out,
-        roles=len(roles),
-        members=len(live.members),
-        collaborations=len(collaborations.documents),
-        workspaces=collaborations.workspaces,
-        webhookSettings=settings is not None,
-        files=written,
-        notes=tuple(notes),
-    )
+def _add_webhook_settings(export: _Export, admin_url: str | None) -> None:
+    settings = docs.webhook_settings_document(export.live) if admin_url else None
+    if settings is None:
+        export.notes.extend(_settings_notes(export.live, admin_url))
+        return
+    export.add(WEBHOOK_SETTINGS_FILE, [settings])
+    export.settings = True
 
 
 def _header(portal_url: str, exported_at: datetime | None) -> list[str]:
