@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 lint: install
-	$(BIN)/ruff check reconciler tests
-	$(BIN)/ruff format --check reconciler tests
+	$(BIN)/ruff check reconciler tests scripts benchmarks
+	$(BIN)/ruff format --check reconciler tests scripts benchmarks
 
 typecheck: install
 	$(BIN)/mypy
@@ -27,10 +27,16 @@ test: lint typecheck
 schema: install
 	$(BIN)/orgctl schema > schemas/orgctl-v1.schema.json
 
+# The tour: start the reference service with the demo state on a free port, then
+# validate, plan, apply and re-plan each example, and show drift catching a hand change.
 demo: install
-	@for d in examples/hq examples/field examples/cloud; do \
-	  echo "== orgctl validate $$d"; $(BIN)/orgctl validate "$$d" || exit 1; \
-	done
+	$(BIN)/python scripts/demo.py
+
+# Speed and memory targets (design §9), measured rather than asserted in timed tests.
+bench: install
+	$(BIN)/python benchmarks/plan_cpu.py
+	$(BIN)/python benchmarks/plan_requests.py
+	$(BIN)/python benchmarks/service_load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -16,8 +16,12 @@ from reconciler.errors import UserError
 
 # command name -> "module:attribute" of its click.Command
 COMMANDS: dict[str, str] = {
+    "apply": "reconciler.cli.apply:command",
+    "drift": "reconciler.cli.drift:command",
     "export": "reconciler.cli.export:command",
+    "plan": "reconciler.cli.plan:command",
     "schema": "reconciler.cli.schema:command",
+    "serve": "reconciler.cli.serve:command",
     "targets": "reconciler.cli.targets:command",
     "validate": "reconciler.cli.validate:command",
 }

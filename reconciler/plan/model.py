@@ -4,7 +4,8 @@ them walks the diff again."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -104,6 +105,14 @@ class Plan:
     errors: tuple[Problem, ...] = ()
     warnings: tuple[Problem, ...] = ()
     liveFingerprint: str = ""
+    # Per-resource digests of the live state planned on, to name what a stale plan missed.
+    liveDigests: Mapping[str, str] = field(default_factory=dict)
+    # The manifests the plan was made from, as given on the command line: `apply --plan`
+    # reads them again for the credentials' variable names and what to re-read.
+    manifests: str | None = None
+
+    def with_manifests(self, manifests: str) -> Plan:
+        return replace(self, manifests=manifests)
 
     @property
     def empty(self) -> bool:

@@ -1,0 +1,183 @@
+"""`orgctl apply`: plan (or take a saved plan), confirm, send, then verify convergence."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from reconciler.apply import ApplyResult, Journal, execute
+from reconciler.cli import options
+from reconciler.cli.output import (
+    apply_progress,
+    echo_calls,
+    echo_report,
+    echo_result,
+    is_terminal,
+    reading,
+)
+from reconciler.errors import UserError
+from reconciler.live.client import PortalClient
+from reconciler.plan.model import Plan
+from reconciler.plan.render.json import plan_from_json
+from reconciler.state import DesiredState
+from reconciler.workflow import (
+    PlanOptions,
+    check_current,
+    connect,
+    load,
+    plan_live,
+    run,
+    target_list,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """What the user asked of this apply."""
+
+    plan_options: PlanOptions
+    auto_approve: bool
+    dry_run: bool
+    parallelism: int
+    journal: Path | None
+    saved: Plan | None
+    saved_path: Path | None
+
+
+@click.command()
+@click.argument("manifests", required=False, type=click.Path(path_type=Path))
+@click.option(
+    "--plan",
+    "saved_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Apply exactly this saved plan (from `orgctl plan -o`); refused if stale.",
+)
+@click.option("--auto-approve", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--dry-run", is_flag=True, help="Send nothing; print each call that would be sent.")
+@click.option(
+    "--parallelism",
+    type=click.IntRange(1, 64),
+    default=8,
+    show_default=True,
+    help="How many independent calls may be in flight at once.",
+)
+@click.option(
+    "--journal",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Record each call's start and outcome as JSON lines, as they happen.",
+)
+@options.allow_deletes
+@options.targets
+@click.pass_context
+def command(
+    ctx: click.Context,
+    manifests: Path | None,
+    saved_path: Path | None,
+    auto_approve: bool,
+    dry_run: bool,
+    parallelism: int,
+    journal: Path | None,
+    allow_deletes: bool,
+    targets: tuple[str, ...],
+) -> None:
+    """Converge the portal on MANIFESTS (or on a saved --plan)."""
+    saved = _read_saved(saved_path) if saved_path else None
+    desired = load(_manifests(manifests, saved, saved_path))
+    request = Request(
+        PlanOptions(allow_deletes, target_list(targets)),
+        auto_approve,
+        dry_run,
+        parallelism,
+        journal,
+        saved,
+        saved_path,
+    )
+    ctx.exit(0 if run(_apply(desired, request)) else 1)
+
+
+def _read_saved(path: Path) -> Plan:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the plan file ({exc.strerror})") from exc
+    return plan_from_json(text, source=str(path))
+
+
+def _manifests(given: Path | None, saved: Plan | None, saved_path: Path | None) -> Path:
+    if given is not None:
+        return given
+    if saved is not None and saved.manifests:
+        return Path(saved.manifests)
+    if saved_path is not None:
+        raise UserError(f"{saved_path}: the plan does not say which manifests it was made from")
+    raise UserError("apply needs a manifests folder, or --plan PLAN.json")
+
+
+async def _apply(desired: DesiredState, request: Request) -> bool:
+    async with connect(desired, parallelism=request.parallelism) as client:
+        plan = await _plan_to_apply(client, desired, request)
+        echo_report(plan, "text", "plan")
+        if plan.errors:
+            return False
+        if plan.empty:
+            return True
+        if request.dry_run:
+            echo_calls(plan)
+            return True
+        _confirm(request.auto_approve)
+        result = await _send(client, plan, request)
+        echo_result(result)
+        return await _verify(client, desired, request) and result.ok
+
+
+async def _plan_to_apply(client: PortalClient, desired: DesiredState, request: Request) -> Plan:
+    with reading(desired.portal.url):
+        if request.saved is None:
+            return (await plan_live(client, desired, request.plan_options)).plan
+        _same_portal(desired, request.saved, request.saved_path)
+        await check_current(client, desired, request.saved)
+    return request.saved
+
+
+def _same_portal(desired: DesiredState, saved: Plan, saved_path: Path | None) -> None:
+    if saved.portal.url != desired.portal.url:
+        raise UserError(
+            f"{saved_path}: the plan is for {saved.portal.url}, the manifests for"
+            f" {desired.portal.url}"
+        )
+
+
+def _confirm(auto_approve: bool) -> None:
+    if auto_approve:
+        return
+    if not is_terminal(sys.stdin):
+        raise UserError(
+            "refusing to apply without confirmation: no terminal to ask on;"
+            " pass --auto-approve (or --dry-run to only print the calls)"
+        )
+    if not click.confirm("Apply these calls?", default=False):
+        raise UserError("apply cancelled; nothing was sent")
+
+
+async def _send(client: PortalClient, plan: Plan, request: Request) -> ApplyResult:
+    journal = Journal(request.journal) if request.journal else nullcontext(None)
+    with journal as record, apply_progress(len(plan.calls)) as progress:
+        return await execute(
+            plan, client, parallelism=request.parallelism, journal=record, on_event=progress
+        )
+
+
+async def _verify(client: PortalClient, desired: DesiredState, request: Request) -> bool:
+    """Read the portal again: an apply has converged only when nothing is left to do."""
+    with reading(desired.portal.url):
+        after = (await plan_live(client, desired, request.plan_options)).plan
+    if after.empty and not after.errors:
+        click.echo("Converged: the portal matches the manifests.")
+        return True
+    click.echo("Not converged: the portal still differs from the manifests:")
+    echo_report(after, "text", "plan")
+    return False

@@ -1,0 +1,37 @@
+"""`orgctl drift DIR`: the scheduled check that the portal still matches the manifests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from reconciler.cli import options
+from reconciler.cli.output import echo_report, reading, render
+from reconciler.state import DesiredState
+from reconciler.workflow import Planned, PlanOptions, connect, load, plan_live, run
+
+
+@click.command()
+@options.manifests
+@options.report_format("text", "json", "markdown")
+@options.output_file("Also write the report to FILE.")
+@click.pass_context
+def command(ctx: click.Context, manifests: Path, fmt: str, out: Path | None) -> None:
+    """Report every difference between the portal and MANIFESTS (exit 2 on drift)."""
+    desired = load(manifests)
+    plan = run(_read(desired)).plan
+    echo_report(plan, fmt, "drift")
+    if out is not None:
+        out.write_text(render(plan, fmt, "drift"), encoding="utf-8")
+    if plan.changes:
+        ctx.exit(2)
+    if plan.errors:
+        ctx.exit(1)
+
+
+async def _read(desired: DesiredState) -> Planned:
+    # Drift reports every difference: the delete threshold guards applies, not reports.
+    async with connect(desired) as client:
+        with reading(desired.portal.url):
+            return await plan_live(client, desired, PlanOptions(allow_deletes=True))

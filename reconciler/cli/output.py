@@ -1,0 +1,91 @@
+"""What plan, apply and drift print: one dispatch over the plan renderers, the apply
+report, and a progress display that appears only on a terminal."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from reconciler.apply.events import CallEvent, EventKind
+from reconciler.apply.result import ApplyResult
+from reconciler.plan.model import Plan
+from reconciler.plan.render import Mode
+from reconciler.plan.render.json import render_json
+from reconciler.plan.render.markdown import render_markdown
+from reconciler.plan.render.text import render_text
+
+
+def render(plan: Plan, fmt: str, mode: Mode, *, color: bool = False) -> str:
+    if fmt == "json":
+        return render_json(plan, mode)
+    if fmt == "markdown":
+        return render_markdown(plan, mode)
+    return render_text(plan, mode, color=color)
+
+
+def is_terminal(stream: TextIO) -> bool:
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def echo_report(plan: Plan, fmt: str, mode: Mode) -> None:
+    """The report on stdout, in colour only when stdout is a terminal."""
+    click.echo(render(plan, fmt, mode, color=is_terminal(sys.stdout)), nl=False)
+
+
+def echo_calls(plan: Plan) -> None:
+    """Every call in send order, with its form fields: what --dry-run shows."""
+    click.echo(f"Dry run: nothing was sent. {len(plan.calls)} call(s) would be sent, in order:")
+    for call in plan.calls:
+        after = f"  (after {', '.join(map(str, call.dependsOn))})" if call.dependsOn else ""
+        click.echo(f"{call.seq:>4}. {call.method} {call.url}{after}")
+        for name, value in call.params.items():
+            click.echo(f"        {name}={value}")
+
+
+def echo_result(result: ApplyResult) -> None:
+    """The closing table: each call's outcome, then the counts."""
+    counts = result.counts()
+    click.echo("")
+    click.echo(f"{'seq':>4}  {'outcome':<8} {'address':<48} detail")
+    for outcome in result.outcomes:
+        detail = outcome.error or outcome.note or ""
+        click.echo(
+            f"{outcome.seq:>4}  {outcome.status.value:<8} {outcome.address:<48} {detail}".rstrip()
+        )
+    click.echo(
+        f"Apply: {counts['done']} done, {counts['failed']} failed, {counts['skipped']} skipped."
+    )
+
+
+@contextmanager
+def apply_progress(total: int) -> Iterator[Callable[[CallEvent], None] | None]:
+    """A progress bar over the calls on a terminal; nothing otherwise."""
+    if not is_terminal(sys.stderr) or total == 0:
+        yield None
+        return
+    console = Console(stderr=True)
+    columns = (TextColumn("applying"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("apply", total=total)
+
+        def advance(event: CallEvent) -> None:
+            if event.kind in (EventKind.DONE, EventKind.FAILED, EventKind.SKIPPED):
+                progress.advance(task)
+
+        yield advance
+
+
+@contextmanager
+def reading(what: str) -> Iterator[None]:
+    """A spinner while the portal is read, on a terminal only."""
+    if not is_terminal(sys.stderr):
+        yield
+        return
+    with Console(stderr=True).status(f"reading {what}"):
+        yield

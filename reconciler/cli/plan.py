@@ -1,0 +1,51 @@
+"""`orgctl plan DIR`: read the portal, diff it against the manifests, print the plan."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from reconciler.cli import options
+from reconciler.cli.output import echo_report, reading
+from reconciler.plan.render.json import render_json
+from reconciler.state import DesiredState
+from reconciler.workflow import Planned, PlanOptions, connect, load, plan_live, run, target_list
+
+
+@click.command()
+@options.manifests
+@options.report_format("text", "json", "markdown")
+@options.output_file("Also save the plan as JSON, for `orgctl apply --plan`.")
+@click.option(
+    "--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes, 0 when none."
+)
+@options.targets
+@options.allow_deletes
+@click.pass_context
+def command(
+    ctx: click.Context,
+    manifests: Path,
+    fmt: str,
+    out: Path | None,
+    detailed_exitcode: bool,
+    targets: tuple[str, ...],
+    allow_deletes: bool,
+) -> None:
+    """Show the ordered calls that would converge the portal on MANIFESTS."""
+    desired = load(manifests)
+    planned = run(_plan(desired, PlanOptions(allow_deletes, target_list(targets))))
+    plan = planned.plan.with_manifests(manifests.as_posix())
+    echo_report(plan, fmt, "plan")
+    if out is not None:
+        out.write_text(render_json(plan), encoding="utf-8")
+    if plan.errors:
+        ctx.exit(1)
+    if detailed_exitcode and not plan.empty:
+        ctx.exit(2)
+
+
+async def _plan(desired: DesiredState, plan_options: PlanOptions) -> Planned:
+    async with connect(desired) as client:
+        with reading(desired.portal.url):
+            return await plan_live(client, desired, plan_options)

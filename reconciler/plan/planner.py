@@ -1,0 +1,149 @@
+"""build_plan: desired and live state in, a `Plan` value out. Pure: no I/O, no clock
+unless `now` is left out."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from reconciler import catalog
+from reconciler.plan.collaborations import plan_collaborations
+from reconciler.plan.draft import Draft
+from reconciler.plan.fingerprint import live_summary
+from reconciler.plan.members import plan_members
+from reconciler.plan.model import Action, Plan, PortalRef, Problem
+from reconciler.plan.order import order_calls
+from reconciler.plan.retention import plan_retention
+from reconciler.plan.roles import plan_role_deletions, plan_roles
+from reconciler.plan.webhooks import plan_webhook_removal, plan_webhook_settings
+from reconciler.state import DesiredState, LiveState
+
+# Parameters that exist only from some release on (spec §9), by operation.
+PARAMETER_FEATURES: dict[tuple[str, str], catalog.Feature] = {
+    ("updateInfo", "maxItemSizeInMB"): catalog.Feature.UPDATE_INFO_SIZES,
+    ("updateInfo", "maxReplicationPackageSizeInMB"): catalog.Feature.UPDATE_INFO_SIZES,
+    ("updateInfo", "copyByRefIfCopyFail"): catalog.Feature.UPDATE_INFO_COPY_BY_REF,
+    ("updatePortalGroupLink", "copyFeatureServiceData"): catalog.Feature.COPY_FEATURE_SERVICE_DATA,
+    (
+        "updatePortalGroupLink",
+        "enableFeatureServiceBidirectionalSync",
+    ): catalog.Feature.BIDIRECTIONAL_SYNC,
+}
+
+
+def build_plan(
+    desired: DesiredState,
+    live: LiveState,
+    *,
+    allow_deletes: bool = False,
+    targets: Sequence[str] = (),
+    now: float | None = None,
+) -> Plan:
+    """The ordered calls that converge `live` on `desired`, with every predicted error.
+
+    `now` (Unix seconds, default the current time) dates task-run ages and completed
+    schedules, so a plan is reproducible in tests.
+    """
+    moment = time.time() if now is None else now
+    draft = Draft(desired, live, int(moment * 1000))
+    _check_platform(draft)
+    plan_roles(draft)
+    final_roles = plan_members(draft)
+    plan_collaborations(draft)
+    plan_webhook_settings(draft)
+    plan_webhook_removal(draft)
+    plan_retention(draft)
+    plan_role_deletions(draft, final_roles)
+    if targets:
+        _limit_to_targets(draft, targets)
+    _check_gates(draft)
+    _check_deletes(draft, allow_deletes)
+    changes = tuple(sorted(draft.changes, key=lambda c: c.address))
+    touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
+    fingerprint, digests = live_summary(live, touched)
+    return Plan(
+        portal=PortalRef(
+            desired.portal.url,
+            live.portal.id,
+            str(live.portal.platform.deployment),
+            str(live.portal.platform.release),
+        ),
+        changes=changes,
+        calls=order_calls(draft.calls),
+        errors=tuple(draft.errors),
+        warnings=tuple(draft.warnings),
+        liveFingerprint=fingerprint,
+        liveDigests=digests,
+    )
+
+
+def _check_platform(draft: Draft) -> None:
+    declared = draft.desired.portal.platform
+    actual = draft.live.portal.platform
+    if declared != actual:
+        draft.error(
+            "Portal",
+            f"the manifests declare {declared} but the portal runs {actual}; "
+            "correct the Portal's deployment/version",
+        )
+
+
+def _check_gates(draft: Draft) -> None:
+    """Re-check each call against the platform the portal really runs."""
+    platform = draft.live.portal.platform
+    seen: set[str] = set()
+    for call in draft.calls.values():
+        problem = catalog.operation_problem(call.operation, platform)
+        if problem and problem not in seen:
+            seen.add(problem)
+            draft.error(call.address, problem)
+        for name in call.params:
+            feature = PARAMETER_FEATURES.get((call.operation, name))
+            reason = feature and catalog.feature_problem(feature, platform)
+            if reason:
+                draft.error(call.address, reason)
+
+
+def _check_deletes(draft: Draft, allow_deletes: bool) -> None:
+    count = sum(1 for c in draft.changes if c.action is Action.DELETE)
+    limit = draft.desired.portal.maxDeletes
+    if count > limit and not allow_deletes:
+        draft.error(
+            "Portal",
+            f"the plan deletes {count} resources, more than safety.maxDeletes ({limit}); "
+            "review it and pass --allow-deletes",
+        )
+
+
+def matches(address: str, targets: Sequence[str]) -> bool:
+    """Exact address, or an address below a target prefix ("Workspace/c1")."""
+    return any(address == t or address.startswith(t.rstrip("/") + "/") for t in targets)
+
+
+def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
+    """Keep the targeted resources and, transitively, every resource a kept call depends
+    on, whole (all its calls: a role that is needed is created *and* given privileges)."""
+    by_address: dict[str, list[str]] = {}
+    for key, call in draft.calls.items():
+        by_address.setdefault(call.address, []).append(key)
+    kept = {address for address in by_address if matches(address, targets)}
+    queue = list(kept)
+    while queue:
+        for key in by_address[queue.pop()]:
+            for need in draft.calls[key].after:
+                needed = draft.calls[need].address if need in draft.calls else None
+                if needed is not None and needed not in kept:
+                    kept.add(needed)
+                    queue.append(needed)
+
+    def keep(address: str) -> bool:
+        return address in kept or matches(address, targets)
+
+    draft.calls = {k: c for k, c in draft.calls.items() if c.address in kept}
+    draft.changes = [c for c in draft.changes if keep(c.address)]
+    draft.errors = [p for p in draft.errors if _global(p) or keep(p.address)]
+    draft.warnings = [p for p in draft.warnings if keep(p.address)]
+
+
+def _global(problem: Problem) -> bool:
+    return problem.address == "Portal"

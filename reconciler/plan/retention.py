@@ -1,0 +1,52 @@
+"""Task-run retention: delete runs beyond the newest `keepLast` and runs older than
+`maxAgeDays`; a run still scheduled or executing is never deleted."""
+
+from __future__ import annotations
+
+from reconciler.plan.diff import deleted
+from reconciler.plan.draft import Draft, Group
+from reconciler.state import RunRetention, Task, TaskRun
+
+ACTIVE_STATUSES = frozenset({"scheduled", "executing"})
+DAY_MS = 86_400_000
+
+
+def plan_retention(draft: Draft) -> None:
+    for policy in draft.desired.retention:
+        for task in _tasks(draft, policy):
+            for run in _expired(task, policy, draft.now_ms):
+                address = f"TaskRun/{policy.user}/{task.id}/{run.runId}"
+                draft.changes.append(
+                    deleted(address, {"status": run.status, "created": run.created})
+                )
+                draft.call(
+                    Group.DELETE_TASK_RUNS,
+                    address,
+                    "deleteTaskRun",
+                    {},
+                    ids={"username": policy.user, "taskId": task.id, "runId": run.runId},
+                )
+
+
+def _tasks(draft: Draft, policy: RunRetention) -> list[Task]:
+    owned = {t.id: t for t in draft.live.tasks.get(policy.user, [])}
+    if policy.all_tasks:
+        return [owned[tid] for tid in sorted(owned)]
+    for tid in sorted(policy.tasks - owned.keys()):
+        draft.error(
+            f"TaskRun/{policy.user}/{tid}",
+            f"TaskRunRetention {policy.name}: user {policy.user} has no task {tid}",
+        )
+    return [owned[tid] for tid in sorted(policy.tasks & owned.keys())]
+
+
+def _expired(task: Task, policy: RunRetention, now_ms: int) -> list[TaskRun]:
+    newest_first = sorted(task.runs, key=lambda r: (-r.created, r.runId))
+    cutoff = None if policy.maxAgeDays is None else now_ms - policy.maxAgeDays * DAY_MS
+    expired = []
+    for rank, run in enumerate(newest_first):
+        beyond_count = policy.keepLast is not None and rank >= policy.keepLast
+        too_old = cutoff is not None and run.created < cutoff
+        if (beyond_count or too_old) and run.status not in ACTIVE_STATUSES:
+            expired.append(run)
+    return sorted(expired, key=lambda r: r.runId)

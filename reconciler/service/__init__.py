@@ -1,0 +1,78 @@
+"""The reference Organization Administration Service (`orgctl serve`).
+
+Several portals in one process, each under `/<urlKey>/sharing/rest/...` and
+`/<urlKey>/admin/...`; every operation of the spec (§4) with its rules (§3, §5, §7-§9),
+the reads of design §6, persisted in SQLite. Modules: `app` (addressing, formats,
+envelopes), `routes`, `auth` (tokens, capabilities), `params` (typed fields, paging),
+`store` (sqlite3), `seed`/`boot` (state file), `clock`, `timeline` (schedules and
+webhook deactivation), one module per resource group (`portal`, `roles`, `members`,
+`collaborations`, `webhooks`, `tasks`) and `control` (test hooks).
+
+Decisions where the spec is silent (each also stated where it is implemented):
+
+Protocol
+- Sharing API errors answer HTTP 200 with `{"error": {code, messageCode, message,
+  details}}`; the admin root answers HTTP 200 with `{"status": "error", "messages",
+  "code"}`. A path outside any portal answers HTTP 404 with the envelope.
+- GET on a write answers code 405; methods other than GET/HEAD/POST answer 405.
+- Fields come from the query string and the form-encoded body (the body wins). Bodies
+  over 1 MB answer 413, fields over 100,000 characters 400, non-UTF-8 fields 400,
+  multipart bodies 400. A blank numeric or boolean field counts as omitted.
+- An operation or parameter the portal's deployment/release lacks answers code 400,
+  messageCode GWM_0002, checked before the capability. Order of checks for a write:
+  token, availability, resource lookup (404), capability (403), fields, rules.
+- The `<portal_id>` of a path must be the portal's id or `self`; another id answers 404.
+- Every answer carries `Date:` = the service clock (not the wall clock), since clients
+  judge ages (task runs, schedules) by the portal's clock.
+- messageCodes: the table in `errors`.
+
+Auth
+- Tokens are random, stored (they survive a restart) and bound to one portal; they
+  expire by the service clock. `expiration` above 20,160 minutes is clamped to it; the
+  `client`/`referer` binding is accepted but not enforced. Passwords are kept hashed.
+- org_admin holds every privilege of its platform, so any organization administrator
+  passes "holds portal:admin:manageWebhooks"; org_publisher and org_user hold the user
+  and publisher privileges (`auth`).
+- updateUserLevel: organization administrators (role org_admin) only.
+- updateuserrole: org_admin or a holder of portal:admin:changeUserRoles; promoting to or
+  demoting from org_admin needs org_admin; the default administrator's role cannot
+  change; a level-1 member may only get a custom role.
+- createRole, setPrivileges, role update/delete: the default administrator only.
+- Host operations (delete, updateInfo, invalidate, importInvitationResponse): an
+  org_admin of the host; guest operations (schedule update, updatePortalGroupLink,
+  removeParticipation): an org_admin of a guest. Called from the other side: 403
+  saying only the host (guest) administrator may call it.
+- Webhook settings and webhook delete: the default administrator or a holder of
+  portal:admin:manageWebhooks. Task run delete: the task owner or an org_admin.
+- Reads need a token of the portal; `community/users/<u>`, `content/users/<u>` and a
+  member's tasks are visible to the member and org_admins; item resources to the owner
+  of a task using the item and org_admins.
+
+Rules
+- Level change (target differs from the current level), in order: level 1 needs a
+  custom role (ORG_1085); the quota at the target level, counting the members already
+  at it (ORG_1086); owned items or groups block level 1 (ORG_1084, as spec §3 lists it
+  for level 1 only); licenses for apps disallowed at the target level (ORG_1087).
+- Role names are unique per portal, case-insensitively; a role assigned to members or
+  seeded `editable: false` cannot be deleted; the latter cannot be changed either.
+- Workspace sizes must be non-negative numbers; `config` (only before 10.6) must be a
+  JSON object.
+- updatePortalGroupLink keeps the link's omitted fields, except
+  enableFeatureServiceBidirectionalSync, whose omission means its default false.
+- Webhook settings: an omitted field is reset to its default.
+- importInvitationResponse sets the invitation to `guest_accepted` and adds the guest.
+
+Time
+- The clock is persisted and stands still unless `/_control/clock` moves it (seeded by
+  the state's `clock`, else the real time at seeding), so behaviour is reproducible.
+- A schedule fires at startTime, then every `interval` hours, `repeatCount` more times;
+  a finite job is deleted at its last trigger (its read answers code 404).
+- A deleted collaboration leaves a guest at the guest's next schedule trigger after the
+  deletion (any workspace of the collaboration); a guest with no schedule left drops it
+  at the next UTC midnight after the deletion.
+- Control: `advanceHours` from 0 to a century (the clock never goes back that way);
+  `now` may set any time from 1970 to 9000; `failures` takes `count` 0..10,000
+  (default 1); control paths answer real HTTP 404 when `--control` is off.
+- Service webhook failures count in fixed windows of `daysInPast` UTC calendar days from
+  the day of a window's first failure, with the policy in force when they are recorded.
+"""

@@ -1,0 +1,280 @@
+"""The ASGI application: addressing (`/<urlKey>/sharing/rest/...`, `/<urlKey>/admin/...`,
+`/_control/...`), request fields, formats (`f` = html | json | pjson) and envelopes.
+
+Requests are served one at a time under a lock: each runs against the in-memory world
+and writes what it changed to SQLite before answering, so parallel writers never lose
+an update and an answered write is durable.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import format_datetime
+from typing import Any
+from urllib.parse import parse_qsl
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from reconciler.service import control, routes
+from reconciler.service.auth import caller_for
+from reconciler.service.context import Ctx
+from reconciler.service.errors import ApiError, bad_request, not_found
+from reconciler.service.params import Params
+from reconciler.service.store import Store
+from reconciler.service.world import World
+
+MAX_BODY_BYTES = 1_000_000
+MAX_FIELDS = 1_000
+FORMATS = ("html", "json", "pjson")
+log = logging.getLogger("orgctl.serve")
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    body: dict[str, Any]
+    fmt: str
+    status: int = 200
+
+
+class Service:
+    def __init__(self, store: Store, world: World, control_enabled: bool) -> None:
+        self.store = store
+        self.world = world
+        self.control_enabled = control_enabled
+        self.lock = threading.Lock()
+
+    async def handle(self, request: Request) -> Response:
+        reply = await self.answer(request)
+        response = render(reply)
+        # The service states its own clock, as any HTTP server states its time: clients
+        # judge ages (task runs, schedules) by the portal's clock.
+        moment = datetime.fromtimestamp(self.world.clock / 1000, UTC)
+        response.headers["date"] = format_datetime(moment, usegmt=True)
+        return response
+
+    async def answer(self, request: Request) -> Reply:
+        segments = path_segments(request.scope.get("path", "/"))
+        admin = len(segments) > 1 and segments[1] == "admin"
+        try:
+            fields = await read_fields(request)
+        except ApiError as exc:
+            return error_reply(exc, "json", admin)
+        fmt = (fields.get("f") or "html").strip().lower()
+        if fmt not in FORMATS:
+            return error_reply(
+                bad_request(f"Invalid format '{fmt[:20]}': use html, json or pjson"), "json", admin
+            )
+        if segments and segments[0] == "_control":
+            return self.control(request, segments[1:], fields, fmt)
+        portal = self.world.portal_by_key(segments[0]) if segments else None
+        if portal is None:
+            return Reply(envelope(not_found("No portal at this address")), fmt, 404)
+        if admin:
+            table, rest = routes.ADMIN, segments[2:]
+        elif segments[1:3] == ["sharing", "rest"]:
+            table, rest = routes.SHARING, segments[3:]
+        else:
+            return Reply(envelope(not_found("Resource not found")), fmt, 404)
+        with self.lock:
+            ctx = Ctx(self.world, portal, Params(fields), {})
+            try:
+                return Reply(self.dispatch(request, ctx, table, rest, fields), fmt)
+            except ApiError as exc:
+                return error_reply(exc, fmt, admin)
+            except Exception:
+                log.exception("unexpected failure serving %r", request.scope.get("path"))
+                self.world = self.store.load()
+                failure = ApiError(500, "GWM_0500", "Unexpected failure; nothing was changed")
+                return error_reply(failure, fmt, admin)
+
+    def dispatch(
+        self,
+        request: Request,
+        ctx: Ctx,
+        table: tuple[routes.Route, ...],
+        rest: list[str],
+        fields: dict[str, str],
+    ) -> dict[str, Any]:
+        found = routes.find(table, rest)
+        if found is None:
+            raise not_found("Resource not found")
+        route, ctx.args = found
+        method = request.method.upper()
+        if method not in ("GET", "HEAD", "POST"):
+            raise ApiError(405, "GWM_0007", f"Method {method} not allowed")
+        handler = route.post if method == "POST" else route.get
+        if handler is None:
+            raise ApiError(405, "GWM_0007", "This operation is a POST; GET is not allowed")
+        if route.auth:
+            ctx.caller = caller_for(ctx, bearer_token(request) or fields.get("token"))
+        result = handler(ctx)
+        if method == "POST" and (route.write or ctx.new_tokens):
+            self.persist(ctx)
+        return result
+
+    def persist(self, ctx: Ctx) -> None:
+        self.store.save(
+            self.world,
+            ctx.touched_portals,
+            ctx.touched_collaborations,
+            ctx.new_tokens,
+            ctx.touched_parts,
+        )
+
+    def control(
+        self, request: Request, segments: list[str], fields: dict[str, str], fmt: str
+    ) -> Reply:
+        if not self.control_enabled:
+            return Reply(envelope(not_found("Resource not found")), fmt, 404)
+        if request.method.upper() != "POST":
+            return Reply(envelope(ApiError(405, "GWM_0007", "Control calls are POST")), fmt, 405)
+        with self.lock:
+            try:
+                return Reply(self.control_call(segments, fields), fmt)
+            except ApiError as exc:
+                return Reply(envelope(exc), fmt, exc.code if exc.code >= 400 else 400)
+
+    def control_call(self, segments: list[str], fields: dict[str, str]) -> dict[str, Any]:
+        if segments == ["clock"]:
+            ctx = Ctx(self.world, {"id": ""}, Params(fields), {})
+            result = control.move_clock(ctx)
+            self.store.save(self.world)
+            return result
+        failures = ["services", "webhooks", "failures"]
+        if len(segments) == 5 and [*segments[1:3], segments[4]] == failures:
+            portal = self.world.portal_by_key(segments[0])
+            if portal is None:
+                raise not_found(f"No portal '{segments[0]}'")
+            ctx = Ctx(self.world, portal, Params(fields), {"webhookId": segments[3]})
+            result = control.record_webhook_failures(ctx)
+            self.persist(ctx)
+            return result
+        raise not_found("Resource not found")
+
+
+def path_segments(path: str) -> list[str]:
+    """The path's segments as sent (`request.url` would drop control characters, so a
+    `%0A` segment could vanish); an empty segment inside the path matches nothing."""
+    segments = path.split("/")[1:]
+    if segments and segments[-1] == "":
+        segments.pop()
+    return segments
+
+
+def bearer_token(request: Request) -> str | None:
+    for header in ("x-esri-authorization", "authorization"):
+        value = request.headers.get(header, "")
+        scheme, _, token = value.strip().partition(" ")
+        if scheme.lower() == "bearer" and token.strip():
+            return token.strip()
+    return None
+
+
+async def read_fields(request: Request) -> dict[str, str]:
+    """Query and form fields (form wins); refuses bad encodings and oversize bodies."""
+    fields = _parse_pairs(request.scope.get("query_string", b""))
+    if request.method.upper() != "POST":
+        return fields
+    declared = request.headers.get("content-length", "0")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise ApiError(413, "GWM_0008", f"Request body exceeds {MAX_BODY_BYTES} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise ApiError(413, "GWM_0008", f"Request body exceeds {MAX_BODY_BYTES} bytes")
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "multipart/form-data":
+        raise bad_request("Send the fields form-encoded (application/x-www-form-urlencoded)")
+    if kind in ("", "application/x-www-form-urlencoded", "text/plain"):
+        fields.update(_parse_pairs(body))
+    return fields
+
+
+def _parse_pairs(raw: bytes) -> dict[str, str]:
+    try:
+        text = raw.decode("utf-8")
+        pairs = parse_qsl(
+            text,
+            keep_blank_values=True,
+            encoding="utf-8",
+            errors="strict",
+            max_num_fields=MAX_FIELDS,
+        )
+    except UnicodeDecodeError:
+        raise bad_request("Request fields must be UTF-8 text") from None
+    except ValueError as exc:
+        raise bad_request(f"Malformed request fields: {exc}") from None
+    return {key: value for key, value in pairs}
+
+
+def envelope(error: ApiError) -> dict[str, Any]:
+    return {
+        "error": {
+            "code": error.code,
+            "messageCode": error.message_code,
+            "message": error.message,
+            "details": list(error.details),
+        }
+    }
+
+
+def error_reply(error: ApiError, fmt: str, admin: bool) -> Reply:
+    if admin:
+        messages = [error.message, *error.details]
+        return Reply({"status": "error", "messages": messages, "code": error.code}, fmt)
+    return Reply(envelope(error), fmt)
+
+
+def render(reply: Reply) -> Response:
+    if reply.fmt == "pjson":
+        text = json.dumps(reply.body, indent=2, ensure_ascii=False)
+        return Response(text, reply.status, media_type="application/json")
+    if reply.fmt == "json":
+        text = json.dumps(reply.body, separators=(",", ":"), ensure_ascii=False)
+        return Response(text, reply.status, media_type="application/json")
+    shown = html.escape(json.dumps(reply.body, indent=2, ensure_ascii=False))
+    page = (
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>orgctl service</title>"
+        f"</head><body><pre>{shown}</pre></body></html>"
+    )
+    return Response(page, reply.status, media_type="text/html")
+
+
+class ServiceApp:
+    """The ASGI entry: every HTTP request goes to `Service.handle`, whatever its path
+    holds (a router's patterns would let odd paths, such as an encoded newline, fall
+    through to a plain-text 404)."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        response = await self.service.handle(Request(scope, receive))
+        await response(scope, receive, send)
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def create_app(store: Store, world: World, control_enabled: bool = False) -> ServiceApp:
+    return ServiceApp(Service(store, world, control_enabled))

@@ -1,0 +1,111 @@
+"""Tokens (generateToken) and capabilities (spec §5, `catalog.OPERATIONS`).
+
+Who holds what:
+- org_admin members hold every privilege of their platform's catalog; org_publisher the
+  `portal:user:*`, `portal:publisher:*`, `premium:*` and `features:user:*` ones;
+  org_user the `portal:user:*` ones plus `features:user:edit`.
+- A custom role's member holds the role's privileges; at level 1 only those among the
+  nine level-1 privileges (spec §2).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from reconciler.catalog import LEVEL_ONE_PRIVILEGES, privileges_for
+from reconciler.service.context import Ctx
+from reconciler.service.errors import ApiError, forbidden
+from reconciler.service.world import Doc, platform_of
+
+MINUTE_MS = 60_000
+TOKEN_MINUTES_DEFAULT = 60
+TOKEN_MINUTES_MAX = 20_160  # two weeks
+
+
+def issue_token(ctx: Ctx, username: str, minutes: int) -> tuple[str, int]:
+    token = secrets.token_urlsafe(32)
+    expires = ctx.now + minutes * MINUTE_MS
+    ctx.world.tokens[token] = {
+        "portalId": ctx.portal["id"],
+        "username": username,
+        "expires": expires,
+    }
+    ctx.new_tokens.append(token)
+    return token, expires
+
+
+def caller_for(ctx: Ctx, token: str | None) -> Doc:
+    """The member a token names; 499 without one, 498 when invalid, expired or foreign."""
+    if not token:
+        raise ApiError(499, "GWM_0003", "Token Required")
+    entry = ctx.world.tokens.get(token)
+    if entry is None or entry["portalId"] != ctx.portal["id"]:
+        raise ApiError(498, "GWM_0004", "Invalid token.")
+    if entry["expires"] <= ctx.now:
+        raise ApiError(498, "GWM_0004", "Invalid token: the token has expired.")
+    user = ctx.portal["users"].get(entry["username"])
+    if user is None:
+        raise ApiError(498, "GWM_0004", "Invalid token: its member no longer exists.")
+    return user  # type: ignore[no-any-return]
+
+
+def builtin_privileges(role: str, portal: Doc) -> set[str]:
+    every = privileges_for(platform_of(portal)) | set(portal.get("extraPrivileges") or [])
+    if role == "org_admin":
+        return set(every)
+    prefixes: tuple[str, ...] = ("portal:user:",)
+    if role == "org_publisher":
+        prefixes = ("portal:user:", "portal:publisher:", "premium:", "features:user:")
+    chosen = {p for p in every if p.startswith(prefixes)}
+    return chosen | ({"features:user:edit"} & every)
+
+
+def effective_privileges(user: Doc, portal: Doc) -> list[str]:
+    role = portal["roles"].get(user["role"])
+    if role is None:
+        return sorted(builtin_privileges(user["role"], portal))
+    held = set(role["privileges"])
+    if int(user["level"]) == 1:
+        held &= LEVEL_ONE_PRIVILEGES
+    return sorted(held)
+
+
+def is_admin(user: Doc) -> bool:
+    return bool(user["role"] == "org_admin")
+
+
+def holds(user: Doc, portal: Doc, privilege: str) -> bool:
+    return privilege in effective_privileges(user, portal)
+
+
+def require_admin(ctx: Ctx, why: str = "an organization administrator") -> None:
+    if not is_admin(ctx.user):
+        raise forbidden(f"You do not have permissions to perform this operation: only {why} may.")
+
+
+def require_default_admin(ctx: Ctx) -> None:
+    if not (is_admin(ctx.user) and ctx.user.get("defaultAdmin")):
+        raise forbidden(
+            "You do not have permissions to perform this operation: only the default"
+            " organization administrator may."
+        )
+
+
+def require_webhook_admin(ctx: Ctx) -> None:
+    user = ctx.user
+    if user.get("defaultAdmin") and is_admin(user):
+        return
+    if holds(user, ctx.portal, "portal:admin:manageWebhooks"):
+        return
+    raise forbidden(
+        "You do not have permissions to perform this operation: only the default administrator"
+        " or a member holding portal:admin:manageWebhooks may."
+    )
+
+
+def require_self_or_admin(ctx: Ctx, username: str) -> None:
+    if ctx.user["username"] != username and not is_admin(ctx.user):
+        raise forbidden(
+            "You do not have permissions to access this resource: only the member and"
+            " organization administrators may."
+        )

@@ -1,0 +1,385 @@
+"""Distributed collaborations (spec §4.4-§4.8, §4.10): reads, host and guest writes, and
+the timing of a host's deletion reaching its guests.
+
+A collaboration the host deleted is gone from the host at once and from each guest at
+the guest's next content refresh: the next trigger, strictly after the deletion, of the
+guest's job schedule on any workspace of the collaboration; a guest with no schedule left
+refreshes at the next UTC midnight after the deletion.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reconciler.catalog import (
+    WORKSPACE_DESCRIPTION_MAX,
+    WORKSPACE_NAME_MAX,
+    Feature,
+    schedule_problem,
+)
+from reconciler.service.auth import require_admin
+from reconciler.service.context import Ctx
+from reconciler.service.errors import ApiError, bad_request, forbidden, not_found
+from reconciler.service.params import page
+from reconciler.service.rules import check_feature, check_operation, check_portal_id
+from reconciler.service.timeline import next_day_boundary_after, next_trigger_after, schedule_at
+from reconciler.service.world import Doc
+
+# --- visibility ------------------------------------------------------------------------
+
+
+def guest_refresh_time(collaboration: Doc, guest_id: str) -> int:
+    deleted = int(collaboration["deletedAt"])
+    triggers = [
+        moment
+        for ws in collaboration["workspaces"].values()
+        if guest_id in ws["schedules"]
+        for moment in [next_trigger_after(ws["schedules"][guest_id], deleted)]
+        if moment is not None
+    ]
+    return min(triggers) if triggers else next_day_boundary_after(deleted)
+
+
+def visible(collaboration: Doc, portal_id: str, now: int) -> bool:
+    deleted = collaboration.get("deletedAt")
+    if portal_id == collaboration["hostPortalId"]:
+        return deleted is None
+    if portal_id not in collaboration["guests"]:
+        return False
+    return deleted is None or now < guest_refresh_time(collaboration, portal_id)
+
+
+def _collaboration(ctx: Ctx) -> Doc:
+    check_portal_id(ctx)
+    collaboration = ctx.world.collaborations.get(ctx.args["collaborationId"])
+    if collaboration is None or not visible(collaboration, ctx.portal["id"], ctx.now):
+        raise not_found(f"Collaboration '{ctx.args['collaborationId']}' not found")
+    return collaboration
+
+
+def _workspace(ctx: Ctx, collaboration: Doc) -> Doc:
+    workspace = collaboration["workspaces"].get(ctx.args["workspaceId"])
+    if workspace is None:
+        raise not_found(f"Workspace '{ctx.args['workspaceId']}' not found")
+    return workspace  # type: ignore[no-any-return]
+
+
+def _require_host_admin(ctx: Ctx, collaboration: Doc) -> None:
+    if ctx.portal["id"] != collaboration["hostPortalId"]:
+        raise forbidden(
+            "Only the administrator of the collaboration's host portal may call this operation"
+        )
+    require_admin(ctx, "an administrator of the host portal")
+
+
+def _require_guest_admin(ctx: Ctx, collaboration: Doc) -> None:
+    if ctx.portal["id"] not in collaboration["guests"]:
+        raise forbidden(
+            "Only the administrator of a guest portal of the collaboration may call this operation"
+        )
+    require_admin(ctx, "an administrator of a guest portal")
+
+
+# --- reads ------------------------------------------------------------------------------
+
+
+def collaboration_view(collaboration: Doc) -> dict[str, Any]:
+    return {
+        "id": collaboration["id"],
+        "name": collaboration["name"],
+        "description": collaboration["description"],
+        "collaborationHostPortalId": collaboration["hostPortalId"],
+        "config": {},
+        "created": collaboration["created"],
+        "modified": collaboration["modified"],
+    }
+
+
+def list_collaborations(ctx: Ctx) -> dict[str, Any]:
+    check_portal_id(ctx)
+    rows = [
+        collaboration_view(c)
+        for c in sorted(ctx.world.collaborations.values(), key=lambda c: (c["created"], c["id"]))
+        if visible(c, ctx.portal["id"], ctx.now)
+    ]
+    return page(ctx.params, rows, "collaborations")
+
+
+def one_collaboration(ctx: Ctx) -> dict[str, Any]:
+    return collaboration_view(_collaboration(ctx))
+
+
+def workspace_view(collaboration: Doc, workspace: Doc, own_id: str) -> dict[str, Any]:
+    links = []
+    for portal_id, link in workspace["groupLinks"].items():
+        entry: dict[str, Any] = {
+            "portalId": portal_id,
+            "accessMode": "sendAndReceive",
+            "config": {
+                k: link[k]
+                for k in (
+                    "enableRealtimeSync",
+                    "copyFeatureServiceData",
+                    "enableFeatureServiceBidirectionalSync",
+                )
+            },
+        }
+        if portal_id == own_id:  # only one's own group is shown (api-notes)
+            entry["portalGroupId"] = link["portalGroupId"]
+            entry["portalGroupName"] = link["portalGroupId"]
+        links.append(entry)
+    return {
+        "id": workspace["id"],
+        "name": workspace["name"],
+        "description": workspace["description"],
+        "collaborationId": collaboration["id"],
+        "lastSyncSuccess": None,
+        "config": dict(workspace["config"]),
+        "participantGroupLinks": links,
+        "created": workspace["created"],
+        "modified": workspace["modified"],
+    }
+
+
+def list_workspaces(ctx: Ctx) -> dict[str, Any]:
+    collaboration = _collaboration(ctx)
+    rows = [
+        workspace_view(collaboration, ws, ctx.portal["id"])
+        for ws in sorted(collaboration["workspaces"].values(), key=lambda w: w["id"])
+    ]
+    return page(ctx.params, rows, "workspaces")
+
+
+def one_workspace(ctx: Ctx) -> dict[str, Any]:
+    collaboration = _collaboration(ctx)
+    return workspace_view(collaboration, _workspace(ctx, collaboration), ctx.portal["id"])
+
+
+def read_schedule(ctx: Ctx) -> dict[str, Any]:
+    collaboration = _collaboration(ctx)
+    workspace = _workspace(ctx, collaboration)
+    schedule = workspace["schedules"].get(ctx.portal["id"])
+    view = schedule_at(schedule, ctx.now) if schedule else None
+    if schedule is None or view is None or view.deleted:
+        raise not_found(f"No job schedule exists for workspace '{workspace['id']}'")
+    return {
+        "startTime": schedule["startTime"],
+        "interval": schedule["interval"],
+        "repeatCount": schedule["repeatCount"],
+        "timesTriggered": view.times_triggered,
+        "nextFireTime": view.next_fire_time,
+        "state": "NORMAL",
+    }
+
+
+def participants(ctx: Ctx) -> dict[str, Any]:
+    collaboration = _collaboration(ctx)
+    rows = []
+    for role, portal_id in [("host", collaboration["hostPortalId"])] + [
+        ("guest", g) for g in collaboration["guests"]
+    ]:
+        portal = ctx.world.portals.get(portal_id, {})
+        info = {"id": portal_id, "name": portal.get("name", ""), "url": portal.get("urlKey", "")}
+        rows.append({"portalInfo": info, "collaborationRole": role, "status": "joined"})
+    return page(ctx.params, rows, "participants")
+
+
+def invitations(ctx: Ctx) -> dict[str, Any]:
+    collaboration = _collaboration(ctx)
+    rows = [
+        {
+            "id": inv["id"],
+            "collaborationId": collaboration["id"],
+            "hostPortalId": collaboration["hostPortalId"],
+            "guestPortalId": inv["guestPortalId"],
+            "guestPortalUrl": "",
+            "status": inv["status"],
+            "created": inv["created"],
+        }
+        for inv in sorted(collaboration["invitations"].values(), key=lambda i: i["id"])
+    ]
+    return page(ctx.params, rows, "collaborationInvitations")
+
+
+# --- host writes ------------------------------------------------------------------------
+
+
+def delete_collaboration(ctx: Ctx) -> dict[str, Any]:
+    check_operation(ctx, "deleteCollaboration")
+    collaboration = _collaboration(ctx)
+    _require_host_admin(ctx, collaboration)
+    collaboration["deletedAt"] = ctx.now
+    ctx.touch_collaborations()
+    return {"success": True}
+
+
+def update_info(ctx: Ctx) -> dict[str, Any]:
+    check_operation(ctx, "updateInfo")
+    collaboration = _collaboration(ctx)
+    _require_host_admin(ctx, collaboration)
+    workspace = _workspace(ctx, collaboration)
+    changes = _info_changes(ctx)
+    config_changes = changes.pop("config")
+    workspace.update(changes)
+    workspace["config"].update(config_changes)
+    workspace["modified"] = ctx.now
+    ctx.touch_collaborations()
+    return {"success": True}
+
+
+def _info_changes(ctx: Ctx) -> dict[str, Any]:
+    params = ctx.params
+    changes: dict[str, Any] = {"config": {}}
+    name = params.text("name")
+    if name is not None:
+        if not name.strip() or len(name) > WORKSPACE_NAME_MAX:
+            raise ApiError(
+                400, "COLL_1001", f"Workspace name must be 1 to {WORKSPACE_NAME_MAX} characters"
+            )
+        changes["name"] = name
+    description = params.text("description")
+    if description is not None:
+        if len(description) > WORKSPACE_DESCRIPTION_MAX:
+            raise ApiError(
+                400,
+                "COLL_1001",
+                f"Workspace description exceeds {WORKSPACE_DESCRIPTION_MAX} characters",
+            )
+        changes["description"] = description
+    for size in ("maxItemSizeInMB", "maxReplicationPackageSizeInMB"):
+        value = params.number(size)
+        if value is not None:
+            check_feature(ctx, Feature.UPDATE_INFO_SIZES)
+            if value < 0:
+                raise ApiError(400, "COLL_1001", f"'{size}' must not be negative")
+            changes["config"][size] = int(value) if value.is_integer() else value
+    copy_by_ref = params.boolean("copyByRefIfCopyFail")
+    if copy_by_ref is not None:
+        check_feature(ctx, Feature.UPDATE_INFO_COPY_BY_REF)
+        changes["config"]["copyByRefIfCopyFail"] = copy_by_ref
+    if params.given("config"):
+        check_feature(ctx, Feature.UPDATE_INFO_CONFIG)
+        legacy = params.json_value("config")
+        if not isinstance(legacy, dict):
+            raise bad_request("'config' must be a JSON object")
+        changes["config"].update(legacy)
+    return changes
+
+
+def invalidate_invitation(ctx: Ctx) -> dict[str, Any]:
+    check_operation(ctx, "invalidateInvitation")
+    collaboration = _collaboration(ctx)
+    _require_host_admin(ctx, collaboration)
+    invitation = collaboration["invitations"].get(ctx.args["invitationId"])
+    if invitation is None:
+        raise not_found(f"Invitation '{ctx.args['invitationId']}' not found")
+    invitation["status"] = "invalidated"
+    ctx.touch_collaborations()
+    return {"success": True}
+
+
+def import_invitation_response(ctx: Ctx) -> dict[str, Any]:
+    collaboration = _collaboration(ctx)
+    _require_host_admin(ctx, collaboration)
+    response = ctx.params.json_value("invitationResponse", required=True)
+    if not isinstance(response, dict) or not all(
+        isinstance(response.get(k), str) and response.get(k)
+        for k in ("invitationId", "guestPortalId")
+    ):
+        raise bad_request(
+            "'invitationResponse' must be a JSON object with invitationId and guestPortalId"
+        )
+    invitation = collaboration["invitations"].get(response["invitationId"])
+    if invitation is None:
+        raise not_found(f"Invitation '{response['invitationId']}' not found")
+    if invitation["status"] == "invalidated":
+        raise ApiError(
+            400,
+            "COLL_1004",
+            f"The invitation '{invitation['id']}' is invalid: it was invalidated by the host;"
+            " the response was not imported.",
+        )
+    guest = str(response["guestPortalId"])
+    if guest not in ctx.world.portals or guest == collaboration["hostPortalId"]:
+        raise bad_request(f"Guest portal '{guest}' is not known to this server")
+    if guest not in collaboration["guests"]:
+        collaboration["guests"].append(guest)
+    invitation["status"] = "guest_accepted"
+    invitation["guestPortalId"] = guest
+    ctx.touch_collaborations()
+    return {"success": True}
+
+
+# --- guest writes ----------------------------------------------------------------------
+
+
+def update_schedule(ctx: Ctx) -> dict[str, Any]:
+    check_operation(ctx, "updateSchedule")
+    collaboration = _collaboration(ctx)
+    _require_guest_admin(ctx, collaboration)
+    workspace = _workspace(ctx, collaboration)
+    start = ctx.params.integer("startTime")
+    interval = ctx.params.integer("interval")
+    repeat = ctx.params.integer("repeatCount")
+    problem = schedule_problem(interval, repeat)
+    if start is not None and start < 0:
+        problem = f"startTime must be a Unix time in milliseconds, got {start}"
+    if problem:
+        raise ApiError(400, "COLL_1002", problem)
+    workspace["schedules"][ctx.portal["id"]] = {
+        "startTime": ctx.now if start is None else start,
+        "interval": 24 if interval is None else interval,
+        "repeatCount": -1 if repeat is None else repeat,
+    }
+    ctx.touch_collaborations()
+    return {"success": True}
+
+
+def update_group_link(ctx: Ctx) -> dict[str, Any]:
+    check_operation(ctx, "updatePortalGroupLink")
+    collaboration = _collaboration(ctx)
+    _require_guest_admin(ctx, collaboration)
+    workspace = _workspace(ctx, collaboration)
+    link = dict(
+        workspace["groupLinks"].get(ctx.portal["id"])
+        or {"portalGroupId": "", "enableRealtimeSync": False, "copyFeatureServiceData": False}
+    )
+    group = ctx.params.text("portalGroupId")
+    if group is not None and group.strip():
+        link["portalGroupId"] = group.strip()
+    if not link["portalGroupId"]:
+        raise ApiError(400, "COLL_1003", "'portalGroupId' is required to link a group")
+    for flag in ("enableRealtimeSync", "copyFeatureServiceData", "copyByRefIfCopyFail"):
+        value = ctx.params.boolean(flag)
+        if value is not None:
+            link[flag] = value
+    link["enableFeatureServiceBidirectionalSync"] = bool(
+        ctx.params.boolean("enableFeatureServiceBidirectionalSync")
+    )
+    if link["copyFeatureServiceData"]:
+        check_feature(ctx, Feature.COPY_FEATURE_SERVICE_DATA)
+    if link["enableFeatureServiceBidirectionalSync"]:
+        check_feature(ctx, Feature.BIDIRECTIONAL_SYNC)
+        if not link["copyFeatureServiceData"]:
+            raise ApiError(
+                400,
+                "COLL_1003",
+                "enableFeatureServiceBidirectionalSync may be true only when"
+                " copyFeatureServiceData is true",
+            )
+    workspace["groupLinks"][ctx.portal["id"]] = link
+    ctx.touch_collaborations()
+    return {"success": True}
+
+
+def remove_participation(ctx: Ctx) -> dict[str, Any]:
+    check_operation(ctx, "removeParticipation")
+    collaboration = _collaboration(ctx)
+    _require_guest_admin(ctx, collaboration)
+    guest = ctx.portal["id"]
+    collaboration["guests"].remove(guest)
+    for workspace in collaboration["workspaces"].values():
+        workspace["groupLinks"].pop(guest, None)
+        workspace["schedules"].pop(guest, None)
+    ctx.touch_collaborations()
+    return {"success": True}

@@ -1,0 +1,62 @@
+"""The error every handler raises; `app` turns it into the spec §7 envelope.
+
+messageCodes (stable; spec §7 fixes only ORG_1084):
+
+| messageCode | code | when |
+|---|---|---|
+| ORG_1084 | 400 | level change refused: the member owns items or groups |
+| ORG_1085 | 400 | level 1 requested for a member without a custom role |
+| ORG_1086 | 400 | the organization's quota at the target level is reached |
+| ORG_1087 | 400 | the member holds a premium app license disallowed at the target level |
+| ORG_1090 | 400 | role change refused (level 1 needs a custom role, default admin, ...) |
+| ROLE_1001 | 400 | role name missing, too long or already used (case-insensitive) |
+| ROLE_1002 | 400 | role description too long |
+| ROLE_1003 | 400 | privileges field malformed or holding privileges not in the catalog |
+| ROLE_1004 | 400 | role not editable or still assigned to members |
+| COLL_1001 | 400 | workspace property out of its limits |
+| COLL_1002 | 400 | schedule parameters out of range |
+| COLL_1003 | 400 | bidirectional sync without copyFeatureServiceData; missing group |
+| COLL_1004 | 400 | invitation response for an invalid (invalidated) invitation |
+| WHK_1001 | 400 | webhook setting out of its range |
+| GWM_0001 | 400 | malformed request: wrong type, bad encoding, missing field |
+| GWM_0002 | 400 | operation or parameter not available on this deployment/release |
+| GWM_0003 | 499 | token required |
+| GWM_0004 | 498 | invalid or expired token |
+| GWM_0005 | 403 | caller lacks the capability |
+| GWM_0006 | 404 | resource or path not found |
+| GWM_0007 | 405 | method not allowed (GET on a write) |
+| GWM_0008 | 413 | request body too large |
+| GWM_0009 | 400 | invalid username or password |
+| GWM_0500 | 500 | unexpected failure (a bug; the request changed nothing) |
+"""
+
+from __future__ import annotations
+
+
+class ApiError(Exception):
+    """A refused request: HTTP-style `code`, stable `message_code`, readable message."""
+
+    def __init__(
+        self, code: int, message_code: str, message: str, details: list[str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message_code = message_code
+        self.message = message
+        self.details = details or []
+
+
+def bad_request(message: str, details: list[str] | None = None) -> ApiError:
+    return ApiError(400, "GWM_0001", message, details)
+
+
+def not_found(message: str) -> ApiError:
+    return ApiError(404, "GWM_0006", message)
+
+
+def forbidden(message: str) -> ApiError:
+    return ApiError(403, "GWM_0005", message)
+
+
+def unavailable(message: str) -> ApiError:
+    return ApiError(400, "GWM_0002", message)

@@ -1,0 +1,125 @@
+"""Members: listings, one member, their items; updateUserLevel (spec §4.1, §3) and the
+updateuserrole extension write.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reconciler.catalog import BUILTIN_ROLES, LEVELS
+from reconciler.service.auth import holds, is_admin, require_admin, require_self_or_admin
+from reconciler.service.context import Ctx
+from reconciler.service.errors import ApiError, bad_request, forbidden
+from reconciler.service.params import page
+from reconciler.service.portal import member_detail, member_view
+from reconciler.service.rules import check_operation, check_portal_id
+from reconciler.service.world import Doc
+
+
+def list_members(ctx: Ctx) -> dict[str, Any]:
+    check_portal_id(ctx)
+    users = sorted(ctx.portal["users"].values(), key=lambda u: u["username"].lower())
+    return page(ctx.params, users, "users", lambda u: member_view(u, ctx.portal))
+
+
+def one_member(ctx: Ctx) -> dict[str, Any]:
+    username = ctx.args["username"]
+    user = ctx.member(username)
+    require_self_or_admin(ctx, username)
+    return member_detail(user, ctx.portal)
+
+
+def member_items(ctx: Ctx) -> dict[str, Any]:
+    username = ctx.args["username"]
+    user = ctx.member(username)
+    require_self_or_admin(ctx, username)
+    items = [
+        {"id": f"{username}-item-{n + 1}", "owner": username, "title": f"Item {n + 1}"}
+        for n in range(int(user["ownedItems"]))
+    ]
+    return {"username": username, **page(ctx.params, items, "items")}
+
+
+def update_user_level(ctx: Ctx) -> dict[str, Any]:
+    check_portal_id(ctx)
+    check_operation(ctx, "updateUserLevel")
+    require_admin(ctx)
+    username = ctx.params.text("user") or ctx.params.text("userName")
+    if not username or not username.strip():
+        raise bad_request("'user' is required")
+    level = ctx.params.integer("level", required=True)
+    if level not in LEVELS:
+        raise bad_request(f"'level' must be 1 or 2, got {level}")
+    user = ctx.member(username)
+    if int(user["level"]) != level:
+        level_problem(ctx.portal, user, level)
+        user["level"] = level
+        ctx.touch_member(username)
+    return {"success": True}
+
+
+def level_problem(portal: Doc, user: Doc, level: int) -> None:
+    """Spec §3 conditions, in order: custom role, quota, owned content, app licenses."""
+    if level == 1 and user["role"] not in portal["roles"]:
+        raise ApiError(
+            400,
+            "ORG_1085",
+            f"Unable to change level of '{user['username']}': level 1 is only for members"
+            " with a custom role.",
+        )
+    quota = portal["levelQuotas"].get(str(level))
+    at_level = sum(1 for u in portal["users"].values() if int(u["level"]) == level)
+    if quota is not None and at_level >= int(quota):
+        raise ApiError(
+            400,
+            "ORG_1086",
+            f"Unable to change level of '{user['username']}': the organization's quota of"
+            f" {quota} level {level} members is reached.",
+        )
+    if level == 1 and (int(user["ownedItems"]) > 0 or int(user["ownedGroups"]) > 0):
+        raise ApiError(
+            400,
+            "ORG_1084",
+            f"Unable to change level of '{user['username']}': the member must not own items"
+            " or groups. Reassign them first.",
+            [f"items: {user['ownedItems']}", f"groups: {user['ownedGroups']}"],
+        )
+    blocked = sorted(set(user["appLicenses"]) & set(portal["disallowedApps"].get(str(level), [])))
+    if blocked:
+        raise ApiError(
+            400,
+            "ORG_1087",
+            f"Unable to change level of '{user['username']}': the member holds licenses for"
+            f" premium apps not allowed at level {level}: {', '.join(blocked)}.",
+            blocked,
+        )
+
+
+def update_user_role(ctx: Ctx) -> dict[str, Any]:
+    check_portal_id(ctx)
+    caller = ctx.user
+    if not (is_admin(caller) or holds(caller, ctx.portal, "portal:admin:changeUserRoles")):
+        raise forbidden(
+            "You do not have permissions to perform this operation: only organization"
+            " administrators or holders of portal:admin:changeUserRoles may."
+        )
+    username = ctx.params.text("user", required=True) or ""
+    role = (ctx.params.text("role", required=True) or "").strip()
+    user = ctx.member(username)
+    if role not in BUILTIN_ROLES and role not in ctx.portal["roles"]:
+        raise bad_request(f"Role '{role}' does not exist in this organization")
+    if "org_admin" in (role, user["role"]) and role != user["role"] and not is_admin(caller):
+        raise forbidden("Only the administrator role may promote to or demote from administrator")
+    if user.get("defaultAdmin") and role != user["role"]:
+        raise ApiError(400, "ORG_1090", "The role of the default administrator cannot change")
+    if int(user["level"]) == 1 and role in BUILTIN_ROLES:
+        raise ApiError(
+            400,
+            "ORG_1090",
+            f"'{username}' is a level 1 member: only a custom role may be assigned; raise the"
+            " member to level 2 first.",
+        )
+    if user["role"] != role:
+        user["role"] = role
+        ctx.touch_member(username)
+    return {"success": True, "username": username}

@@ -1,0 +1,87 @@
+"""`portals/self`, `generateToken` and the root info."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reconciler.service.auth import (
+    TOKEN_MINUTES_DEFAULT,
+    TOKEN_MINUTES_MAX,
+    effective_privileges,
+    issue_token,
+)
+from reconciler.service.context import Ctx
+from reconciler.service.errors import ApiError, bad_request
+from reconciler.service.seed import password_hash
+from reconciler.service.world import Doc
+
+
+def generate_token(ctx: Ctx) -> dict[str, Any]:
+    username = ctx.params.text("username", required=True) or ""
+    password = ctx.params.text("password", required=True) or ""
+    minutes = ctx.params.integer("expiration")
+    if minutes is None:
+        minutes = TOKEN_MINUTES_DEFAULT
+    if minutes < 1:
+        raise bad_request(f"'expiration' must be a positive number of minutes, got {minutes}")
+    client = (ctx.params.text("client") or "referer").strip().lower()
+    if client not in ("referer", "ip", "requestip"):
+        raise bad_request(f"'client' must be referer, ip or requestip, got {client[:40]!r}")
+    user = ctx.portal["users"].get(username)
+    if user is None or user["passwordHash"] != password_hash(password):
+        raise ApiError(
+            400, "GWM_0009", "Unable to generate token.", ["Invalid username or password."]
+        )
+    token, expires = issue_token(ctx, username, min(minutes, TOKEN_MINUTES_MAX))
+    return {"token": token, "expires": expires, "ssl": False}
+
+
+def root_info(ctx: Ctx) -> dict[str, Any]:
+    return {"currentVersion": ctx.portal["version"], "fullVersion": ctx.portal["version"]}
+
+
+def portal_self(ctx: Ctx) -> dict[str, Any]:
+    portal = ctx.portal
+    levels = ("1", "2")
+    return {
+        "id": portal["id"],
+        "name": portal["name"],
+        "urlKey": portal["urlKey"],
+        "isPortal": portal["deployment"] == "self-hosted",
+        "currentVersion": portal["version"],
+        "fullVersion": portal["version"],
+        "deployment": portal["deployment"],
+        "levelQuotas": {k: portal["levelQuotas"][k] for k in levels if k in portal["levelQuotas"]},
+        "levelDisallowedApps": {k: list(portal["disallowedApps"].get(k, [])) for k in levels},
+        "user": member_view(ctx.user, portal),
+        "created": portal["created"],
+    }
+
+
+def member_view(user: Doc, portal: Doc) -> dict[str, Any]:
+    """A member as `portals/<pid>/users` shows it (design: level is a string)."""
+    custom = user["role"] in portal["roles"]
+    return {
+        "username": user["username"],
+        "fullName": user["fullName"],
+        "role": "org_user" if custom else user["role"],
+        "roleId": user["role"],
+        "level": str(user["level"]),
+        "orgId": portal["id"],
+        "disabled": False,
+        "created": user["created"],
+    }
+
+
+def member_detail(user: Doc, portal: Doc) -> dict[str, Any]:
+    """`community/users/<u>`: privileges as the member can use them at their level."""
+    groups = [
+        {"id": f"{user['username']}-group-{n + 1}", "owner": user["username"]}
+        for n in range(int(user["ownedGroups"]))
+    ]
+    return {
+        **member_view(user, portal),
+        "privileges": effective_privileges(user, portal),
+        "groups": groups,
+        "appLicenses": list(user["appLicenses"]),
+    }

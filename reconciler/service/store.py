@@ -1,0 +1,124 @@
+"""SQLite persistence: JSON documents for each portal (its settings, webhooks and tasks),
+each of its members and roles, each collaboration, the clock; and the tokens. Members and
+roles are rows of their own so a write on a large portal stores only what it changed.
+WAL with synchronous=FULL, so a write answered with success survives a crash.
+
+Every write runs inside `BEGIN IMMEDIATE` and the service serializes requests with a
+lock, so parallel writers never lose an update.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+
+from reconciler.service.world import Doc, World
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS docs (key TEXT PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tokens (
+    token TEXT PRIMARY KEY, portal_id TEXT NOT NULL, username TEXT NOT NULL,
+    expires INTEGER NOT NULL
+);
+"""
+
+
+_PARTS = {"user": "users", "role": "roles"}  # row kind -> the portal's collection
+
+Part = tuple[str, str, str]  # (kind "user" | "role", portal id, username or role id)
+
+
+class Store:
+    def __init__(self, path: str | None) -> None:
+        self.connection = sqlite3.connect(
+            path or ":memory:", check_same_thread=False, isolation_level=None
+        )
+        if path:
+            self.connection.execute("PRAGMA journal_mode=WAL")
+        self.connection.execute("PRAGMA synchronous=FULL")
+        self.connection.executescript(_SCHEMA)
+
+    def is_empty(self) -> bool:
+        row = self.connection.execute("SELECT COUNT(*) FROM docs").fetchone()
+        return int(row[0]) == 0
+
+    def load(self) -> World:
+        world = World(clock=0)
+        for key, body in self.connection.execute("SELECT key, body FROM docs"):
+            doc = json.loads(body)
+            kind, _, ident = key.partition(":")
+            if kind == "meta":
+                world.clock = int(doc["clock"])
+            elif kind == "portal":
+                world.portals.setdefault(ident, {"users": {}, "roles": {}}).update(doc)
+            elif kind == "collab":
+                world.collaborations[ident] = doc
+            elif kind in _PARTS:
+                portal_id, _, name = ident.partition(":")
+                portal = world.portals.setdefault(portal_id, {"users": {}, "roles": {}})
+                portal[_PARTS[kind]][name] = doc
+        for token, portal_id, username, expires in self.connection.execute(
+            "SELECT token, portal_id, username, expires FROM tokens"
+        ):
+            world.tokens[token] = {"portalId": portal_id, "username": username, "expires": expires}
+        return world
+
+    def save(
+        self,
+        world: World,
+        portal_ids: Iterable[str] = (),
+        collaborations: bool = False,
+        tokens: Iterable[str] = (),
+        parts: Iterable[Part] = (),
+    ) -> None:
+        """Write the clock, the named portals' own fields, the named members and roles
+        (deleting those gone), every collaboration if asked, and new tokens."""
+        rows: list[tuple[str, str]] = [("meta", json.dumps({"clock": world.clock}))]
+        gone: list[str] = []
+        for portal_id in portal_ids:
+            portal = world.portals[portal_id]
+            own = {k: v for k, v in portal.items() if k not in _PARTS.values()}
+            rows.append((f"portal:{portal_id}", json.dumps(own)))
+        for kind, portal_id, name in parts:
+            doc = world.portals[portal_id][_PARTS[kind]].get(name)
+            key = f"{kind}:{portal_id}:{name}"
+            if doc is None:
+                gone.append(key)
+            else:
+                rows.append((key, json.dumps(doc)))
+        if collaborations:
+            rows += [(f"collab:{cid}", json.dumps(c)) for cid, c in world.collaborations.items()]
+        cursor = self.connection.cursor()
+        cursor.execute("BEGIN IMMEDIATE")
+        try:
+            cursor.executemany("INSERT OR REPLACE INTO docs (key, body) VALUES (?, ?)", rows)
+            cursor.executemany("DELETE FROM docs WHERE key = ?", [(key,) for key in gone])
+            if collaborations:
+                keys = [f"collab:{cid}" for cid in world.collaborations]
+                marks = ",".join("?" * len(keys)) or "''"
+                cursor.execute(
+                    f"DELETE FROM docs WHERE key LIKE 'collab:%' AND key NOT IN ({marks})", keys
+                )
+            for token in tokens:
+                entry: Doc = world.tokens[token]
+                cursor.execute(
+                    "INSERT OR REPLACE INTO tokens VALUES (?, ?, ?, ?)",
+                    (token, entry["portalId"], entry["username"], entry["expires"]),
+                )
+            cursor.execute("COMMIT")
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            raise
+
+    def save_all(self, world: World) -> None:
+        parts = [
+            (kind, portal_id, name)
+            for portal_id, portal in world.portals.items()
+            for kind, collection in _PARTS.items()
+            for name in portal[collection]
+        ]
+        self.save(world, list(world.portals), True, list(world.tokens), parts)
+
+    def close(self) -> None:
+        self.connection.close()

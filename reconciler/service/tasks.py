@@ -1,0 +1,97 @@
+"""Tasks, runs (spec §4.9) and the item resource files the runs leave behind.
+
+An item's resources are the files of the runs of the tasks that use the item, so a
+deleted run's files disappear from `content/items/<itemId>/resources` with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reconciler.service.auth import is_admin, require_self_or_admin
+from reconciler.service.context import Ctx
+from reconciler.service.errors import forbidden, not_found
+from reconciler.service.params import page
+from reconciler.service.rules import check_operation
+from reconciler.service.world import Doc
+
+
+def _task_of(ctx: Ctx) -> Doc:
+    username = ctx.args["username"]
+    ctx.member(username)
+    task = ctx.portal["tasks"].get(ctx.args["taskId"])
+    if task is None or task["owner"] != username:
+        raise not_found(f"Task '{ctx.args['taskId']}' not found for user '{username}'")
+    return task  # type: ignore[no-any-return]
+
+
+def task_view(task: Doc) -> dict[str, Any]:
+    return {
+        "id": task["id"],
+        "itemId": task["itemId"],
+        "owner": task["owner"],
+        "title": task["title"],
+        "type": task["type"],
+        "active": True,
+        "taskState": "active",
+    }
+
+
+def list_tasks(ctx: Ctx) -> dict[str, Any]:
+    username = ctx.args["username"]
+    ctx.member(username)
+    require_self_or_admin(ctx, username)
+    rows = [
+        task_view(t)
+        for t in sorted(ctx.portal["tasks"].values(), key=lambda t: t["id"])
+        if t["owner"] == username
+    ]
+    return page(ctx.params, rows, "tasks")
+
+
+def one_task(ctx: Ctx) -> dict[str, Any]:
+    require_self_or_admin(ctx, ctx.args["username"])
+    return task_view(_task_of(ctx))
+
+
+def list_runs(ctx: Ctx) -> dict[str, Any]:
+    require_self_or_admin(ctx, ctx.args["username"])
+    task = _task_of(ctx)
+    rows = [
+        {"runId": r["runId"], "status": r["status"], "result": {}, "created": r["created"]}
+        for r in sorted(task["runs"], key=lambda r: (r["created"], r["runId"]))
+    ]
+    return page(ctx.params, rows, "runs")
+
+
+def delete_run(ctx: Ctx) -> dict[str, Any]:
+    check_operation(ctx, "deleteTaskRun")
+    task = _task_of(ctx)
+    if ctx.user["username"] != task["owner"] and not is_admin(ctx.user):
+        raise forbidden(
+            "You do not have permissions to perform this operation: only the task owner or"
+            " an organization administrator may."
+        )
+    run_id = ctx.args["runId"]
+    kept = [r for r in task["runs"] if r["runId"] != run_id]
+    if len(kept) == len(task["runs"]):
+        raise not_found(f"Run '{run_id}' not found for task '{task['id']}'")
+    task["runs"] = kept
+    ctx.touch_portal()
+    return {"success": True, "taskId": task["id"], "runId": run_id}
+
+
+def item_resources(ctx: Ctx) -> dict[str, Any]:
+    item_id = ctx.args["itemId"]
+    tasks = [t for t in ctx.portal["tasks"].values() if t["itemId"] == item_id]
+    if not tasks:
+        raise not_found(f"Item '{item_id}' not found")
+    if not is_admin(ctx.user) and all(t["owner"] != ctx.user["username"] for t in tasks):
+        raise forbidden("You do not have permissions to access this item")
+    rows = [
+        {"resource": name, "created": run["created"], "size": 0, "access": "inherit"}
+        for task in sorted(tasks, key=lambda t: t["id"])
+        for run in sorted(task["runs"], key=lambda r: (r["created"], r["runId"]))
+        for name in run["resourceFiles"]
+    ]
+    return page(ctx.params, rows, "resources")

@@ -1,0 +1,76 @@
+"""The steps `plan`, `apply` and `drift` share: load the manifests, read the portal, plan.
+
+Each command runs in one event loop with one client (the client holds asyncio
+primitives), so the whole of an apply — plan, confirm, send, verify — is one coroutine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from reconciler.errors import UserError
+from reconciler.live.client import PortalClient, client_for
+from reconciler.live.reader import read_live
+from reconciler.manifest.desired import load_desired
+from reconciler.plan.fingerprint import check_fresh
+from reconciler.plan.model import Plan
+from reconciler.plan.planner import build_plan
+from reconciler.state import DesiredState, LiveState
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class PlanOptions:
+    allow_deletes: bool = False
+    targets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A plan and the live state it was computed on."""
+
+    live: LiveState
+    plan: Plan
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+def load(manifests: Path) -> DesiredState:
+    if not manifests.exists():
+        raise UserError(f"{manifests}: no such file or folder")
+    return load_desired(manifests)
+
+
+def connect(desired: DesiredState, *, parallelism: int = 8) -> PortalClient:
+    return client_for(desired.portal, concurrency=max(8, parallelism))
+
+
+async def plan_live(
+    client: PortalClient, desired: DesiredState, options: PlanOptions = PlanOptions()
+) -> Planned:
+    """Read what the manifests need and plan against it, on the portal's own clock."""
+    live = await read_live(client, desired)
+    plan = build_plan(
+        desired,
+        live,
+        allow_deletes=options.allow_deletes,
+        targets=options.targets,
+        now=client.server_clock,
+    )
+    return Planned(live, plan)
+
+
+async def check_current(client: PortalClient, desired: DesiredState, saved: Plan) -> None:
+    """Refuse (StalePlan) when the portal changed since `saved` was planned."""
+    check_fresh(saved, await read_live(client, desired))
+
+
+def target_list(targets: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(targets))

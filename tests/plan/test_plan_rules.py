@@ -1,0 +1,130 @@
+"""Plan-wide rules: order of groups, delete threshold, platform gates, targets."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from reconciler.plan.planner import build_plan
+from reconciler.state import (
+    Collaboration,
+    DesiredState,
+    Member,
+    Role,
+    RunRetention,
+    WebhookRemoval,
+    Workspace,
+)
+from reconciler.versions import Platform
+from tests.plan.world import NOW, field_desired, field_live, hq_desired, hq_live
+
+
+def busy_hq() -> DesiredState:
+    desired = hq_desired()
+    desired.roles = {
+        "Zeta": Role("Zeta", "z", frozenset({"portal:user:joinGroup"})),
+        "Analyst": Role("Analyst", "Analysts v2", None),
+        "Legacy Viewer": Role("Legacy Viewer", present=False),
+    }
+    desired.members = {"alice": Member("alice", "Zeta", 1), "bob": Member("bob", "Analyst")}
+    desired.collaborations = {
+        "c1": Collaboration(
+            "c1",
+            invalidInvitations=frozenset({"inv1"}),
+            workspaces={"ws1": Workspace("ws1", description="shared")},
+        )
+    }
+    return desired
+
+
+def test_calls_follow_the_group_order() -> None:
+    plan = build_plan(busy_hq(), hq_live(), now=NOW)
+    assert not plan.errors
+    assert [(c.seq, c.operation, c.address) for c in plan.calls] == [
+        (1, "updateRole", "Role/Analyst"),
+        (2, "createRole", "Role/Zeta"),
+        (3, "setPrivileges", "Role/Zeta"),
+        (4, "updateUserRole", "Member/alice"),
+        (5, "updateUserRole", "Member/bob"),
+        (6, "updateUserLevel", "Member/alice"),
+        (7, "invalidateInvitation", "Invitation/c1/inv1"),
+        (8, "updateInfo", "Workspace/c1/ws1"),
+        (9, "deleteRole", "Role/Legacy Viewer"),
+    ]
+    assert [c.dependsOn for c in plan.calls] == [(), (), (2,), (2,), (), (4,), (), (), ()]
+
+
+def test_deletions_come_after_everything_else() -> None:
+    desired = field_desired()
+    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"w1"}))
+    desired.retention = [RunRetention("r", "frank", frozenset({"t2"}), keepLast=1)]
+    desired.collaborations = {"c1": Collaboration("c1", present=False)}
+    desired.webhookSettings = {"daysInPast": 9}
+    plan = build_plan(desired, field_live(), now=NOW)
+    assert [c.operation for c in plan.calls] == [
+        "webhookSettings",
+        "deleteTaskRun",
+        "deleteWebhook",
+        "removeParticipation",
+    ]
+
+
+def test_more_deletions_than_allowed_need_allow_deletes() -> None:
+    desired = field_desired(maxDeletes=1)
+    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"w1", "w2"}))
+    plan = build_plan(desired, field_live(), now=NOW)
+    assert [str(e) for e in plan.errors] == [
+        "Portal: the plan deletes 2 resources, more than safety.maxDeletes (1); "
+        "review it and pass --allow-deletes"
+    ]
+    assert not build_plan(desired, field_live(), now=NOW, allow_deletes=True).errors
+
+
+def test_declared_platform_must_be_the_live_one() -> None:
+    desired = hq_desired(platform=Platform.parse("self-hosted", "10.6"))
+    plan = build_plan(desired, hq_live(), now=NOW)
+    assert [str(e) for e in plan.errors] == [
+        "Portal: the manifests declare self-hosted 10.6 but the portal runs self-hosted "
+        "10.6.1; correct the Portal's deployment/version"
+    ]
+
+
+def test_an_operation_the_live_platform_lacks_is_an_error() -> None:
+    live = hq_live()
+    live.portal = replace(live.portal, platform=Platform.parse("self-hosted", "11.3"))
+    desired = hq_desired(platform=Platform.parse("self-hosted", "11.3"))
+    desired.members = {"erin": Member("erin", None, 2)}
+    plan = build_plan(desired, live, now=NOW)
+    assert [str(e) for e in plan.errors] == [
+        "Member/erin: updateUserLevel exists only up to self-hosted 10.6.1 "
+        "(portal is self-hosted 11.3)"
+    ]
+
+
+def test_targets_keep_what_the_target_depends_on() -> None:
+    plan = build_plan(busy_hq(), hq_live(), now=NOW, targets=["Member/alice"])
+    assert [(c.operation, c.address) for c in plan.calls] == [
+        ("createRole", "Role/Zeta"),
+        ("setPrivileges", "Role/Zeta"),
+        ("updateUserRole", "Member/alice"),
+        ("updateUserLevel", "Member/alice"),
+    ]
+    assert [c.dependsOn for c in plan.calls] == [(), (1,), (1,), (3,)]
+    assert {c.address for c in plan.changes} == {"Member/alice", "Role/Zeta"}
+
+
+def test_targets_match_by_prefix() -> None:
+    plan = build_plan(busy_hq(), hq_live(), now=NOW, targets=["Workspace/c1"])
+    assert [c.address for c in plan.calls] == ["Workspace/c1/ws1"]
+    assert not build_plan(busy_hq(), hq_live(), now=NOW, targets=["Workspace/c"]).calls
+
+
+def test_order_refuses_a_dependency_cycle() -> None:
+    import pytest
+
+    from reconciler.plan.draft import Group, PendingCall
+    from reconciler.plan.order import order_calls
+
+    a = PendingCall("a", Group.ROLES, "Role/a", "createRole", "u", {}, ("b",))
+    b = PendingCall("b", Group.ROLES, "Role/b", "createRole", "u", {}, ("a",))
+    with pytest.raises(RuntimeError, match="cycle"):
+        order_calls({"a": a, "b": b})

@@ -1,0 +1,85 @@
+"""Authentication: generateToken, and 499 / 498 / foreign and expired tokens on every write."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.service.harness import Api, admin_error_of, error_of
+from tests.service.world import HQ, START_MS, WRITES
+
+
+def post_write(api: Api, name: str, token: object) -> object:
+    root, portal, path, form = WRITES[name]
+    send = api.admin_post if root == "admin" else api.post
+    return send(portal, path, auth=token, **form)
+
+
+def assert_refused(api: Api, name: str, token: object, code: int) -> None:
+    body = post_write(api, name, token)
+    if WRITES[name][0] == "admin":
+        admin_error_of(body, code)
+    else:
+        error_of(body, code)
+
+
+def test_generate_token(world_ro: Api) -> None:
+    body = world_ro.generate_token("hq", "admin", "admin-pass", expiration=120)
+    assert isinstance(body["token"], str) and body["token"]
+    assert body["expires"] == START_MS + 120 * 60_000
+
+
+@pytest.mark.parametrize(
+    ("user", "password"),
+    [("admin", "wrong"), ("nobody", "nobody-pass"), ("admin", "")],
+    ids=["wrong-password", "unknown-user", "empty-password"],
+)
+def test_generate_token_refused(world_ro: Api, user: str, password: str) -> None:
+    body = world_ro.generate_token("hq", user, password)
+    error_of(body, 400)
+    assert password not in body["error"]["message"] or not password
+
+
+def test_generate_token_of_a_user_of_another_portal(world_ro: Api) -> None:
+    error_of(world_ro.generate_token("hq", "frank", "frank-pass"), 400)
+
+
+@pytest.mark.parametrize("name", sorted(WRITES))
+def test_write_without_token(world_ro: Api, name: str) -> None:
+    assert_refused(world_ro, name, None, 499)
+
+
+@pytest.mark.parametrize("name", sorted(WRITES))
+def test_write_with_a_bad_token(world_ro: Api, name: str) -> None:
+    assert_refused(world_ro, name, "not-a-token", 498)
+
+
+@pytest.mark.parametrize("name", sorted(WRITES))
+def test_write_with_a_token_of_another_portal(world_ro: Api, name: str) -> None:
+    portal = WRITES[name][1]
+    other = "cloud" if portal != "cloud" else "hq"
+    assert_refused(world_ro, name, world_ro.token(other), 498)
+
+
+def test_read_without_token_is_refused_for_members(world_ro: Api) -> None:
+    error_of(world_ro.get("hq", f"portals/{HQ}/users", auth=None), 499)
+
+
+def test_token_expires_with_the_service_clock(world: Api) -> None:
+    token = world.generate_token("hq", "admin", "admin-pass", expiration=120)["token"]
+    world.advance(1)
+    assert "error" not in world.get("hq", "portals/self", auth=token)
+    world.advance(2)
+    for name in ("createRole", "updateUserLevel"):
+        assert_refused(world, name, token, 498)
+
+
+def test_token_in_a_form_field(world: Api) -> None:
+    token = world.token("hq")
+    path = f"portals/{HQ}/createRole"
+    body = world.post("hq", path, auth=None, token=token, name="Form token")
+    assert body.get("success") is True, body
+
+
+def test_token_lifetime_is_capped_at_two_weeks(world_ro: Api) -> None:
+    body = world_ro.generate_token("hq", "admin", "admin-pass", expiration=10**6)
+    assert body["expires"] == START_MS + 14 * 24 * 3_600_000
