@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,21 +10,15 @@ import pytest
 from reconciler.cli.export import auth_from_environment
 from reconciler.errors import UserError
 from reconciler.state import Auth
+from tests.export.cli import env_with, orgctl
 
 # Nothing listens here: a test that reached the network would fail with "unreachable".
 UNUSED_URL = "http://127.0.0.1:9/hq/sharing/rest"
 
 
 def run_export(tmp_path: Path, out: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("ORGCTL_")}
-    return subprocess.run(
-        [sys.executable, "-m", "reconciler", "export", "--portal-url", UNUSED_URL, "-o", out],
-        capture_output=True,
-        text=True,
-        env={**clean, **env},
-        cwd=tmp_path,
-        stdin=subprocess.DEVNULL,
-        timeout=120,
+    return orgctl(
+        "export", "--portal-url", UNUSED_URL, "-o", out, env=env_with(**env), cwd=tmp_path
     )
 
 

@@ -1,9 +1,10 @@
-"""What export writes, the manifest layer reads back unchanged: valid, and describing
-exactly the live state (so the planner has nothing to change)."""
+"""What export writes, the manifest layer reads back unchanged: valid, describing exactly
+the live state, and planned against that state: no changes."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,11 @@ import pytest
 from reconciler.export import write_manifests
 from reconciler.manifest import validate
 from reconciler.manifest.desired import load_desired
+from reconciler.plan.planner import build_plan
 from reconciler.state import Auth, LiveState, Member, Role, Workspace
 from tests.export import worlds
 
+NOW = 1_793_491_200.0  # 2026-11-01T00:00:00Z, the demo clock
 AUTH = Auth(usernameEnv="ORGCTL_USERNAME", passwordEnv="ORGCTL_PASSWORD")
 SETTINGS = {
     "notificationAttempts": 4,
@@ -90,3 +93,30 @@ def _same_side(desired: Workspace, live: Workspace, host: bool) -> None:
     if desired.groupLink is not None:
         assert live.groupLink is not None
         assert desired.groupLink.portalGroupId == live.groupLink.portalGroupId
+
+
+def _with_fixed_role_and_odd_privilege() -> LiveState:
+    """A pre-built role (left out) that a member holds, and a privilege beyond the catalog
+    (moved to extraPrivileges)."""
+    live = worlds.hq()
+    live.roles["Viewer"] = Role(
+        "Viewer", "", frozenset({"portal:user:viewOrgItems"}), id="viewer", editable=False
+    )
+    live.members["alice"] = Member("alice", "Viewer", 2)
+    analyst = live.roles["Analyst"]
+    live.roles["Analyst"] = replace(
+        analyst, privileges=(analyst.privileges or frozenset()) | {"portal:user:runWebTools"}
+    )
+    return live
+
+
+@pytest.mark.parametrize(
+    "make_live", [*(entry[0] for entry in LIVES.values()), _with_fixed_role_and_odd_privilege]
+)
+def test_a_plan_of_the_export_against_the_same_live_state_is_empty(
+    tmp_path: Path, make_live: Callable[[], LiveState]
+) -> None:
+    live = make_live()
+    export(live, tmp_path)
+    plan = build_plan(load_desired(tmp_path, {}), live, now=NOW)
+    assert (plan.changes, plan.calls, plan.errors) == ((), (), ())
