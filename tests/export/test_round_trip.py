@@ -16,7 +16,8 @@ from tests.service.harness import Service
 
 pytestmark = pytest.mark.e2e
 
-DEMO_STATE = Path(__file__).resolve().parents[2] / "examples" / "demo" / "state.yaml"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DEMO_STATE = EXAMPLES / "demo" / "state.yaml"
 PORTALS = ("hq", "field", "cloud")
 PASSWORD = "admin-pass"
 PASSWORD_ENV = {"ORGCTL_USERNAME": "admin", "ORGCTL_PASSWORD": PASSWORD}
@@ -102,3 +103,29 @@ def test_exporting_again_gives_the_same_manifests(service: Service, tmp_path: Pa
         second = tmp_path / "b" / first.name
         # Only the header's time may differ.
         assert first.read_text().splitlines()[1:] == second.read_text().splitlines()[1:]
+
+
+def test_after_the_examples_are_applied_the_export_still_plans_clean(tmp_path: Path) -> None:
+    """The applied examples leave a level-1 member, a new role, two-way sync and a future
+    schedule: states the demo seed does not have."""
+    service = Service(tmp_path / "demo.sqlite", DEMO_STATE, control=False).start()
+    try:
+        for portal in PORTALS:
+            root = f"{service.url}/{portal}"
+            env = env_with(
+                ORGCTL_PORTAL_URL=f"{root}/sharing/rest",
+                ORGCTL_ADMIN_URL=f"{root}/admin",
+                **PASSWORD_ENV,
+            )
+            applied = orgctl("apply", EXAMPLES / portal, "--auto-approve", env=env)
+            assert applied.returncode == 0, shown(applied)
+        for portal in PORTALS:
+            env = env_with(**PASSWORD_ENV)
+            out = tmp_path / portal
+            export(service, portal, out, env)
+            planned = orgctl("plan", out, "--detailed-exitcode", env=env)
+            assert planned.returncode == 0, shown(planned)
+        assert "enableFeatureServiceBidirectionalSync: true" in text_of(tmp_path / "field")
+        assert "alice: {level: 1, role: Field Analyst}" in text_of(tmp_path / "hq")
+    finally:
+        service.stop()
