@@ -18,6 +18,7 @@ from reconciler.errors import UserError
 COMMANDS: dict[str, str] = {
     "apply": "reconciler.cli.apply:command",
     "drift": "reconciler.cli.drift:command",
+    "export": "reconciler.cli.export:command",
     "plan": "reconciler.cli.plan:command",
     "schema": "reconciler.cli.schema:command",
     "serve": "reconciler.cli.serve:command",

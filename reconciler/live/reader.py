@@ -170,8 +170,9 @@ class _Reader:
 
     async def collaboration(self, collab: Collaboration) -> Collaboration:
         path = f"{self.base}/collaborations/{_segment(collab.id)}"
+        host = collab.hostPortalId == self.portal_id
         workspaces, invitations = await asyncio.gather(
-            self.workspaces(path, collab), self.invitations(path, collab.id)
+            self.workspaces(path, collab), self.invitations(path, collab.id, host)
         )
         return replace(collab, workspaces=workspaces, invitations=invitations)
 
@@ -196,8 +197,10 @@ class _Reader:
             return None  # no job scheduled
         return records.schedule(raw)
 
-    async def invitations(self, path: str, cid: str) -> dict[str, str]:
-        if cid not in self.needs.invitations:
+    async def invitations(self, path: str, cid: str, host: bool) -> dict[str, str]:
+        # Only the host invalidates invitations, so only the host's export needs them.
+        wanted = cid in self.needs.invitations or (self.needs.everything and host)
+        if not wanted:
             return {}
         raw = await self.client.get_pages(f"{path}/invitations", "collaborationInvitations")
         return {str(i["id"]): str(i.get("status") or "") for i in raw}

@@ -338,11 +338,18 @@ def test_everything_scope_reads_all_collaborations_and_guest_schedules() -> None
     hq(fake)
     fake.route(admin_path("services/webhooks/settings"), {"status": "success"})
     fake.paged(path(f"{BASE}/collaborations/c2/workspaces"), "workspaces", [{"id": "ws9"}])
+    fake.route(
+        path(f"{BASE}/collaborations/c2/invitations"),
+        {"collaborationInvitations": [{"id": "inv7", "status": "invalidated"}]},
+    )
     live, _ = read(fake, None, Scope.EVERYTHING)
     assert live.collaborations["c1"].workspaces["ws1"].schedule is not None
     assert live.collaborations["c2"].workspaces == {"ws9": Workspace("ws9")}
     # this portal hosts c2: no guest schedule to read there
     assert not any(p.endswith("ws9/schedule") for p in fake.paths())
+    # the host's invitations are exported; a guest has none to manage
+    assert live.collaborations["c2"].invitations == {"inv7": "invalidated"}
+    assert not any(p.endswith("c1/invitations") for p in fake.paths())
     assert path(f"{BASE}/webhooks") in fake.paths()  # refused (404 here): tolerated
     assert live.webhooks == {} and live.webhookSettings is None
 

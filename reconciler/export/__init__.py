@@ -1,0 +1,10 @@
+"""Adoption of an existing portal: its live state written out as manifests (design §1, §2).
+
+`write_manifests` is pure apart from writing files: it takes a `LiveState` already read
+and never talks to a portal. `orgctl export` reads the portal and calls it.
+"""
+
+from reconciler.export.summary import ExportSummary
+from reconciler.export.writer import write_manifests
+
+__all__ = ["ExportSummary", "write_manifests"]

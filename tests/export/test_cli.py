@@ -1,0 +1,61 @@
+"""`orgctl export` without a portal: credentials and the output folder are checked first."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from reconciler.cli.export import auth_from_environment
+from reconciler.errors import UserError
+from reconciler.state import Auth
+from tests.export.cli import env_with, orgctl
+
+# Nothing listens here: a test that reached the network would fail with "unreachable".
+UNUSED_URL = "http://127.0.0.1:9/hq/sharing/rest"
+
+
+def run_export(tmp_path: Path, out: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return orgctl(
+        "export", "--portal-url", UNUSED_URL, "-o", out, env=env_with(**env), cwd=tmp_path
+    )
+
+
+def test_the_token_wins_when_both_kinds_are_set() -> None:
+    env = {"ORGCTL_TOKEN": "t", "ORGCTL_USERNAME": "u", "ORGCTL_PASSWORD": "p"}
+    assert auth_from_environment(env) == Auth(tokenEnv="ORGCTL_TOKEN")
+
+
+def test_username_and_password_name_both_variables() -> None:
+    env = {"ORGCTL_USERNAME": "u", "ORGCTL_PASSWORD": "p"}
+    assert auth_from_environment(env) == Auth(
+        usernameEnv="ORGCTL_USERNAME", passwordEnv="ORGCTL_PASSWORD"
+    )
+
+
+@pytest.mark.parametrize("env", [{}, {"ORGCTL_USERNAME": "u"}, {"ORGCTL_TOKEN": ""}])
+def test_missing_credentials_name_the_variables(env: dict[str, str]) -> None:
+    with pytest.raises(UserError) as caught:
+        auth_from_environment(env)
+    for name in ("ORGCTL_TOKEN", "ORGCTL_USERNAME", "ORGCTL_PASSWORD"):
+        assert name in str(caught.value)
+
+
+def test_cli_without_credentials_exits_1_with_one_clear_line(tmp_path: Path) -> None:
+    result = run_export(tmp_path, tmp_path / "out")
+    assert result.returncode == 1
+    assert "ORGCTL_TOKEN" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_refuses_a_non_empty_folder_before_reading_the_portal(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.yaml").write_text("mine\n")
+    result = run_export(tmp_path, out, ORGCTL_USERNAME="admin", ORGCTL_PASSWORD="s3cret-pw")
+    assert result.returncode == 1
+    assert str(out) in result.stderr and "--force" in result.stderr
+    assert "unreachable" not in result.stderr
+    assert "s3cret-pw" not in result.stdout + result.stderr
+    assert (out / "keep.yaml").read_text() == "mine\n"
