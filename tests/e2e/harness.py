@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import pty
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -206,3 +208,35 @@ def one_call(plan: dict[str, Any], address: str, url_part: str) -> dict[str, Any
     found = calls_by(plan, address, url_part)
     assert len(found) == 1, f"expected one {url_part} call for {address}, got {found}"
     return found[0]
+
+
+def run_orgctl_on_a_terminal(
+    args: list[str], env: dict[str, str], answer: str, cwd: Path | None = None
+) -> tuple[int, str]:
+    """The real CLI on a pseudo-terminal: `answer` is typed at the first prompt (a last
+    line ending without a newline and holding a "?"). Returns the exit code and all output."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        orgctl_command(args), env=env, cwd=cwd, stdin=terminal, stdout=terminal, stderr=terminal
+    )
+    os.close(terminal)
+    output = b""
+    answered = False
+    try:
+        while select.select([controller], [], [], CLI_TIMEOUT_SECONDS)[0]:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:  # the terminal closed: the process has exited
+                break
+            if not chunk:
+                break
+            output += chunk
+            if not answered and b"?" in output.rsplit(b"\n", 1)[-1]:
+                os.write(controller, answer.encode() + b"\n")
+                answered = True
+        code = process.wait(CLI_TIMEOUT_SECONDS)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(controller)
+    return code, output.decode(errors="replace")

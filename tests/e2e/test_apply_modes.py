@@ -1,4 +1,5 @@
-"""How `apply` sends, or refuses to: dry run, no TTY, saved plans, stale saved plans."""
+"""How `apply` sends, or refuses to: dry run, no TTY, a terminal's answer, saved plans,
+stale saved plans."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 
 import pytest
 
-from .harness import EXAMPLES, World, output_of, plan_json
+from .harness import EXAMPLES, World, output_of, plan_json, run_orgctl_on_a_terminal
 
 pytestmark = pytest.mark.e2e
 
@@ -44,6 +45,22 @@ def test_apply_without_tty_or_auto_approve_refuses_and_sends_nothing(demo: World
     assert "--auto-approve" in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
     assert api.snapshot() == before
+
+
+def test_apply_on_a_terminal_asks_and_sends_only_after_yes(demo: World) -> None:
+    api = demo.api("hq")
+    before = api.snapshot()
+    args = ["apply", str(HQ)]
+    code, output = run_orgctl_on_a_terminal(args, demo.env("hq"), "no", demo.workdir)
+    assert code == 1, output
+    assert "Traceback" not in output
+    assert api.snapshot() == before
+
+    code, output = run_orgctl_on_a_terminal(args, demo.env("hq"), "yes", demo.workdir)
+    assert code == 0, output
+    assert api.members()["alice"]["roleId"] == api.roles()["Field Analyst"]["id"]
+    after = demo.orgctl("plan", HQ, "--detailed-exitcode", portal="hq")
+    assert after.returncode == 0, output_of(after)
 
 
 def test_saved_plan_applies_and_converges(demo: World) -> None:

@@ -24,6 +24,8 @@ def converge(world: World, example: str) -> None:
 
     applied = world.orgctl("apply", directory, "--auto-approve", portal=example)
     assert applied.returncode == 0, output_of(applied)
+    # No terminal: no progress bar, no cursor or colour codes.
+    assert "\x1b[" not in applied.stdout + applied.stderr, output_of(applied)
 
     after = world.orgctl("plan", directory, "--detailed-exitcode", portal=example)
     assert after.returncode == 0, output_of(after)

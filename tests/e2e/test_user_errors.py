@@ -72,11 +72,10 @@ def test_plain_http_to_a_remote_host_is_refused(demo: World, command: list[str])
     [
         ("unknown-collaboration", "Collaboration/nope"),
         ("unknown-workspace", "Workspace/c1/wsX"),
+        ("unknown-member", "Member/zed"),
     ],
 )
-def test_collaboration_or_workspace_missing_live_names_the_address(
-    demo: World, manifest: str, address: str
-) -> None:
+def test_resource_missing_live_names_the_address(demo: World, manifest: str, address: str) -> None:
     for command in (["plan"], ["drift"]):
         result = demo.orgctl(command[0], MANIFESTS / manifest, portal="hq")
         assert result.returncode == 1, output_of(result)
