@@ -56,8 +56,12 @@ class PortalApi:
         return body
 
     def get(self, path: str, **params: Any) -> dict[str, Any]:
-        reply = self._api.get(self.portal, path, auth=self.token, **params)
-        return self._checked(f"GET {path}", reply)
+        return self._checked(f"GET {path}", self.get_unchecked(path, **params))
+
+    def get_unchecked(self, path: str, **params: Any) -> dict[str, Any]:
+        """The reply as it is, error envelope or not."""
+        reply: dict[str, Any] = self._api.get(self.portal, path, auth=self.token, **params)
+        return reply
 
     def post(self, path: str, **form: Any) -> dict[str, Any]:
         reply = self._api.post(self.portal, path, auth=self.token, **form)
@@ -158,6 +162,11 @@ class World:
 
     def api(self, portal: str, username: str = ADMIN[0], password: str = ADMIN[1]) -> PortalApi:
         return PortalApi(self._api, portal, username, password)
+
+    def advance_clock(self, hours: float) -> None:
+        """Move the service's own clock (`--control`): schedules fire, runs age."""
+        reply = self._api.advance(hours)
+        assert reply.get("success") is True, reply
 
     def close(self) -> None:
         self._api.close()
