@@ -105,6 +105,24 @@ def test_ordered_plan_applies_and_converges(serve: Serve) -> None:
     assert members["hank"]["roleId"] == roles["Analyst"]["id"]
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="E2E_BUGS: a level-1 member's built-in role is assigned before her rise to level 2",
+)
+def test_level_one_member_rises_before_taking_a_built_in_role(demo: World) -> None:
+    directory = MANIFESTS / "level-one-to-builtin"
+    plan = json_plan(demo, directory, "hq")
+    rise = one_call(plan, "Member/erin", "/updateUserLevel")
+    role = one_call(plan, "Member/erin", "/updateuserrole")
+    assert (rise["params"]["level"], role["params"]["role"]) == ("2", "org_user")
+    assert rise["seq"] < role["seq"] and rise["seq"] in role["dependsOn"]
+
+    applied = demo.orgctl("apply", directory, "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    erin = demo.api("hq").members()["erin"]
+    assert (erin["role"], erin["level"]) == ("org_user", "2")
+
+
 def test_full_level_two_demotion_comes_before_promotion(serve: Serve) -> None:
     world = serve("level2full")
     directory = MANIFESTS / "level2full"
