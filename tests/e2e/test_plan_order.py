@@ -169,3 +169,25 @@ def test_target_limits_the_plan_to_the_member_and_the_role_she_needs(demo: World
     role = one_call(plan, "Member/alice", "/updateuserrole")
     level = one_call(plan, "Member/alice", "/updateUserLevel")
     assert create["seq"] in role["dependsOn"] and role["seq"] in level["dependsOn"]
+
+
+def test_targeted_apply_changes_only_the_target_and_what_it_needs(demo: World) -> None:
+    api = demo.api("hq")
+    before = api.snapshot()
+    applied = demo.orgctl(
+        "apply", EXAMPLES / "hq", "--auto-approve", "--target", "Member/alice", portal="hq"
+    )
+    assert applied.returncode == 0, output_of(applied)
+    after = api.snapshot()
+    field_analyst = after["roles"]["Field Analyst"]
+    assert len(field_analyst["privileges"]) == 5
+    assert (after["members"]["alice"]["roleId"], after["members"]["alice"]["level"]) == (
+        field_analyst["id"],
+        "1",
+    )
+    # Everything else the example would change is untouched.
+    assert after["members"]["bob"] == before["members"]["bob"]
+    assert after["members"]["erin"] == before["members"]["erin"]
+    assert after["roles"]["Analyst"] == before["roles"]["Analyst"]
+    assert "Legacy Viewer" in after["roles"]
+    assert after["collaborations"] == before["collaborations"]
