@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.service.harness import Service
 
-from .harness import DEMO_STATE, STATES, World
-
-Serve = Callable[[str | Path], World]
+from .harness import DEMO_STATE, STATES, Serve, World
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ import pty
 import select
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -175,6 +176,10 @@ class World:
 
 def orgctl_command(args: list[str]) -> list[str]:
     return [sys.executable, "-m", "reconciler", *args]
+
+
+# The `serve` fixture: start a service seeded from a state file, get its World.
+Serve = Callable[[str | Path], "World"]
 
 
 def run_orgctl(

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Serve
-from .harness import MANIFESTS, one_call, output_of, plan_json
+from .harness import MANIFESTS, Serve, one_call, output_of, plan_json
 
 pytestmark = pytest.mark.e2e
 

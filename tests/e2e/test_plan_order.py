@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Serve
-from .harness import EXAMPLES, MANIFESTS, World, one_call, output_of, plan_json
+from .harness import EXAMPLES, MANIFESTS, Serve, World, one_call, output_of, plan_json
 
 pytestmark = pytest.mark.e2e
 

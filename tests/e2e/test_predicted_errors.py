@@ -7,8 +7,7 @@ import re
 
 import pytest
 
-from .conftest import Serve
-from .harness import MANIFESTS, World, output_of, plan_json
+from .harness import MANIFESTS, Serve, World, output_of, plan_json
 
 pytestmark = pytest.mark.e2e
 

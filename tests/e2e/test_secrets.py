@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Serve
-from .harness import MANIFESTS, output_of
+from .harness import MANIFESTS, Serve, output_of
 
 pytestmark = pytest.mark.e2e
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import Serve
-from .harness import MANIFESTS, one_call, output_of, plan_json
+from .harness import MANIFESTS, Serve, one_call, output_of, plan_json
 
 pytestmark = pytest.mark.e2e
 
