@@ -58,6 +58,12 @@ def test_predicted_failure_is_a_plan_error(
     before = api.snapshot()
     applied = world.orgctl("apply", directory, "--auto-approve", portal="hq")
     assert applied.returncode == 1, output_of(applied)
+    # Saved, the impossible plan cannot be applied either.
+    saved = world.workdir / "plan.json"
+    assert world.orgctl("plan", directory, "-o", saved, portal="hq").returncode == 1
+    from_file = world.orgctl("apply", "--plan", saved, "--auto-approve", portal="hq")
+    assert from_file.returncode == 1, output_of(from_file)
+    assert address in from_file.stdout + from_file.stderr, output_of(from_file)
     assert api.snapshot() == before
 
 
