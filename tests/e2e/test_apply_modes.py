@@ -1,0 +1,97 @@
+"""How `apply` sends, or refuses to: dry run, no TTY, a terminal's answer, saved plans,
+stale saved plans."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .harness import EXAMPLES, World, output_of, plan_json, run_orgctl_on_a_terminal
+
+pytestmark = pytest.mark.e2e
+
+HQ = EXAMPLES / "hq"
+
+
+def test_dry_run_prints_every_call_in_order_and_sends_nothing(demo: World) -> None:
+    api = demo.api("hq")
+    before = api.snapshot()
+    plan = plan_json(demo.orgctl("plan", HQ, "--format", "json", portal="hq"))
+    assert plan["calls"], plan
+
+    result = demo.orgctl("apply", HQ, "--dry-run", portal="hq")
+    assert result.returncode == 0, output_of(result)
+    position = 0
+    for call in plan["calls"]:
+        found = result.stdout.find(call["url"], position)
+        assert found >= 0, f"call {call['seq']} missing or out of order:\n{output_of(result)}"
+        line = result.stdout[
+            result.stdout.rfind("\n", 0, found) + 1 : result.stdout.find("\n", found)
+        ]
+        assert call["method"] in line, line
+        printed_after = result.stdout[found:]
+        for name, value in call["params"].items():
+            assert name in printed_after and value in printed_after, (call, output_of(result))
+        position = found + len(call["url"])
+    assert api.snapshot() == before
+
+
+def test_apply_without_tty_or_auto_approve_refuses_and_sends_nothing(demo: World) -> None:
+    api = demo.api("hq")
+    before = api.snapshot()
+    result = demo.orgctl("apply", HQ, portal="hq")
+    assert result.returncode == 1, output_of(result)
+    assert "--auto-approve" in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert api.snapshot() == before
+
+
+def test_apply_on_a_terminal_asks_and_sends_only_after_yes(demo: World) -> None:
+    api = demo.api("hq")
+    before = api.snapshot()
+    args = ["apply", str(HQ)]
+    code, output = run_orgctl_on_a_terminal(args, demo.env("hq"), "no", demo.workdir)
+    assert code == 1, output
+    assert "Traceback" not in output
+    assert api.snapshot() == before
+
+    code, output = run_orgctl_on_a_terminal(args, demo.env("hq"), "yes", demo.workdir)
+    assert code == 0, output
+    assert api.members()["alice"]["roleId"] == api.roles()["Field Analyst"]["id"]
+    after = demo.orgctl("plan", HQ, "--detailed-exitcode", portal="hq")
+    assert after.returncode == 0, output_of(after)
+
+
+def test_saved_plan_applies_and_converges(demo: World) -> None:
+    saved = demo.workdir / "plan.json"
+    planned = demo.orgctl("plan", HQ, "-o", saved, portal="hq")
+    assert planned.returncode == 0, output_of(planned)
+    document = json.loads(saved.read_text())
+    assert document["formatVersion"] == 1 and document["calls"], document
+
+    applied = demo.orgctl("apply", "--plan", saved, "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    after = demo.orgctl("plan", HQ, "--detailed-exitcode", portal="hq")
+    assert after.returncode == 0, output_of(after)
+    api = demo.api("hq")
+    assert api.members()["alice"]["roleId"] == api.roles()["Field Analyst"]["id"]
+
+
+def test_stale_saved_plan_is_refused_naming_what_changed(demo: World) -> None:
+    saved = demo.workdir / "plan.json"
+    planned = demo.orgctl("plan", HQ, "-o", saved, portal="hq")
+    assert planned.returncode == 0, output_of(planned)
+    assert "Role/Analyst" in [c["address"] for c in json.loads(saved.read_text())["changes"]]
+
+    api = demo.api("hq")
+    api.set_privileges("Analyst", ["portal:user:joinGroup"])  # by hand, after the plan
+    before = api.snapshot()
+
+    result = demo.orgctl("apply", "--plan", saved, "--auto-approve", portal="hq")
+    assert result.returncode == 1, output_of(result)
+    shown = result.stdout + result.stderr
+    assert "stale plan" in shown
+    assert "Role/Analyst" in shown
+    assert "Traceback" not in shown
+    assert api.snapshot() == before
