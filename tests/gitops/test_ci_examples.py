@@ -1,0 +1,139 @@
+"""The CI examples parse, and every orgctl command they run exists with those flags."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from ruamel.yaml import YAML
+
+from reconciler.cli import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKFLOWS = sorted((ROOT / "examples" / "ci").rglob("*.yml"))
+# GitHub expressions and shell variables stand for values, never for flags.
+PLACEHOLDER = re.compile(r"\$\{\{[^}]*\}\}|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
+
+
+def _load(path: Path) -> Any:
+    return YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+
+
+def _scripts(node: Any) -> Iterator[str]:
+    """Every shell script in a workflow: GitHub `run:` and GitLab `script:` entries."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "run" and isinstance(value, str):
+                yield value
+            elif key in ("script", "before_script") and isinstance(value, list):
+                yield from (line for line in value if isinstance(line, str))
+            else:
+                yield from _scripts(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _scripts(item)
+
+
+SUBSHELL = re.compile(r"\$\(([^()]*)\)")
+
+
+def _invocations(script: str) -> Iterator[list[str]]:
+    """The arguments of each `orgctl ...` in a script, command substitutions included."""
+    for line in script.replace("\\\n", " ").splitlines():
+        segments = [*SUBSHELL.findall(line), SUBSHELL.sub("VALUE", line)]
+        for segment in segments:
+            yield from _orgctl_words(PLACEHOLDER.sub("VALUE", segment))
+
+
+def _orgctl_words(segment: str) -> Iterator[list[str]]:
+    lexer = shlex.shlex(segment, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    tokens = list(lexer)
+    for start, token in enumerate(tokens):
+        if token != "orgctl":
+            continue
+        words: list[str] = []
+        for word in tokens[start + 1 :]:
+            if word and all(ch in "();<>|&" for ch in word):
+                break  # the command ends at a redirection or a shell operator
+            words.append(word)
+        yield words
+
+
+def _all_invocations() -> list[tuple[str, list[str]]]:
+    found = []
+    for path in WORKFLOWS:
+        for script in _scripts(_load(path)):
+            found.extend((path.name, words) for words in _invocations(script))
+    return found
+
+
+def _check(words: list[str]) -> list[str]:
+    """Problems with one invocation: unknown command, unknown or misused option."""
+    name, args = words[0], words[1:]
+    command = cli.get_command(click.Context(cli), name)
+    if command is None:
+        return [f"unknown command {name!r}"]
+    try:
+        command.make_context(name, args)
+    except click.UsageError as exc:
+        return [f"orgctl {name}: {exc.format_message()}"]
+    return []
+
+
+def test_there_are_github_and_gitlab_examples() -> None:
+    names = {p.name for p in WORKFLOWS}
+    assert {"orgctl-pull-request.yml", "orgctl-apply.yml", "orgctl-drift.yml"} <= names
+    assert ".gitlab-ci.yml" in names
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_workflow_parses_and_runs_orgctl(path: Path) -> None:
+    document = _load(path)
+    assert isinstance(document, dict)
+    assert any(_invocations(s) for s in _scripts(document)), f"{path.name} never runs orgctl"
+
+
+def test_every_orgctl_invocation_is_a_real_command_with_real_flags() -> None:
+    invocations = _all_invocations()
+    used = {words[0] for _, words in invocations}
+    assert {"validate", "plan", "apply", "drift", "targets"} <= used
+    problems = [f"{file}: {p}" for file, words in invocations for p in _check(words)]
+    assert problems == []
+
+
+def test_pull_requests_annotate_plan_and_comment_in_place() -> None:
+    text = (ROOT / "examples/ci/github/orgctl-pull-request.yml").read_text()
+    assert "--format github" in text
+    assert "--format markdown" in text and "--detailed-exitcode" in text
+    assert "updateComment" in text and "<!-- orgctl-plan:" in text
+
+
+def test_applies_to_one_portal_never_overlap() -> None:
+    workflow = _load(ROOT / "examples/ci/github/orgctl-apply.yml")
+    concurrency = workflow["jobs"]["apply"]["concurrency"]
+    assert "matrix.portal.name" in concurrency["group"]
+    assert concurrency["cancel-in-progress"] is False
+    assert workflow["on"]["push"]["branches"] == ["main"]
+    gitlab = _load(ROOT / "examples/ci/gitlab/.gitlab-ci.yml")
+    assert gitlab["apply"]["resource_group"] == "orgctl-$PORTAL"
+
+
+def test_drift_runs_on_a_schedule_and_opens_one_issue() -> None:
+    workflow = _load(ROOT / "examples/ci/github/orgctl-drift.yml")
+    assert workflow["on"]["schedule"][0]["cron"]
+    script = workflow["jobs"]["drift"]["steps"][-1]["with"]["script"]
+    assert "issues.update" in script and "issues.create" in script
+    assert workflow["jobs"]["drift"]["steps"][-1]["if"] == "steps.drift.outputs.exitcode == '2'"
+
+
+def test_pre_commit_hook_runs_validate() -> None:
+    hooks = _load(ROOT / ".pre-commit-hooks.yaml")
+    assert hooks[0]["id"] == "orgctl-validate"
+    assert hooks[0]["entry"].split()[:2] == ["orgctl", "validate"]
+    assert hooks[0]["pass_filenames"] is False
