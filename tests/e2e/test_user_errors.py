@@ -97,12 +97,9 @@ def test_bad_usage_exits_1_never_the_drift_code(args: list[str]) -> None:
     assert result.stderr.strip(), output_of(result)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="E2E_BUGS: a plan with errors ends 'No changes. The portal matches the manifests.'",
-)
 @pytest.mark.parametrize("command", ["plan", "drift"])
 def test_plan_with_errors_does_not_claim_the_portal_matches(demo: World, command: str) -> None:
     result = demo.orgctl(command, MANIFESTS / "unknown-workspace", portal="hq")
     assert result.returncode == 1, output_of(result)
     assert "matches the manifests" not in result.stdout, output_of(result)
+    assert "1 error(s)" in result.stdout, output_of(result)

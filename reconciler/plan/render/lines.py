@@ -50,14 +50,29 @@ def call_line(call: Call) -> str:
 
 
 def summary_line(plan: Plan, mode: Mode) -> str:
+    line = _drift_line(plan) if mode == "drift" else _plan_line(plan)
+    if not plan.errors:
+        return line
+    # A plan with errors did not compare everything: never claim the portal matches.
+    refusal = f"{len(plan.errors)} error(s): nothing can be applied until they are fixed."
+    return f"{line} {refusal}" if plan.changes else f"{_NAMES[mode]} has {refusal}"
+
+
+_NAMES: dict[Mode, str] = {"plan": "Plan", "drift": "Drift check"}
+
+
+def _drift_line(plan: Plan) -> str:
     counts = plan.summary()
-    if mode == "drift":
-        if not plan.changes:
-            return "No drift. The portal matches the manifests."
-        return (
-            f"Drift: {len(plan.changes)} resource(s) differ: {counts['create']} missing, "
-            f"{counts['update']} changed, {counts['delete']} to remove."
-        )
+    if not plan.changes:
+        return "No drift. The portal matches the manifests."
+    return (
+        f"Drift: {len(plan.changes)} resource(s) differ: {counts['create']} missing, "
+        f"{counts['update']} changed, {counts['delete']} to remove."
+    )
+
+
+def _plan_line(plan: Plan) -> str:
+    counts = plan.summary()
     if plan.empty:
         return "No changes. The portal matches the manifests."
     return (
