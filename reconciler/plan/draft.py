@@ -8,7 +8,7 @@ Each resource module (roles, members, collaborations, webhooks, retention) adds 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from urllib.parse import quote
 
@@ -99,3 +99,8 @@ class Draft:
         url = self.url(operation, ids or {})
         self.calls[key] = PendingCall(key, group, address, operation, url, dict(params), after)
         return key
+
+    def wait_for(self, key: str, first: str) -> None:
+        """Make the call `key` depend on `first` as well, once both are known."""
+        call = self.calls[key]
+        self.calls[key] = replace(call, after=(*call.after, first))

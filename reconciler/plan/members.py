@@ -63,7 +63,8 @@ def _level_move(draft: Draft, want: Member, have: Member, outcome: Outcome) -> L
         return None
     if not _level_allowed(draft, want.username, outcome):
         return None
-    return LevelMove(want.username, have.level, outcome.level, outcome.role_call)
+    role_waits = outcome.level == 2 and outcome.role in catalog.BUILTIN_ROLES
+    return LevelMove(want.username, have.level, outcome.level, outcome.role_call, role_waits)
 
 
 def _plan_member(draft: Draft, want: Member, have: Member) -> Outcome:
@@ -168,13 +169,15 @@ def _plan_level_calls(draft: Draft, moves: list[LevelMove]) -> None:
             counts[member.level] = counts.get(member.level, 0) + 1
     ordered, stuck = order_level_moves(moves, counts, draft.live.portal.levelQuotas)
     for move, freed_by in ordered:
-        after = tuple(k for k in (move.role_call, freed_by) if k)
-        draft.call(
+        role_first = None if move.role_waits else move.role_call
+        level_call = draft.call(
             Group.MEMBER_LEVELS,
             member_address(move.username),
             "updateUserLevel",
             {"user": move.username, "level": str(move.target)},
-            after=after,
+            after=tuple(k for k in (role_first, freed_by) if k),
         )
+        if move.role_waits and move.role_call:
+            draft.wait_for(move.role_call, level_call)
     for move, reason in stuck:
         draft.error(member_address(move.username), reason)

@@ -17,7 +17,10 @@ class LevelMove:
     username: str
     source: int
     target: int
-    role_call: str | None = None  # key of the member's role assignment, sent first
+    role_call: str | None = None  # key of the member's role assignment
+    # A built-in role needs level 2 (spec §2): a level-1 member rises before taking it.
+    # Otherwise the role comes first, so a member entering level 1 already has a custom one.
+    role_waits: bool = False
 
 
 def move_key(move: LevelMove) -> str:

@@ -104,10 +104,6 @@ def test_ordered_plan_applies_and_converges(serve: Serve) -> None:
     assert members["hank"]["roleId"] == roles["Analyst"]["id"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="E2E_BUGS: a level-1 member's built-in role is assigned before her rise to level 2",
-)
 def test_level_one_member_rises_before_taking_a_built_in_role(demo: World) -> None:
     directory = MANIFESTS / "level-one-to-builtin"
     plan = json_plan(demo, directory, "hq")

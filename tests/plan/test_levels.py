@@ -35,6 +35,24 @@ def test_level_change_follows_the_role_assignment() -> None:
     assert not plan.errors
 
 
+def test_a_level_one_member_rises_before_taking_a_built_in_role() -> None:
+    # erin is a level-1 Analyst live; a built-in role is only for level 2 (spec §2).
+    plan = plan_for(erin=Member("erin", "org_user", 2))
+    level, assign = plan.calls
+    assert (level.operation, level.params["level"]) == ("updateUserLevel", "2")
+    assert (assign.operation, assign.params["role"]) == ("updateUserRole", "org_user")
+    assert assign.dependsOn == (level.seq,) and level.dependsOn == ()
+    assert not plan.errors
+
+
+def test_a_level_one_member_keeping_her_custom_role_only_rises() -> None:
+    plan = plan_for(erin=Member("erin", "Analyst", 2))
+    assert not plan.errors
+    assert [(c.operation, c.params, c.dependsOn) for c in plan.calls] == [
+        ("updateUserLevel", {"user": "erin", "level": "2"}, ())
+    ]
+
+
 def test_level_one_without_a_custom_role_is_an_error() -> None:
     assert messages(plan_for(bob=Member("bob", None, 1))) == [
         "Member/bob: level 1 needs a custom role, but the member's role is 'org_user'"
