@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -83,7 +83,8 @@ def _cross_document(
         same = [d for d in documents if d.kind == kind]
         for extra in same[1:]:
             yield extra.problem((), f"a second {kind} document (first at {_at(same[0])})")
-    yield from _duplicates("role", _roles(documents))
+    # The service keeps role names unique regardless of case (ROLE_1001).
+    yield from _duplicates("role", _roles(documents), fold=str.casefold)
     yield from _duplicates("username", _members(documents))
     collaborations = [d for d in documents if isinstance(d.model, models.Collaboration)]
     yield from _duplicates(
@@ -116,15 +117,19 @@ def _members(documents: Iterable[Document]) -> Iterator[Declaration]:
                 yield d, ("spec", "members", username), username
 
 
-def _duplicates(what: str, declarations: Iterable[Declaration]) -> Iterator[Problem]:
-    first: dict[str, Document] = {}
+def _duplicates(
+    what: str, declarations: Iterable[Declaration], fold: Callable[[str], str] = str
+) -> Iterator[Problem]:
+    first: dict[str, tuple[Document, str]] = {}
     for document, path, key in declarations:
-        if key in first:
-            yield document.problem(
-                path, f"{what} {key!r} is declared twice (first at {_at(first[key])})"
-            )
-        else:
-            first[key] = document
+        if fold(key) not in first:
+            first[fold(key)] = (document, key)
+            continue
+        earlier, spelled = first[fold(key)]
+        same = "" if spelled == key else f" as {spelled!r}"
+        yield document.problem(
+            path, f"{what} {key!r} is declared twice (first{same} at {_at(earlier)})"
+        )
 
 
 def _at(document: Document) -> str:

@@ -41,6 +41,14 @@ def plan_roles(draft: Draft) -> None:
 
 def _create(draft: Draft, want: Role) -> None:
     address = role_address(want.name)
+    twin = _live_twin(draft, want.name)
+    if twin is not None:
+        draft.error(
+            address,
+            f"the portal has a role {twin!r}; role names are unique regardless of case, so "
+            f"creating {want.name!r} would be refused (ROLE_1001): declare it as {twin!r}",
+        )
+        return
     draft.changes.append(created(address, _fields(want)))
     params = {"name": want.name}
     if want.description is not None:
@@ -55,6 +63,13 @@ def _create(draft: Draft, want: Role) -> None:
             ids={"roleId": placeholder(address)},
             after=(create,),
         )
+
+
+def _live_twin(draft: Draft, name: str) -> str | None:
+    """A live role whose name differs from `name` only in case."""
+    folded = name.casefold()
+    twins = (live for live in draft.live.roles if live.casefold() == folded and live != name)
+    return next(twins, None)
 
 
 def _update(draft: Draft, want: Role, have: Role) -> None:

@@ -23,16 +23,8 @@ pytestmark = pytest.mark.e2e
         ("errors-license", "Member/dave", r"appstudio"),
         # Analyst is still held by carol, dave, erin and ivy.
         ("errors-assigned-role", "Role/Analyst", r"(?i)assigned.*dave|dave.*assigned"),
-        pytest.param(
-            "errors-role-name-case",
-            "Role/analyst",
-            r"Analyst",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="E2E_BUGS: a role differing only in case from a live role plans a "
-                "createRole that the service refuses",
-            ),
-        ),
+        # Analyst exists live; role names are unique regardless of case (ROLE_1001).
+        ("errors-role-name-case", "Role/analyst", r"'Analyst'.*ROLE_1001"),
     ],
     ids=["owns-items", "level-1-full", "disallowed-app", "role-still-assigned", "name-case"],
 )

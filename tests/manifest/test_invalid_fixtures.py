@@ -76,6 +76,12 @@ CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("env-name-holds-secret", "portal.yaml", 9, ("spec.auth.tokenEnv", "NAME of an environment")),
     ("two-portals", "portal.yaml", 1, ("second Portal document", "more/portal.yaml:1")),
     ("duplicate-role-across-files", "roles.yaml", 3, ("role 'Analyst'", "declared twice")),
+    (
+        "role-names-differ-only-in-case",
+        "roles.yaml",
+        10,
+        ("role 'analyst'", "declared twice", "first as 'Analyst'"),
+    ),
     ("duplicate-username", "members.yaml", 13, ("username 'alice'", "declared twice")),
     (
         "duplicate-collaboration-id",

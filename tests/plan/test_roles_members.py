@@ -37,6 +37,15 @@ def test_new_role_is_created_then_given_privileges() -> None:
     assert plan.changes[0].action is Action.CREATE
 
 
+def test_a_role_differing_only_in_case_from_a_live_one_is_an_error() -> None:
+    plan = plan_for(Role("analyst", None, frozenset({"portal:user:joinGroup"})))
+    assert messages(plan) == [
+        "Role/analyst: the portal has a role 'Analyst'; role names are unique regardless of "
+        "case, so creating 'analyst' would be refused (ROLE_1001): declare it as 'Analyst'"
+    ]
+    assert plan.calls == ()
+
+
 def test_changed_description_updates_the_role() -> None:
     plan = plan_for(Role("Analyst", "Analysts of the field", None))
     (call,) = plan.calls
