@@ -81,8 +81,7 @@ def change_by_hand(base: str) -> None:
         {
             "username": "admin",
             "password": "admin-pass",
-            "client": "referer",
-            "referer": base,
+            "client": "requestip",
             "expiration": "60",
         },
     )["token"]

@@ -28,8 +28,11 @@ Protocol
 
 Auth
 - Tokens are random, stored (they survive a restart) and bound to one portal; they
-  expire by the service clock. `expiration` above 20,160 minutes is clamped to it; the
-  `client`/`referer` binding is accepted but not enforced. Passwords are kept hashed.
+  expire by the service clock. `expiration` above 20,160 minutes is clamped to it.
+  `client=referer` binds a token to its `referer` field, and a request presenting it
+  must send that `Referer` header; `client=ip` binds it to the `ip` field, `requestip`
+  (the default when `client` is omitted) to the address asking; a mismatch is 498.
+  Passwords are kept hashed.
 - org_admin holds every privilege of its platform, so any organization administrator
   passes "holds portal:admin:manageWebhooks"; org_publisher and org_user hold the user
   and publisher privileges (`auth`).
@@ -59,6 +62,9 @@ Rules
   JSON object.
 - updatePortalGroupLink keeps the link's omitted fields, except
   enableFeatureServiceBidirectionalSync, whose omission means its default false.
+- copyFeatureServiceData before 10.7 copies feature services but not hosted feature
+  layer views (spec §9). The service holds no items, so the difference cannot be seen
+  here; the planner warns about it instead.
 - Webhook settings: an omitted field is reset to its default.
 - importInvitationResponse sets the invitation to `guest_accepted` and adds the guest.
 

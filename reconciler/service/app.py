@@ -84,6 +84,8 @@ class Service:
             return Reply(envelope(not_found("Resource not found")), fmt, 404)
         with self.lock:
             ctx = Ctx(self.world, portal, Params(fields), {})
+            ctx.referer = request.headers.get("referer", "")
+            ctx.client_ip = request.client.host if request.client else ""
             try:
                 return Reply(self.dispatch(request, ctx, table, rest, fields), fmt)
             except ApiError as exc:

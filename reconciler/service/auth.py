@@ -22,13 +22,15 @@ TOKEN_MINUTES_DEFAULT = 60
 TOKEN_MINUTES_MAX = 20_160  # two weeks
 
 
-def issue_token(ctx: Ctx, username: str, minutes: int) -> tuple[str, int]:
+def issue_token(ctx: Ctx, username: str, minutes: int, bound_to: str) -> tuple[str, int]:
+    """A token for `username`, usable only by a request `bound_to` names (see `binding`)."""
     token = secrets.token_urlsafe(32)
     expires = ctx.now + minutes * MINUTE_MS
     ctx.world.tokens[token] = {
         "portalId": ctx.portal["id"],
         "username": username,
         "expires": expires,
+        "boundTo": bound_to,
     }
     ctx.new_tokens.append(token)
     return token, expires
@@ -43,10 +45,19 @@ def caller_for(ctx: Ctx, token: str | None) -> Doc:
         raise ApiError(498, "GWM_0004", "Invalid token.")
     if entry["expires"] <= ctx.now:
         raise ApiError(498, "GWM_0004", "Invalid token: the token has expired.")
+    bound_to = entry.get("boundTo", "")
+    if bound_to and bound_to not in (binding("referer", ctx.referer), binding("ip", ctx.client_ip)):
+        raise ApiError(498, "GWM_0004", "Invalid token: it was issued for another client.")
     user = ctx.portal["users"].get(entry["username"])
     if user is None:
         raise ApiError(498, "GWM_0004", "Invalid token: its member no longer exists.")
     return user  # type: ignore[no-any-return]
+
+
+def binding(client: str, value: str) -> str:
+    """What a token is bound to: `referer:<Referer header>` or `ip:<address>`; a request
+    presenting the token must carry the same."""
+    return f"{client}:{value}" if value else ""
 
 
 def builtin_privileges(role: str, portal: Doc) -> set[str]:

@@ -16,7 +16,8 @@ class Ctx:
     params: Params
     args: dict[str, str]
     caller: Doc | None = None
-    referer: str = ""
+    referer: str = ""  # the request's Referer header and address, for bound tokens
+    client_ip: str = ""
     # what the handler changed, so only that is written back
     touched_portals: set[str] = field(default_factory=set)
     touched_collaborations: bool = False

@@ -7,6 +7,7 @@ from typing import Any
 from reconciler.service.auth import (
     TOKEN_MINUTES_DEFAULT,
     TOKEN_MINUTES_MAX,
+    binding,
     effective_privileges,
     issue_token,
 )
@@ -24,16 +25,33 @@ def generate_token(ctx: Ctx) -> dict[str, Any]:
         minutes = TOKEN_MINUTES_DEFAULT
     if minutes < 1:
         raise bad_request(f"'expiration' must be a positive number of minutes, got {minutes}")
-    client = (ctx.params.text("client") or "referer").strip().lower()
-    if client not in ("referer", "ip", "requestip"):
-        raise bad_request(f"'client' must be referer, ip or requestip, got {client[:40]!r}")
+    bound_to = _token_binding(ctx)
     user = ctx.portal["users"].get(username)
     if user is None or user["passwordHash"] != password_hash(password):
         raise ApiError(
             400, "GWM_0009", "Unable to generate token.", ["Invalid username or password."]
         )
-    token, expires = issue_token(ctx, username, min(minutes, TOKEN_MINUTES_MAX))
+    token, expires = issue_token(ctx, username, min(minutes, TOKEN_MINUTES_MAX), bound_to)
     return {"token": token, "expires": expires, "ssl": False}
+
+
+def _token_binding(ctx: Ctx) -> str:
+    """`client=referer` binds the token to the `referer` field, `ip` to the `ip` field,
+    `requestip` (the default without `client`) to the address asking."""
+    client = (ctx.params.text("client") or "requestip").strip().lower()
+    if client == "referer":
+        referer = (ctx.params.text("referer") or "").strip()
+        if not referer:
+            raise bad_request("'referer' is required when client=referer")
+        return binding("referer", referer)
+    if client == "ip":
+        address = (ctx.params.text("ip") or "").strip()
+        if not address:
+            raise bad_request("'ip' is required when client=ip")
+        return binding("ip", address)
+    if client == "requestip":
+        return binding("ip", ctx.client_ip)
+    raise bad_request(f"'client' must be referer, ip or requestip, got {client[:40]!r}")
 
 
 def root_info(ctx: Ctx) -> dict[str, Any]:

@@ -19,7 +19,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (key TEXT PRIMARY KEY, body TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tokens (
     token TEXT PRIMARY KEY, portal_id TEXT NOT NULL, username TEXT NOT NULL,
-    expires INTEGER NOT NULL
+    expires INTEGER NOT NULL, bound_to TEXT NOT NULL DEFAULT ''
 );
 """
 
@@ -38,6 +38,11 @@ class Store:
             self.connection.execute("PRAGMA journal_mode=WAL")
         self.connection.execute("PRAGMA synchronous=FULL")
         self.connection.executescript(_SCHEMA)
+        columns = {row[1] for row in self.connection.execute("PRAGMA table_info(tokens)")}
+        if "bound_to" not in columns:  # a database written before tokens were bound
+            self.connection.execute(
+                "ALTER TABLE tokens ADD COLUMN bound_to TEXT NOT NULL DEFAULT ''"
+            )
 
     def is_empty(self) -> bool:
         row = self.connection.execute("SELECT COUNT(*) FROM docs").fetchone()
@@ -58,10 +63,15 @@ class Store:
                 portal_id, _, name = ident.partition(":")
                 portal = world.portals.setdefault(portal_id, {"users": {}, "roles": {}})
                 portal[_PARTS[kind]][name] = doc
-        for token, portal_id, username, expires in self.connection.execute(
-            "SELECT token, portal_id, username, expires FROM tokens"
+        for token, portal_id, username, expires, bound_to in self.connection.execute(
+            "SELECT token, portal_id, username, expires, bound_to FROM tokens"
         ):
-            world.tokens[token] = {"portalId": portal_id, "username": username, "expires": expires}
+            world.tokens[token] = {
+                "portalId": portal_id,
+                "username": username,
+                "expires": expires,
+                "boundTo": bound_to,
+            }
         return world
 
     def save(
@@ -103,8 +113,14 @@ class Store:
             for token in tokens:
                 entry: Doc = world.tokens[token]
                 cursor.execute(
-                    "INSERT OR REPLACE INTO tokens VALUES (?, ?, ?, ?)",
-                    (token, entry["portalId"], entry["username"], entry["expires"]),
+                    "INSERT OR REPLACE INTO tokens VALUES (?, ?, ?, ?, ?)",
+                    (
+                        token,
+                        entry["portalId"],
+                        entry["username"],
+                        entry["expires"],
+                        entry.get("boundTo", ""),
+                    ),
                 )
             cursor.execute("COMMIT")
         except BaseException:

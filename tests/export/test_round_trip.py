@@ -83,6 +83,7 @@ def test_a_token_export_names_the_token_variable_and_plans_clean(
     service: Service, tmp_path: Path
 ) -> None:
     root = f"{service.url}/hq/sharing/rest"
+    # Bound as orgctl binds its own: to the Referer it sends, the portal URL.
     form = {"username": "admin", "password": PASSWORD, "client": "referer", "referer": root}
     token = httpx.post(f"{root}/generateToken", data={**form, "f": "json"}).json()["token"]
     env = env_with(ORGCTL_TOKEN=token)

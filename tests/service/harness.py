@@ -153,8 +153,7 @@ class Api:
         fields = {
             "username": user,
             "password": password,
-            "client": "referer",
-            "referer": "http://localhost",
+            # Bound to the asking address (requestip): every test client is on loopback.
             # Two weeks, the most the API allows: tests advance the clock by days.
             "expiration": 20160,
             "f": "json",

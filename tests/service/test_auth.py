@@ -83,3 +83,43 @@ def test_token_in_a_form_field(world: Api) -> None:
 def test_token_lifetime_is_capped_at_two_weeks(world_ro: Api) -> None:
     body = world_ro.generate_token("hq", "admin", "admin-pass", expiration=10**6)
     assert body["expires"] == START_MS + 14 * 24 * 3_600_000
+
+
+def get_self(api: Api, token: str, **headers: str) -> object:
+    response = api.http.get(
+        api.sharing("hq", "portals/self"),
+        params={"f": "json"},
+        headers={"X-Esri-Authorization": f"Bearer {token}", **headers},
+    )
+    return response.json()
+
+
+def test_a_referer_bound_token_needs_its_referer(world_ro: Api) -> None:
+    site = "https://apps.example.com/admin"
+    body = world_ro.generate_token("hq", "admin", "admin-pass", client="referer", referer=site)
+    token = body["token"]
+    assert get_self(world_ro, token, Referer=site)["id"] == HQ  # type: ignore[index]
+    error_of(get_self(world_ro, token), 498)
+    error_of(get_self(world_ro, token, Referer="https://elsewhere.example.com"), 498)
+
+
+def test_an_ip_bound_token_needs_its_address(world_ro: Api) -> None:
+    here = world_ro.generate_token("hq", "admin", "admin-pass", client="ip", ip="127.0.0.1")
+    assert get_self(world_ro, here["token"])["id"] == HQ  # type: ignore[index]
+    there = world_ro.generate_token("hq", "admin", "admin-pass", client="ip", ip="192.0.2.7")
+    error_of(get_self(world_ro, there["token"]), 498)
+
+
+@pytest.mark.parametrize(
+    ("form", "words"),
+    [
+        ({"client": "referer"}, "'referer' is required"),
+        ({"client": "ip"}, "'ip' is required"),
+        ({"client": "browser"}, "must be referer, ip or requestip"),
+    ],
+    ids=["referer-missing", "ip-missing", "unknown-client"],
+)
+def test_a_token_binding_must_be_complete(world_ro: Api, form: dict[str, str], words: str) -> None:
+    body = world_ro.generate_token("hq", "admin", "admin-pass", **form)
+    error_of(body, 400)
+    assert words in body["error"]["message"] + " ".join(body["error"]["details"])
