@@ -584,5 +584,24 @@ def operation_problem(name: str, platform: Platform) -> str | None:
     return feature_problem(feature, platform) if feature else None
 
 
+# Parameters that exist only from some release on (spec §9), by operation.
+PARAMETER_FEATURES: dict[tuple[str, str], Feature] = {
+    ("updateInfo", "maxItemSizeInMB"): Feature.UPDATE_INFO_SIZES,
+    ("updateInfo", "maxReplicationPackageSizeInMB"): Feature.UPDATE_INFO_SIZES,
+    ("updateInfo", "copyByRefIfCopyFail"): Feature.UPDATE_INFO_COPY_BY_REF,
+    ("updatePortalGroupLink", "copyFeatureServiceData"): Feature.COPY_FEATURE_SERVICE_DATA,
+    (
+        "updatePortalGroupLink",
+        "enableFeatureServiceBidirectionalSync",
+    ): Feature.BIDIRECTIONAL_SYNC,
+}
+
+
+def parameter_problem(operation: str, name: str, platform: Platform) -> str | None:
+    """Why parameter `name` of `operation` cannot be sent to `platform`, or None."""
+    feature = PARAMETER_FEATURES.get((operation, name))
+    return feature_problem(feature, platform) if feature else None
+
+
 def _self_hosted(version: str) -> Release:
     return Release.parse(Deployment.SELF_HOSTED, version)

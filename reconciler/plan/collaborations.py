@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from reconciler import catalog
 from reconciler.plan.diff import deleted, diff_record
 from reconciler.plan.draft import Draft, Group
 from reconciler.plan.model import Action, Change
@@ -123,10 +124,11 @@ def _plan_workspace(
         params = {n: form_value(desired[n]) for n in INFO_FIELDS if desired[n] is not None}
         draft.call(Group.COLLABORATIONS, address, "updateInfo", params, ids=ids)
     if "groupLink" in changed and want.groupLink is not None:
-        params = _completed(want.groupLink, have.groupLink, GROUP_LINK_FIELDS)
-        draft.call(Group.COLLABORATIONS, address, "updatePortalGroupLink", params, ids=ids)
+        operation = "updatePortalGroupLink"
+        params = _completed(draft, operation, want.groupLink, have.groupLink, GROUP_LINK_FIELDS)
+        draft.call(Group.COLLABORATIONS, address, operation, params, ids=ids)
     if "schedule" in changed and want.schedule is not None:
-        params = _completed(want.schedule, have.schedule, SCHEDULE_FIELDS)
+        params = _completed(draft, "updateSchedule", want.schedule, have.schedule, SCHEDULE_FIELDS)
         draft.call(Group.COLLABORATIONS, address, "updateSchedule", params, ids=ids)
 
 
@@ -141,13 +143,18 @@ def _schedule_fields(schedule: Schedule) -> dict[str, Any]:
     return {n: getattr(schedule, n) for n in SCHEDULE_FIELDS if getattr(schedule, n) is not None}
 
 
-def _completed(want: Any, have: Any, names: tuple[str, ...]) -> dict[str, str]:
-    """Declared values, undeclared ones from live, so the call resets nothing."""
+def _completed(
+    draft: Draft, operation: str, want: Any, have: Any, names: tuple[str, ...]
+) -> dict[str, str]:
+    """Declared values, undeclared ones from live, so the call resets nothing; never an
+    undeclared parameter the portal's release lacks (the gate is for declared ones)."""
+    platform = draft.live.portal.platform
     params: dict[str, str] = {}
     for name in names:
         value = getattr(want, name)
         if value is None and have is not None:
-            value = getattr(have, name)
+            lacking = catalog.parameter_problem(operation, name, platform)
+            value = None if lacking else getattr(have, name)
         if value is not None:
             params[name] = form_value(value)
     return params

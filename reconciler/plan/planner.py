@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from reconciler import catalog
 from reconciler.plan.collaborations import plan_collaborations
-from reconciler.plan.draft import Draft
+from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
 from reconciler.plan.members import plan_members
 from reconciler.plan.model import Action, Plan, PortalRef, Problem
@@ -17,18 +17,6 @@ from reconciler.plan.retention import plan_retention
 from reconciler.plan.roles import plan_role_deletions, plan_roles
 from reconciler.plan.webhooks import plan_webhook_removal, plan_webhook_settings
 from reconciler.state import DesiredState, LiveState
-
-# Parameters that exist only from some release on (spec §9), by operation.
-PARAMETER_FEATURES: dict[tuple[str, str], catalog.Feature] = {
-    ("updateInfo", "maxItemSizeInMB"): catalog.Feature.UPDATE_INFO_SIZES,
-    ("updateInfo", "maxReplicationPackageSizeInMB"): catalog.Feature.UPDATE_INFO_SIZES,
-    ("updateInfo", "copyByRefIfCopyFail"): catalog.Feature.UPDATE_INFO_COPY_BY_REF,
-    ("updatePortalGroupLink", "copyFeatureServiceData"): catalog.Feature.COPY_FEATURE_SERVICE_DATA,
-    (
-        "updatePortalGroupLink",
-        "enableFeatureServiceBidirectionalSync",
-    ): catalog.Feature.BIDIRECTIONAL_SYNC,
-}
 
 
 def build_plan(
@@ -98,10 +86,26 @@ def _check_gates(draft: Draft) -> None:
             seen.add(problem)
             draft.error(call.address, problem)
         for name in call.params:
-            feature = PARAMETER_FEATURES.get((call.operation, name))
-            reason = feature and catalog.feature_problem(feature, platform)
+            reason = catalog.parameter_problem(call.operation, name, platform)
             if reason:
                 draft.error(call.address, reason)
+        _warn_views_not_copied(draft, call)
+
+
+def _warn_views_not_copied(draft: Draft, call: PendingCall) -> None:
+    """Before 10.7 copyFeatureServiceData copies feature services but not hosted feature
+    layer views (spec §9): legal, but maybe not what the author expects."""
+    if call.params.get("copyFeatureServiceData") != "true":
+        return
+    platform = draft.live.portal.platform
+    feature = catalog.Feature.COPY_HOSTED_VIEW_DATA
+    reason = catalog.feature_problem(catalog.Feature.COPY_FEATURE_SERVICE_DATA, platform)
+    if reason is None and catalog.feature_problem(feature, platform):
+        draft.warn(
+            call.address,
+            f"copyFeatureServiceData copies feature service data only: {platform} does not "
+            "copy hosted feature layer views (10.7 and later do)",
+        )
 
 
 def _check_deletes(draft: Draft, allow_deletes: bool) -> None:

@@ -197,3 +197,48 @@ def test_parameter_gates_use_the_live_platform() -> None:
         "Workspace/c1/ws1: enableFeatureServiceBidirectionalSync needs self-hosted 10.9 or "
         "later (portal is self-hosted 10.8)"
     ]
+
+
+def link_plan(release: str, link: GroupLink) -> Plan:
+    from dataclasses import replace
+
+    from reconciler.versions import Platform
+
+    platform = Platform.parse("self-hosted", release)
+    live = field_live()
+    live.portal = replace(live.portal, platform=platform)
+    desired = field_desired(platform=platform)
+    desired.collaborations = {
+        "c1": Collaboration("c1", workspaces={"ws1": Workspace("ws1", groupLink=link)})
+    }
+    return build_plan(desired, live, now=NOW)
+
+
+def copy_data_plan(release: str) -> Plan:
+    return link_plan(release, GroupLink(copyFeatureServiceData=True))
+
+
+def test_copying_data_before_10_7_warns_that_views_are_not_copied() -> None:
+    plan = copy_data_plan("10.6")
+    assert not plan.errors
+    assert [str(w) for w in plan.warnings] == [
+        "Workspace/c1/ws1: copyFeatureServiceData copies feature service data only: "
+        "self-hosted 10.6 does not copy hosted feature layer views (10.7 and later do)"
+    ]
+
+
+def test_copying_data_from_10_7_copies_views_too() -> None:
+    plan = copy_data_plan("10.7")
+    assert not plan.errors and not plan.warnings
+
+
+def test_a_partial_link_never_completes_a_parameter_the_release_lacks() -> None:
+    # Before 10.9 there is no bidirectional sync: its live default is not sent back.
+    plan = link_plan("10.7", GroupLink(enableRealtimeSync=True))
+    assert not plan.errors
+    (call,) = plan.calls
+    assert call.params == {
+        "portalGroupId": "g1",
+        "enableRealtimeSync": "true",
+        "copyFeatureServiceData": "false",
+    }
