@@ -34,6 +34,7 @@ demo: install
 
 # Speed and memory targets (design §9), measured rather than asserted in timed tests.
 bench: install
+	$(BIN)/python benchmarks/examples.py
 	$(BIN)/python benchmarks/plan_cpu.py
 	$(BIN)/python benchmarks/plan_requests.py
 	$(BIN)/python benchmarks/service_load.py
