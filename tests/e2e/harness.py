@@ -13,11 +13,12 @@ import os
 import pty
 import select
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.cli import CLI_TIMEOUT_SECONDS, env_with, orgctl, orgctl_command
+from tests.cli import output_of as output_of  # re-exported: the e2e tests' one way to show a run
 from tests.service.harness import Api, Service
 
 HERE = Path(__file__).resolve().parent
@@ -26,9 +27,6 @@ EXAMPLES = ROOT / "examples"
 DEMO_STATE = EXAMPLES / "demo" / "state.yaml"
 STATES = HERE / "states"
 MANIFESTS = HERE / "manifests"
-
-# A hung CLI must fail its test, not the whole run; generous, since retries back off.
-CLI_TIMEOUT_SECONDS = 180.0
 
 ADMIN = ("admin", "admin-pass")
 
@@ -137,17 +135,12 @@ class World:
     ) -> dict[str, str]:
         """The environment of a CLI run against `portal` (a urlKey): the effective URLs
         point at this service, credentials as the example Portals name them."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith("ORGCTL_")}
-        env.update(
+        return env_with(
             ORGCTL_PORTAL_URL=f"{self.service.url}/{portal}/sharing/rest",
             ORGCTL_ADMIN_URL=f"{self.service.url}/{portal}/admin",
             ORGCTL_USERNAME=username,
             ORGCTL_PASSWORD=password,
-            NO_COLOR="1",
-            # Wide enough that tables and long URLs are never wrapped or cut.
-            COLUMNS="400",
         )
-        return env
 
     def orgctl(
         self,
@@ -157,9 +150,7 @@ class World:
         password: str = ADMIN[1],
         env: dict[str, str] | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        return run_orgctl(
-            [str(a) for a in args], env or self.env(portal, username, password), self.workdir
-        )
+        return orgctl(*args, env=env or self.env(portal, username, password), cwd=self.workdir)
 
     def api(self, portal: str, username: str = ADMIN[0], password: str = ADMIN[1]) -> PortalApi:
         return PortalApi(self._api, portal, username, password)
@@ -174,32 +165,8 @@ class World:
         self.service.stop()
 
 
-def orgctl_command(args: list[str]) -> list[str]:
-    return [sys.executable, "-m", "reconciler", *args]
-
-
 # The `serve` fixture: start a service seeded from a state file, get its World.
 Serve = Callable[[str | Path], "World"]
-
-
-def run_orgctl(
-    args: list[str], env: dict[str, str], cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    """The real CLI in a subprocess; stdin is /dev/null, so it has no TTY."""
-    return subprocess.run(
-        orgctl_command(args),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=CLI_TIMEOUT_SECONDS,
-    )
-
-
-def output_of(result: subprocess.CompletedProcess[str]) -> str:
-    """Both streams, for assertions on what the user sees and for failure messages."""
-    return f"--- exit {result.returncode}\n--- stdout\n{result.stdout}\n--- stderr\n{result.stderr}"
 
 
 def plan_json(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:

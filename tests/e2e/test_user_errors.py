@@ -8,7 +8,9 @@ import socket
 
 import pytest
 
-from .harness import EXAMPLES, MANIFESTS, World, output_of, run_orgctl
+from tests.cli import orgctl
+
+from .harness import EXAMPLES, MANIFESTS, World, output_of
 
 pytestmark = pytest.mark.e2e
 
@@ -91,7 +93,7 @@ def test_resource_missing_live_names_the_address(demo: World, manifest: str, add
 )
 def test_bad_usage_exits_1_never_the_drift_code(args: list[str]) -> None:
     """CI reads exit 2 of drift as "drift found": a usage error must be 1."""
-    result = run_orgctl(args, {**os.environ, "NO_COLOR": "1"})
+    result = orgctl(*args, env={**os.environ, "NO_COLOR": "1"})
     assert result.returncode == 1, output_of(result)
     assert "Traceback" not in result.stderr
     assert result.stderr.strip(), output_of(result)

@@ -10,7 +10,7 @@ import pytest
 from reconciler.cli.export import auth_from_environment
 from reconciler.errors import UserError
 from reconciler.state import Auth
-from tests.export.cli import env_with, orgctl
+from tests.cli import env_with, orgctl
 
 # Nothing listens here: a test that reached the network would fail with "unreachable".
 UNUSED_URL = "http://127.0.0.1:9/hq/sharing/rest"

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.export.cli import env_with, orgctl, shown
+from tests.cli import env_with, orgctl, output_of
 from tests.service.harness import Service
 
 pytestmark = pytest.mark.e2e
@@ -40,7 +40,7 @@ def export(service: Service, portal: str, out: Path, env: dict[str, str]) -> str
         *("-o", out),
         env=env,
     )
-    assert result.returncode == 0, shown(result)
+    assert result.returncode == 0, output_of(result)
     return result.stdout.strip()
 
 
@@ -56,13 +56,13 @@ def test_export_then_plan_shows_no_changes(service: Service, tmp_path: Path, por
     assert summary.startswith("Exported ") and str(out) in summary
 
     validated = orgctl("validate", out, env=env)
-    assert validated.returncode == 0, shown(validated)
+    assert validated.returncode == 0, output_of(validated)
     planned = orgctl("plan", out, "--detailed-exitcode", env=env)
-    assert planned.returncode == 0, shown(planned)
+    assert planned.returncode == 0, output_of(planned)
     as_json = json.loads(orgctl("plan", out, "--format", "json", env=env).stdout)
     assert (as_json["changes"], as_json["calls"], as_json["errors"]) == ([], [], [])
     drift = orgctl("drift", out, env=env)
-    assert drift.returncode == 0, shown(drift)
+    assert drift.returncode == 0, output_of(drift)
     assert PASSWORD not in text_of(out) + summary
 
 
@@ -93,7 +93,7 @@ def test_a_token_export_names_the_token_variable_and_plans_clean(
     assert "tokenEnv: ORGCTL_TOKEN" in portal and "usernameEnv" not in portal
     assert token not in text_of(out)
     planned = orgctl("plan", out, "--detailed-exitcode", env=env)
-    assert planned.returncode == 0, shown(planned)
+    assert planned.returncode == 0, output_of(planned)
 
 
 def test_exporting_again_gives_the_same_manifests(service: Service, tmp_path: Path) -> None:
@@ -119,13 +119,13 @@ def test_after_the_examples_are_applied_the_export_still_plans_clean(tmp_path: P
                 **PASSWORD_ENV,
             )
             applied = orgctl("apply", EXAMPLES / portal, "--auto-approve", env=env)
-            assert applied.returncode == 0, shown(applied)
+            assert applied.returncode == 0, output_of(applied)
         for portal in PORTALS:
             env = env_with(**PASSWORD_ENV)
             out = tmp_path / portal
             export(service, portal, out, env)
             planned = orgctl("plan", out, "--detailed-exitcode", env=env)
-            assert planned.returncode == 0, shown(planned)
+            assert planned.returncode == 0, output_of(planned)
         assert "enableFeatureServiceBidirectionalSync: true" in text_of(tmp_path / "field")
         assert "alice: {level: 1, role: Field Analyst}" in text_of(tmp_path / "hq")
     finally:
