@@ -9,6 +9,7 @@ refreshes at the next UTC midnight after the deletion.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from reconciler.catalog import (
@@ -78,6 +79,19 @@ def _require_guest_admin(ctx: Ctx, collaboration: Doc) -> None:
             "Only the administrator of a guest portal of the collaboration may call this operation"
         )
     require_admin(ctx, "an administrator of a guest portal")
+
+
+def _writable(ctx: Ctx, operation: str, require: Callable[[Ctx, Doc], None]) -> Doc:
+    """The collaboration a write addresses, once the operation is available here and the
+    caller passes `require` (the host's or a guest's administrator)."""
+    check_operation(ctx, operation)
+    collaboration = _collaboration(ctx)
+    require(ctx, collaboration)
+    return collaboration
+
+
+def _writable_workspace(ctx: Ctx, operation: str, require: Callable[[Ctx, Doc], None]) -> Doc:
+    return _workspace(ctx, _writable(ctx, operation, require))
 
 
 # --- reads ------------------------------------------------------------------------------
@@ -205,19 +219,14 @@ def invitations(ctx: Ctx) -> dict[str, Any]:
 
 
 def delete_collaboration(ctx: Ctx) -> dict[str, Any]:
-    check_operation(ctx, "deleteCollaboration")
-    collaboration = _collaboration(ctx)
-    _require_host_admin(ctx, collaboration)
+    collaboration = _writable(ctx, "deleteCollaboration", _require_host_admin)
     collaboration["deletedAt"] = ctx.now
     ctx.touch_collaborations()
     return {"success": True}
 
 
 def update_info(ctx: Ctx) -> dict[str, Any]:
-    check_operation(ctx, "updateInfo")
-    collaboration = _collaboration(ctx)
-    _require_host_admin(ctx, collaboration)
-    workspace = _workspace(ctx, collaboration)
+    workspace = _writable_workspace(ctx, "updateInfo", _require_host_admin)
     changes = _info_changes(ctx)
     config_changes = changes.pop("config")
     workspace.update(changes)
@@ -267,9 +276,7 @@ def _info_changes(ctx: Ctx) -> dict[str, Any]:
 
 
 def invalidate_invitation(ctx: Ctx) -> dict[str, Any]:
-    check_operation(ctx, "invalidateInvitation")
-    collaboration = _collaboration(ctx)
-    _require_host_admin(ctx, collaboration)
+    collaboration = _writable(ctx, "invalidateInvitation", _require_host_admin)
     invitation = collaboration["invitations"].get(ctx.args["invitationId"])
     if invitation is None:
         raise not_found(f"Invitation '{ctx.args['invitationId']}' not found")
@@ -314,10 +321,7 @@ def import_invitation_response(ctx: Ctx) -> dict[str, Any]:
 
 
 def update_schedule(ctx: Ctx) -> dict[str, Any]:
-    check_operation(ctx, "updateSchedule")
-    collaboration = _collaboration(ctx)
-    _require_guest_admin(ctx, collaboration)
-    workspace = _workspace(ctx, collaboration)
+    workspace = _writable_workspace(ctx, "updateSchedule", _require_guest_admin)
     start = ctx.params.integer("startTime")
     interval = ctx.params.integer("interval")
     repeat = ctx.params.integer("repeatCount")
@@ -336,10 +340,7 @@ def update_schedule(ctx: Ctx) -> dict[str, Any]:
 
 
 def update_group_link(ctx: Ctx) -> dict[str, Any]:
-    check_operation(ctx, "updatePortalGroupLink")
-    collaboration = _collaboration(ctx)
-    _require_guest_admin(ctx, collaboration)
-    workspace = _workspace(ctx, collaboration)
+    workspace = _writable_workspace(ctx, "updatePortalGroupLink", _require_guest_admin)
     link = dict(
         workspace["groupLinks"].get(ctx.portal["id"])
         or {"portalGroupId": "", "enableRealtimeSync": False, "copyFeatureServiceData": False}
@@ -373,9 +374,7 @@ def update_group_link(ctx: Ctx) -> dict[str, Any]:
 
 
 def remove_participation(ctx: Ctx) -> dict[str, Any]:
-    check_operation(ctx, "removeParticipation")
-    collaboration = _collaboration(ctx)
-    _require_guest_admin(ctx, collaboration)
+    collaboration = _writable(ctx, "removeParticipation", _require_guest_admin)
     guest = ctx.portal["id"]
     collaboration["guests"].remove(guest)
     for workspace in collaboration["workspaces"].values():
