@@ -584,16 +584,30 @@ def operation_problem(name: str, platform: Platform) -> str | None:
     return feature_problem(feature, platform) if feature else None
 
 
-# Parameters that exist only from some release on (spec §9), by operation.
+# The feature each workspace field needs (spec §9): its operation's, or its own.
+WORKSPACE_INFO_GATES: dict[str, Feature] = {
+    "name": Feature.UPDATE_INFO,
+    "description": Feature.UPDATE_INFO,
+    "maxItemSizeInMB": Feature.UPDATE_INFO_SIZES,
+    "maxReplicationPackageSizeInMB": Feature.UPDATE_INFO_SIZES,
+    "copyByRefIfCopyFail": Feature.UPDATE_INFO_COPY_BY_REF,
+}
+GROUP_LINK_GATES: dict[str, Feature] = {
+    "portalGroupId": Feature.UPDATE_GROUP_LINK,
+    "enableRealtimeSync": Feature.UPDATE_GROUP_LINK,
+    "copyFeatureServiceData": Feature.COPY_FEATURE_SERVICE_DATA,
+    "enableFeatureServiceBidirectionalSync": Feature.BIDIRECTIONAL_SYNC,
+}
+
+# Parameters that exist only from a later release than their operation, by operation.
 PARAMETER_FEATURES: dict[tuple[str, str], Feature] = {
-    ("updateInfo", "maxItemSizeInMB"): Feature.UPDATE_INFO_SIZES,
-    ("updateInfo", "maxReplicationPackageSizeInMB"): Feature.UPDATE_INFO_SIZES,
-    ("updateInfo", "copyByRefIfCopyFail"): Feature.UPDATE_INFO_COPY_BY_REF,
-    ("updatePortalGroupLink", "copyFeatureServiceData"): Feature.COPY_FEATURE_SERVICE_DATA,
-    (
-        "updatePortalGroupLink",
-        "enableFeatureServiceBidirectionalSync",
-    ): Feature.BIDIRECTIONAL_SYNC,
+    (operation, name): feature
+    for operation, gates in (
+        ("updateInfo", WORKSPACE_INFO_GATES),
+        ("updatePortalGroupLink", GROUP_LINK_GATES),
+    )
+    for name, feature in gates.items()
+    if feature is not OPERATIONS[operation].feature
 }
 
 

@@ -23,19 +23,8 @@ from reconciler.versions import Platform
 API_VERSION = "orgctl/v1"
 Document = dict[str, Any]
 
-INFO_FIELDS: dict[str, Feature] = {
-    "name": Feature.UPDATE_INFO,
-    "description": Feature.UPDATE_INFO,
-    "maxItemSizeInMB": Feature.UPDATE_INFO_SIZES,
-    "maxReplicationPackageSizeInMB": Feature.UPDATE_INFO_SIZES,
-    "copyByRefIfCopyFail": Feature.UPDATE_INFO_COPY_BY_REF,
-}
-GROUP_LINK_FIELDS: dict[str, Feature] = {
-    "portalGroupId": Feature.UPDATE_GROUP_LINK,
-    "enableRealtimeSync": Feature.UPDATE_GROUP_LINK,
-    "copyFeatureServiceData": Feature.COPY_FEATURE_SERVICE_DATA,
-    "enableFeatureServiceBidirectionalSync": Feature.BIDIRECTIONAL_SYNC,
-}
+INFO_FIELDS = catalog.WORKSPACE_INFO_GATES
+GROUP_LINK_FIELDS = catalog.GROUP_LINK_GATES
 SCHEDULE_FIELDS = ("startTime", "interval", "repeatCount")
 
 

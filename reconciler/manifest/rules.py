@@ -315,17 +315,15 @@ def _collaboration(
 
 
 _WORKSPACE_FIELD_GATES: dict[str, Feature] = {
-    "name": Feature.UPDATE_INFO,
-    "description": Feature.UPDATE_INFO,
-    "maxItemSizeInMB": Feature.UPDATE_INFO_SIZES,
-    "maxReplicationPackageSizeInMB": Feature.UPDATE_INFO_SIZES,
-    "copyByRefIfCopyFail": Feature.UPDATE_INFO_COPY_BY_REF,
+    **catalog.WORKSPACE_INFO_GATES,
     "schedule": Feature.UPDATE_SCHEDULE,
     "groupLink": Feature.UPDATE_GROUP_LINK,
 }
+# The groupLink gate covers the rest of its fields.
 _GROUP_LINK_FIELD_GATES: dict[str, Feature] = {
-    "copyFeatureServiceData": Feature.COPY_FEATURE_SERVICE_DATA,
-    "enableFeatureServiceBidirectionalSync": Feature.BIDIRECTIONAL_SYNC,
+    name: feature
+    for (operation, name), feature in catalog.PARAMETER_FEATURES.items()
+    if operation == "updatePortalGroupLink"
 }
 
 
