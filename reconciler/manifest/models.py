@@ -134,8 +134,9 @@ class GroupLinkSpec(Strict):
 class WorkspaceSpec(Strict):
     name: str | None = Field(None, max_length=catalog.WORKSPACE_NAME_MAX)
     description: str | None = Field(None, max_length=catalog.WORKSPACE_DESCRIPTION_MAX)
-    maxItemSizeInMB: float | None = None
-    maxReplicationPackageSizeInMB: float | None = None
+    # The spec states no bound; the service refuses a negative or non-finite size.
+    maxItemSizeInMB: float | None = Field(None, ge=0, allow_inf_nan=False)
+    maxReplicationPackageSizeInMB: float | None = Field(None, ge=0, allow_inf_nan=False)
     copyByRefIfCopyFail: bool | None = None
     schedule: ScheduleSpec | None = None
     groupLink: GroupLinkSpec | None = None

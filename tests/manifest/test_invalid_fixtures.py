@@ -20,6 +20,12 @@ CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("role-name-too-long", "roles.yaml", 3, ("metadata.name", "129 characters", "128")),
     ("role-description-too-long", "roles.yaml", 5, ("spec.description", "250")),
     ("workspace-name-too-long", "collaborations.yaml", 7, ("ws1.name", "100")),
+    (
+        "workspace-size-negative",
+        "collaborations.yaml",
+        8,
+        ("ws1.maxReplicationPackageSizeInMB", "greater than or equal to 0"),
+    ),
     ("workspace-description-too-long", "collaborations.yaml", 7, ("ws1.description", "250")),
     (
         "unknown-privilege",
