@@ -18,16 +18,19 @@ from reconciler.workflow import Planned, PlanOptions, connect, load, plan_live, 
 @options.output_file("Also write the report to FILE.")
 @click.pass_context
 def command(ctx: click.Context, manifests: Path, fmt: str, out: Path | None) -> None:
-    """Report every difference between the portal and MANIFESTS (exit 2 on drift)."""
+    """Report every difference between the portal and MANIFESTS (exit 2 on drift, 1 on
+    errors)."""
     desired = load(manifests)
     plan = run(_read(desired)).plan
     echo_report(plan, fmt, "drift")
     if out is not None:
         out.write_text(render(plan, fmt, "drift"), encoding="utf-8")
-    if plan.changes:
-        ctx.exit(2)
+    # Errors first, as plan does: a report with errors compared less than it should, and a
+    # scheduled check must fail rather than pass as ordinary drift.
     if plan.errors:
         ctx.exit(1)
+    if plan.changes:
+        ctx.exit(2)
 
 
 async def _read(desired: DesiredState) -> Planned:

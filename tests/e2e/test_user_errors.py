@@ -86,6 +86,14 @@ def test_resource_missing_live_names_the_address(demo: World, manifest: str, add
         assert "Traceback" not in shown
 
 
+def test_drift_with_errors_exits_1_not_as_ordinary_drift(demo: World) -> None:
+    """A scheduled check must fail when its report is incomplete, even with drift in it."""
+    result = demo.orgctl("drift", MANIFESTS / "drift-with-errors", portal="hq")
+    assert result.returncode == 1, output_of(result)
+    assert "Role/Analyst" in result.stdout and "Workspace/c1/wsX" in output_of(result)
+    assert "1 error(s)" in result.stdout, output_of(result)
+
+
 @pytest.mark.parametrize(
     "args",
     [["drift", str(HQ), "--bogus"], ["drift", str(HQ), "--format", "xml"], ["drift"]],
