@@ -86,9 +86,15 @@ def command(
 ) -> None:
     """Converge the portal on MANIFESTS (or on a saved --plan)."""
     saved = _read_saved(saved_path) if saved_path else None
+    if saved is not None and (targets or allow_deletes):
+        raise UserError(
+            "--target and --allow-deletes shape a plan when it is made: pass them to"
+            " `orgctl plan -o`; a saved plan is applied as it was made"
+        )
     desired = load(_manifests(manifests, saved, saved_path))
+    scope = saved.targets if saved is not None else target_list(targets)
     request = Request(
-        PlanOptions(allow_deletes, target_list(targets)),
+        PlanOptions(allow_deletes, scope),
         auto_approve,
         dry_run,
         parallelism,

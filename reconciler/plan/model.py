@@ -110,6 +110,8 @@ class Plan:
     # The manifests the plan was made from, as given on the command line: `apply --plan`
     # reads them again for the credentials' variable names and what to re-read.
     manifests: str | None = None
+    # The --target addresses the plan was limited to; `apply --plan` verifies within them.
+    targets: tuple[str, ...] = ()
 
     def with_manifests(self, manifests: str) -> Plan:
         return replace(self, manifests=manifests)

@@ -62,6 +62,7 @@ def build_plan(
         warnings=tuple(draft.warnings),
         liveFingerprint=fingerprint,
         liveDigests=digests,
+        targets=tuple(targets),
     )
 
 

@@ -95,3 +95,22 @@ def test_stale_saved_plan_is_refused_naming_what_changed(demo: World) -> None:
     assert "Role/Analyst" in shown
     assert "Traceback" not in shown
     assert api.snapshot() == before
+
+
+def test_a_targeted_saved_plan_applies_and_verifies_within_its_targets(demo: World) -> None:
+    saved = demo.workdir / "plan.json"
+    planned = demo.orgctl("plan", HQ, "-o", saved, "--target", "Member/alice", portal="hq")
+    assert planned.returncode == 0, output_of(planned)
+    assert json.loads(saved.read_text())["targets"] == ["Member/alice"]
+
+    # The scope belongs to the saved plan: flags that would change it are refused.
+    for flag in (["--target", "Member/bob"], ["--allow-deletes"]):
+        refused = demo.orgctl("apply", "--plan", saved, "--auto-approve", *flag, portal="hq")
+        assert refused.returncode == 1, output_of(refused)
+        assert "plan -o" in refused.stderr, output_of(refused)
+
+    applied = demo.orgctl("apply", "--plan", saved, "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    assert "Converged" in applied.stdout, output_of(applied)
+    rest = demo.orgctl("plan", HQ, "--detailed-exitcode", portal="hq")
+    assert rest.returncode == 2, output_of(rest)  # the rest of the example is still to do

@@ -27,6 +27,7 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
         "liveFingerprint": plan.liveFingerprint,
         "liveDigests": dict(plan.liveDigests),
         **({"manifests": plan.manifests} if plan.manifests else {}),
+        **({"targets": list(plan.targets)} if plan.targets else {}),
     }
 
 
@@ -74,6 +75,7 @@ def _plan(doc: dict[str, Any]) -> Plan:
         liveFingerprint=str(doc["liveFingerprint"]),
         liveDigests={str(k): str(v) for k, v in dict(doc.get("liveDigests", {})).items()},
         manifests=str(doc["manifests"]) if doc.get("manifests") else None,
+        targets=tuple(str(t) for t in doc.get("targets", [])),
     )
 
 
