@@ -16,8 +16,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from reconciler.errors import UserError
-
-MANIFEST_SUFFIXES = (".yaml", ".yml")
+from reconciler.manifest.loader import manifest_files  # the files `plan` would read, no others
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,22 +31,12 @@ class Target:
         return {"name": self.name, "path": self.path.as_posix(), "url": self.url}
 
 
-def manifest_files(root: Path) -> Iterator[Path]:
-    """Every manifest file below `root` (or `root` itself), in a stable order."""
-    if root.is_file():
-        yield root
-        return
-    yield from sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in MANIFEST_SUFFIXES)
-
-
 def find_targets(root: Path) -> list[Target]:
     """The portal folders below `root`, sorted by path.
 
     Raises UserError when two Portal documents share a folder or one portal folder lies
     inside another: either would make `orgctl plan <folder>` see two portals.
     """
-    if not root.exists():
-        raise UserError(f"{root}: no such file or folder")
     found: dict[Path, tuple[Path, Target]] = {}
     for file in manifest_files(root):
         for document in _documents(file):

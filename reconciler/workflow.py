@@ -9,10 +9,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
-from reconciler.errors import UserError
 from reconciler.live.client import PortalClient, client_for
 from reconciler.live.reader import read_live
 from reconciler.manifest.desired import load_desired
@@ -42,10 +40,8 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coroutine)
 
 
-def load(manifests: Path) -> DesiredState:
-    if not manifests.exists():
-        raise UserError(f"{manifests}: no such file or folder")
-    return load_desired(manifests)
+# The manifests a command works on (a UserError, naming file and line, when they are bad).
+load = load_desired
 
 
 def connect(desired: DesiredState, *, parallelism: int = 8) -> PortalClient:

@@ -69,7 +69,7 @@ class Loaded:
 def manifest_files(path: Path) -> list[Path]:
     """The manifest files of a folder (recursively, sorted) or the one file given."""
     if not path.exists():
-        raise UserError(f"{path}: no such file or directory")
+        raise UserError(f"{path}: no such file or folder")
     if path.is_file():
         return [path]
     found = [

@@ -100,3 +100,13 @@ def test_no_portals_lists_nothing(tmp_path: Path) -> None:
     code, out = _run("targets", str(tmp_path / "empty"), "--json")
     assert code == 0
     assert json.loads(out) == []
+
+
+def test_hidden_folders_are_skipped_as_plan_skips_them(tmp_path: Path) -> None:
+    _fleet(tmp_path, "prod")
+    hidden = tmp_path / "portals" / ".archive" / "old"
+    hidden.mkdir(parents=True)
+    (hidden / "portal.yaml").write_text(PORTAL.format(name="old"))
+    code, out = _run("targets", str(tmp_path / "portals"))
+    assert code == 0
+    assert out.splitlines() == [(tmp_path / "portals" / "prod").as_posix()]

@@ -172,5 +172,5 @@ def test_missing_path_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 1
-    assert f"{missing}: no such file or directory" in done.stderr
+    assert f"{missing}: no such file or folder" in done.stderr
     assert "Traceback" not in done.stderr
