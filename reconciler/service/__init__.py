@@ -79,6 +79,8 @@ Time
 - Control: `advanceHours` from 0 to a century (the clock never goes back that way);
   `now` may set any time from 1970 to 9000; `failures` takes `count` 0..10,000
   (default 1); control paths answer real HTTP 404 when `--control` is off.
-- Service webhook failures count in fixed windows of `daysInPast` UTC calendar days from
-  the day of a window's first failure, with the policy in force when they are recorded.
+- Service webhook failures count in fixed, back-to-back windows of `daysInPast` UTC
+  calendar days: the first starts on the day of the first failure, each next one the day
+  after the last ends (spec §3), so a failure on day 8 of a 5-day policy counts in the
+  window of days 6-10. The policy in force when a failure is recorded applies.
 """

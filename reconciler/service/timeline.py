@@ -3,8 +3,9 @@
 - A workspace job fires at `startTime` and is re-triggered `repeatCount` times, every
   `interval` hours; with a finite `repeatCount` it is deleted after its last trigger.
 - A service webhook is deactivated when its failed deliveries reach `numberOfFailures`
-  inside a fixed window of `daysInPast` calendar days (UTC) that starts on the day of
-  the first failure; the day after a window ends, the next failure opens a new window.
+  inside a fixed window of `daysInPast` calendar days (UTC). The first window starts on
+  the day of the first failure; the day after a window ends starts the next one (spec
+  §3), whether or not a failure falls on that day, and the count restarts.
 """
 
 from __future__ import annotations
@@ -62,10 +63,18 @@ def record_failures(
             return
         today = day_of(now)
         window = webhook.get("failureWindow")
-        if window is None or today >= int(window["startDay"]) + days_in_past:
+        if window is None:
             window = {"startDay": today, "count": 0}
+        elif today >= int(window["startDay"]) + days_in_past:
+            window = {"startDay": _window_start(int(window["startDay"]), today, days_in_past)}
+            window["count"] = 0
         window["count"] = int(window["count"]) + 1
         webhook["failureWindow"] = window
         if window["count"] >= number_of_failures:
             webhook["active"] = False
             webhook["deactivatedAt"] = now
+
+
+def _window_start(first_day: int, today: int, days: int) -> int:
+    """The start of today's window in the chain of back-to-back windows from `first_day`."""
+    return first_day + (today - first_day) // days * days

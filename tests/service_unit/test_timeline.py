@@ -37,6 +37,10 @@ def replay(failures_per_day: dict[int, int], failures: int = 5, days: int = 5) -
         ({1: 2, 3: 2}, None),  # spec example 3
         ({1: 2, 3: 2, 6: 2, 7: 3}, 7),  # spec example 4: day 6 opens a new window
         ({1: 4, 6: 1}, None),  # the count restarts in the new window
+        # Windows follow each other (1-5, 6-10, 11-15) whether or not a day has failures:
+        # day 8 falls in the window of days 6-10, so day 11 starts afresh.
+        ({1: 1, 8: 4, 11: 1}, None),
+        ({1: 1, 8: 4, 10: 1}, 10),
         ({1: 1, 2: 1, 3: 1, 4: 1, 5: 0, 6: 1}, None),  # not rolling: day 6 is a new window
     ],
 )
