@@ -161,7 +161,7 @@ def _completed(
 
 
 def schedule_complete(want: Schedule, now_ms: int) -> bool:
-    """A finite schedule whose last trigger is past: the service has deleted the job.
+    """A finite schedule whose last trigger has come: the service deleted the job then.
 
     It fires at startTime and is re-triggered repeatCount times (spec §2, §3), so its
     last trigger is at startTime + interval × repeatCount hours. Without a declared
@@ -171,7 +171,7 @@ def schedule_complete(want: Schedule, now_ms: int) -> bool:
         return False
     interval = want.interval if want.interval is not None else 24
     last_trigger = want.startTime + interval * want.repeatCount * HOUR_MS
-    return last_trigger < now_ms
+    return last_trigger <= now_ms  # deleted at the very moment of the last trigger
 
 
 def _complete(want: Schedule, have: Schedule | None, now_ms: int) -> bool:

@@ -242,3 +242,17 @@ def test_a_partial_link_never_completes_a_parameter_the_release_lacks() -> None:
         "enableRealtimeSync": "true",
         "copyFeatureServiceData": "false",
     }
+
+
+def test_planner_and_service_agree_when_a_finite_job_ends() -> None:
+    from reconciler.plan.collaborations import schedule_complete
+    from reconciler.service.timeline import schedule_at
+
+    start, interval, repeat = 1_767_225_600_000, 1, 2
+    last_trigger = start + interval * repeat * 3_600_000
+    for now in (last_trigger - 1, last_trigger, last_trigger + 1):
+        deleted = schedule_at(
+            {"startTime": start, "interval": interval, "repeatCount": repeat}, now
+        ).deleted
+        assert schedule_complete(Schedule(start, interval, repeat), now) is deleted, now
+    assert schedule_complete(Schedule(start, interval, repeat), last_trigger)
