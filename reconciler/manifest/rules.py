@@ -237,11 +237,19 @@ def _gate(
 def _role(
     document: Document, model: models.Role, platform: Platform | None, extra: frozenset[str]
 ) -> Iterator[Problem]:
-    if len(model.metadata.name) > catalog.ROLE_NAME_MAX:
+    name = model.metadata.name
+    if len(name) > catalog.ROLE_NAME_MAX:
         yield document.problem(
             ("metadata", "name"),
-            f"role name is {len(model.metadata.name)} characters, at most"
-            f" {catalog.ROLE_NAME_MAX} allowed",
+            f"role name is {len(name)} characters, at most {catalog.ROLE_NAME_MAX} allowed",
+        )
+    if name != name.strip():
+        # The service trims names: the role would be created as another name, never matched.
+        trimmed = f"; write {name.strip()!r}" if name.strip() else ""
+        yield document.problem(
+            ("metadata", "name"),
+            f"role name {name!r} starts or ends with white space, which the service"
+            f" trims{trimmed}",
         )
     if model.spec.state == "absent" and (
         model.spec.description is not None or model.spec.privileges is not None
@@ -333,6 +341,11 @@ def _workspace(
     for key, feature in _WORKSPACE_FIELD_GATES.items():
         if getattr(workspace, key) is not None:
             yield from _gate(document, (*at, key), feature, platform)
+    if workspace.name is not None and not workspace.name.strip():
+        yield document.problem(
+            (*at, "name"),
+            f"workspace name must not be blank (1 to {catalog.WORKSPACE_NAME_MAX} characters)",
+        )
     if workspace.schedule is not None:
         yield from _schedule(document, (*at, "schedule"), workspace.schedule)
     link = workspace.groupLink
@@ -354,6 +367,10 @@ def _schedule(document: Document, at: KeyPath, schedule: models.ScheduleSpec) ->
     repeat_problem = catalog.schedule_problem(None, schedule.repeatCount)
     if repeat_problem:
         yield document.problem((*at, "repeatCount"), repeat_problem)
+    if schedule.startTime is not None and schedule.startTime < 0:
+        yield document.problem(
+            (*at, "startTime"), f"startTime must not be before 1970, got {schedule.startTime}"
+        )
     finite = schedule.repeatCount is not None and schedule.repeatCount > 0
     if finite and schedule.startTime is None:
         # A finite job counts its triggers from startTime; "now" would restart the count

@@ -26,6 +26,19 @@ CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
         8,
         ("ws1.maxReplicationPackageSizeInMB", "greater than or equal to 0"),
     ),
+    (
+        "role-name-with-surrounding-space",
+        "roles.yaml",
+        3,
+        ("metadata.name", "white space", "write 'Analyst'"),
+    ),
+    ("workspace-name-blank", "collaborations.yaml", 7, ("ws1.name", "must not be blank")),
+    (
+        "schedule-start-before-1970",
+        "collaborations.yaml",
+        7,
+        ("schedule.startTime", "before 1970", "-5"),
+    ),
     ("workspace-description-too-long", "collaborations.yaml", 7, ("ws1.description", "250")),
     (
         "unknown-privilege",
