@@ -230,14 +230,20 @@ def _json(response: httpx.Response) -> Any:
     return response.json()
 
 
-def error_of(body: Any, code: int | None = None) -> dict[str, Any]:
-    """The Sharing API error of `body`, asserting it is one (and its code when given)."""
+def error_of(
+    body: Any, code: int | None = None, message_code: str | None = None
+) -> dict[str, Any]:
+    """The Sharing API error of `body`, asserting it is one (and its code and messageCode
+    when given)."""
     assert isinstance(body, dict) and "error" in body, f"expected an error, got {body}"
+    assert set(body) == {"error"}, f"the envelope has a single key, got {sorted(body)}"
     error = body["error"]
     assert set(error) >= {"code", "messageCode", "message", "details"}, error
     assert isinstance(error["details"], list), error
     if code is not None:
         assert error["code"] == code, error
+    if message_code is not None:
+        assert error["messageCode"] == message_code, error
     return dict(error)
 
 
