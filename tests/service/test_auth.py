@@ -14,12 +14,14 @@ def post_write(api: Api, name: str, token: object) -> object:
     return send(portal, path, auth=token, **form)
 
 
-def assert_refused(api: Api, name: str, token: object, code: int) -> None:
+def assert_refused(api: Api, name: str, token: object, code: int, message_code: str) -> None:
+    """Refused with `code`; on the Sharing root also with `message_code` (the admin root's
+    errors have none)."""
     body = post_write(api, name, token)
     if WRITES[name][0] == "admin":
         admin_error_of(body, code)
     else:
-        error_of(body, code)
+        error_of(body, code, message_code=message_code)
 
 
 def test_generate_token(world_ro: Api) -> None:
@@ -29,39 +31,43 @@ def test_generate_token(world_ro: Api) -> None:
 
 
 @pytest.mark.parametrize(
-    ("user", "password"),
-    [("admin", "wrong"), ("nobody", "nobody-pass"), ("admin", "")],
+    ("user", "password", "message_code"),
+    [
+        ("admin", "wrong", "GWM_0009"),
+        ("nobody", "nobody-pass", "GWM_0009"),
+        ("admin", "", "GWM_0001"),  # a blank required field: missing, not a wrong password
+    ],
     ids=["wrong-password", "unknown-user", "empty-password"],
 )
-def test_generate_token_refused(world_ro: Api, user: str, password: str) -> None:
+def test_generate_token_refused(world_ro: Api, user: str, password: str, message_code: str) -> None:
     body = world_ro.generate_token("hq", user, password)
-    error_of(body, 400)
+    error_of(body, 400, message_code=message_code)
     assert password not in body["error"]["message"] or not password
 
 
 def test_generate_token_of_a_user_of_another_portal(world_ro: Api) -> None:
-    error_of(world_ro.generate_token("hq", "frank", "frank-pass"), 400)
+    error_of(world_ro.generate_token("hq", "frank", "frank-pass"), 400, message_code="GWM_0009")
 
 
 @pytest.mark.parametrize("name", sorted(WRITES))
 def test_write_without_token(world_ro: Api, name: str) -> None:
-    assert_refused(world_ro, name, None, 499)
+    assert_refused(world_ro, name, None, 499, "GWM_0003")
 
 
 @pytest.mark.parametrize("name", sorted(WRITES))
 def test_write_with_a_bad_token(world_ro: Api, name: str) -> None:
-    assert_refused(world_ro, name, "not-a-token", 498)
+    assert_refused(world_ro, name, "not-a-token", 498, "GWM_0004")
 
 
 @pytest.mark.parametrize("name", sorted(WRITES))
 def test_write_with_a_token_of_another_portal(world_ro: Api, name: str) -> None:
     portal = WRITES[name][1]
     other = "cloud" if portal != "cloud" else "hq"
-    assert_refused(world_ro, name, world_ro.token(other), 498)
+    assert_refused(world_ro, name, world_ro.token(other), 498, "GWM_0004")
 
 
 def test_read_without_token_is_refused_for_members(world_ro: Api) -> None:
-    error_of(world_ro.get("hq", f"portals/{HQ}/users", auth=None), 499)
+    error_of(world_ro.get("hq", f"portals/{HQ}/users", auth=None), 499, message_code="GWM_0003")
 
 
 def test_token_expires_with_the_service_clock(world: Api) -> None:
@@ -70,7 +76,7 @@ def test_token_expires_with_the_service_clock(world: Api) -> None:
     assert "error" not in world.get("hq", "portals/self", auth=token)
     world.advance(2)
     for name in ("createRole", "updateUserLevel"):
-        assert_refused(world, name, token, 498)
+        assert_refused(world, name, token, 498, "GWM_0004")
 
 
 def test_token_in_a_form_field(world: Api) -> None:
@@ -99,15 +105,19 @@ def test_a_referer_bound_token_needs_its_referer(world_ro: Api) -> None:
     body = world_ro.generate_token("hq", "admin", "admin-pass", client="referer", referer=site)
     token = body["token"]
     assert get_self(world_ro, token, Referer=site)["id"] == HQ  # type: ignore[index]
-    error_of(get_self(world_ro, token), 498)
-    error_of(get_self(world_ro, token, Referer="https://elsewhere.example.com"), 498)
+    error_of(get_self(world_ro, token), 498, message_code="GWM_0004")
+    error_of(
+        get_self(world_ro, token, Referer="https://elsewhere.example.com"),
+        498,
+        message_code="GWM_0004",
+    )
 
 
 def test_an_ip_bound_token_needs_its_address(world_ro: Api) -> None:
     here = world_ro.generate_token("hq", "admin", "admin-pass", client="ip", ip="127.0.0.1")
     assert get_self(world_ro, here["token"])["id"] == HQ  # type: ignore[index]
     there = world_ro.generate_token("hq", "admin", "admin-pass", client="ip", ip="192.0.2.7")
-    error_of(get_self(world_ro, there["token"]), 498)
+    error_of(get_self(world_ro, there["token"]), 498, message_code="GWM_0004")
 
 
 @pytest.mark.parametrize(
@@ -121,5 +131,5 @@ def test_an_ip_bound_token_needs_its_address(world_ro: Api) -> None:
 )
 def test_a_token_binding_must_be_complete(world_ro: Api, form: dict[str, str], words: str) -> None:
     body = world_ro.generate_token("hq", "admin", "admin-pass", **form)
-    error_of(body, 400)
+    error_of(body, 400, message_code="GWM_0001")
     assert words in body["error"]["message"] + " ".join(body["error"]["details"])

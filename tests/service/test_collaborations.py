@@ -47,17 +47,19 @@ def test_delete_reaches_the_guest_at_its_next_scheduled_refresh(world: Api) -> N
 
 
 def test_delete_refused_to_the_guest(world_ro: Api) -> None:
-    error_of(world_ro.post("field", f"portals/{FIELD}/{C1}/delete"), 403)
+    error_of(world_ro.post("field", f"portals/{FIELD}/{C1}/delete"), 403, message_code="GWM_0005")
     assert "c1" in collaboration_ids(world_ro, "hq", HQ)
 
 
 def test_delete_refused_to_a_host_member(world_ro: Api) -> None:
     token = world_ro.token("hq", "alice")
-    error_of(world_ro.post("hq", f"portals/{HQ}/{C1}/delete", auth=token), 403)
+    body = world_ro.post("hq", f"portals/{HQ}/{C1}/delete", auth=token)
+    error_of(body, 403, message_code="GWM_0005")
 
 
 def test_delete_unknown_collaboration(world_ro: Api) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/collaborations/cnone/delete"), 404)
+    body = world_ro.post("hq", f"portals/{HQ}/collaborations/cnone/delete")
+    error_of(body, 404, message_code="GWM_0006")
 
 
 # --- removeParticipation (§4.10) ---------------------------------------------------------------
@@ -75,22 +77,23 @@ def test_remove_participation_is_immediate_on_both_sides(world: Api) -> None:
     assert FIELD not in participant_ids(world)
     assert "c1" in collaboration_ids(world, "hq", HQ)
     # Replication stops at once: the guest's sync job is gone with its participation.
-    error_of(schedule(world))
+    error_of(schedule(world), 404, message_code="GWM_0006")
 
 
 def test_remove_participation_refused_to_the_host(world_ro: Api) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/{C1}/removeParticipation"), 403)
+    body = world_ro.post("hq", f"portals/{HQ}/{C1}/removeParticipation")
+    error_of(body, 403, message_code="GWM_0005")
 
 
 def test_remove_participation_refused_to_a_guest_member(world_ro: Api) -> None:
     token = world_ro.token("field", "frank")
     path = f"portals/{FIELD}/{C1}/removeParticipation"
-    error_of(world_ro.post("field", path, auth=token), 403)
+    error_of(world_ro.post("field", path, auth=token), 403, message_code="GWM_0005")
 
 
 def test_remove_participation_of_an_unknown_collaboration(world_ro: Api) -> None:
     path = f"portals/{FIELD}/collaborations/cnone/removeParticipation"
-    error_of(world_ro.post("field", path), 404)
+    error_of(world_ro.post("field", path), 404, message_code="GWM_0006")
 
 
 # --- schedule update (§4.5) and the job's repeat count (§3) -----------------------------------
@@ -118,7 +121,7 @@ def test_schedule_fires_at_start_then_repeat_count_times_then_is_deleted(world: 
     world.advance(1)  # 08:00: first re-trigger at 07:30
     assert schedule(world)["timesTriggered"] == 2
     world.advance(1)  # 09:00: second and last re-trigger at 08:30
-    error_of(schedule(world), 404)
+    error_of(schedule(world), 404, message_code="GWM_0006")
 
 
 def test_schedule_forever_keeps_firing(world: Api) -> None:
@@ -129,16 +132,16 @@ def test_schedule_forever_keeps_firing(world: Api) -> None:
 
 
 @pytest.mark.parametrize(
-    "form",
+    ("form", "message_code"),
     [
-        {"interval": 0},
-        {"interval": -1},
-        {"interval": "daily"},
-        {"interval": 1.5},
-        {"repeatCount": 0},
-        {"repeatCount": -2},
-        {"repeatCount": "x"},
-        {"startTime": "tomorrow"},
+        ({"interval": 0}, "COLL_1002"),
+        ({"interval": -1}, "COLL_1002"),
+        ({"interval": "daily"}, "GWM_0001"),  # not an integer: malformed, not out of range
+        ({"interval": 1.5}, "GWM_0001"),
+        ({"repeatCount": 0}, "COLL_1002"),
+        ({"repeatCount": -2}, "COLL_1002"),
+        ({"repeatCount": "x"}, "GWM_0001"),
+        ({"startTime": "tomorrow"}, "GWM_0001"),
     ],
     ids=[
         "interval-0",
@@ -151,25 +154,26 @@ def test_schedule_forever_keeps_firing(world: Api) -> None:
         "start-word",
     ],
 )
-def test_schedule_update_refuses(world_ro: Api, form: dict[str, Any]) -> None:
+def test_schedule_update_refuses(world_ro: Api, form: dict[str, Any], message_code: str) -> None:
     before = schedule(world_ro)
-    error_of(update_schedule(world_ro, **form), 400)
+    error_of(update_schedule(world_ro, **form), 400, message_code=message_code)
     after = schedule(world_ro)
     assert (after["interval"], after["repeatCount"]) == (before["interval"], before["repeatCount"])
 
 
 def test_schedule_update_refused_to_the_host(world_ro: Api) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/{WS}/schedule/update", interval=6), 403)
+    body = world_ro.post("hq", f"portals/{HQ}/{WS}/schedule/update", interval=6)
+    error_of(body, 403, message_code="GWM_0005")
 
 
 def test_schedule_update_refused_on_10_5(versions_ro: Api) -> None:
     path = f"portals/{V105}/collaborations/c6/workspaces/ws6/schedule/update"
-    error_of(versions_ro.post("v105", path, interval=6), 400)
+    error_of(versions_ro.post("v105", path, interval=6), 400, message_code="GWM_0002")
 
 
 def test_schedule_update_of_an_unknown_workspace(world_ro: Api) -> None:
     path = f"portals/{FIELD}/collaborations/c1/workspaces/wsnone/schedule/update"
-    error_of(world_ro.post("field", path, interval=6), 404)
+    error_of(world_ro.post("field", path, interval=6), 404, message_code="GWM_0006")
 
 
 # --- updateInfo (§4.6) ----------------------------------------------------------------------
@@ -204,14 +208,14 @@ def test_update_info_keeps_omitted_fields(world: Api) -> None:
 
 
 @pytest.mark.parametrize(
-    "form",
+    ("form", "message_code"),
     [
-        {"name": "n" * 101},
-        {"description": "d" * 251},
-        {"copyByRefIfCopyFail": "maybe"},
-        {"maxItemSizeInMB": "big"},
-        {"maxReplicationPackageSizeInMB": "big"},
-        {"config": "{}"},
+        ({"name": "n" * 101}, "COLL_1001"),
+        ({"description": "d" * 251}, "COLL_1001"),
+        ({"copyByRefIfCopyFail": "maybe"}, "GWM_0001"),
+        ({"maxItemSizeInMB": "big"}, "GWM_0001"),
+        ({"maxReplicationPackageSizeInMB": "big"}, "GWM_0001"),
+        ({"config": "{}"}, "GWM_0002"),
     ],
     ids=[
         "name-101",
@@ -222,18 +226,18 @@ def test_update_info_keeps_omitted_fields(world: Api) -> None:
         "config-removed-at-10.6",
     ],
 )
-def test_update_info_refuses(world_ro: Api, form: dict[str, Any]) -> None:
-    error_of(update_info(world_ro, **form), 400)
+def test_update_info_refuses(world_ro: Api, form: dict[str, Any], message_code: str) -> None:
+    error_of(update_info(world_ro, **form), 400, message_code=message_code)
     assert workspace(world_ro, "hq", HQ)["name"] == "Field data"
 
 
 def test_update_info_refused_to_the_guest(world_ro: Api) -> None:
-    error_of(update_info(world_ro, "field", FIELD, name="x"), 403)
+    error_of(update_info(world_ro, "field", FIELD, name="x"), 403, message_code="GWM_0005")
 
 
 def test_update_info_of_an_unknown_workspace(world_ro: Api) -> None:
     path = f"portals/{HQ}/collaborations/c1/workspaces/wsnone/updateInfo"
-    error_of(world_ro.post("hq", path, name="x"), 404)
+    error_of(world_ro.post("hq", path, name="x"), 404, message_code="GWM_0006")
 
 
 @pytest.mark.parametrize(
@@ -243,7 +247,7 @@ def test_update_info_of_an_unknown_workspace(world_ro: Api) -> None:
 )
 def test_update_info_sizes_refused_on_10_5(versions_ro: Api, form: dict[str, Any]) -> None:
     path = f"portals/{V105}/collaborations/c5/workspaces/ws5/updateInfo"
-    error_of(versions_ro.post("v105", path, **form), 400)
+    error_of(versions_ro.post("v105", path, **form), 400, message_code="GWM_0002")
 
 
 def test_update_info_name_accepted_on_10_5(serve: Any) -> None:
@@ -294,12 +298,15 @@ def test_update_group_link_accepts_the_sample_copy_by_ref_field(world: Api) -> N
 
 
 @pytest.mark.parametrize(
-    "form",
+    ("form", "message_code"),
     [
-        {"enableFeatureServiceBidirectionalSync": True},
-        {"copyFeatureServiceData": False, "enableFeatureServiceBidirectionalSync": True},
-        {"enableRealtimeSync": "yes"},
-        {"copyFeatureServiceData": "1"},
+        ({"enableFeatureServiceBidirectionalSync": True}, "COLL_1003"),
+        (
+            {"copyFeatureServiceData": False, "enableFeatureServiceBidirectionalSync": True},
+            "COLL_1003",
+        ),
+        ({"enableRealtimeSync": "yes"}, "GWM_0001"),
+        ({"copyFeatureServiceData": "1"}, "GWM_0001"),
     ],
     ids=[
         "bidirectional-without-copy",
@@ -308,18 +315,18 @@ def test_update_group_link_accepts_the_sample_copy_by_ref_field(world: Api) -> N
         "copy-digit",
     ],
 )
-def test_update_group_link_refuses(world_ro: Api, form: dict[str, Any]) -> None:
-    error_of(update_link(world_ro, **form), 400)
+def test_update_group_link_refuses(world_ro: Api, form: dict[str, Any], message_code: str) -> None:
+    error_of(update_link(world_ro, **form), 400, message_code=message_code)
     assert own_link(world_ro)["config"]["enableFeatureServiceBidirectionalSync"] is False
 
 
 def test_update_group_link_refused_to_the_host(world_ro: Api) -> None:
-    error_of(update_link(world_ro, "hq", HQ, portalGroupId="g9"), 403)
+    error_of(update_link(world_ro, "hq", HQ, portalGroupId="g9"), 403, message_code="GWM_0005")
 
 
 def test_update_group_link_of_an_unknown_workspace(world_ro: Api) -> None:
     path = f"portals/{FIELD}/collaborations/c1/workspaces/wsnone/updatePortalGroupLink"
-    error_of(world_ro.post("field", path, portalGroupId="g9"), 404)
+    error_of(world_ro.post("field", path, portalGroupId="g9"), 404, message_code="GWM_0006")
 
 
 @pytest.mark.parametrize(("portal", "pid"), [("v108", V108), ("cloud21", CLOUD21)])
@@ -328,7 +335,7 @@ def test_bidirectional_sync_refused_before_its_release(
 ) -> None:
     path = f"portals/{pid}/collaborations/c5/workspaces/ws5/updatePortalGroupLink"
     form = {"copyFeatureServiceData": True, "enableFeatureServiceBidirectionalSync": True}
-    error_of(versions_ro.post(portal, path, **form), 400)
+    error_of(versions_ro.post(portal, path, **form), 400, message_code="GWM_0002")
 
 
 def test_copy_without_bidirectional_accepted_on_10_8(serve: Any) -> None:
@@ -355,7 +362,7 @@ def test_invalidated_invitation_response_does_not_import(world: Api) -> None:
     assert invitations(world)["inv1"]["status"] == "host_created"
     succeeded(world.post("hq", f"portals/{HQ}/{C1}/invitations/inv1/invalidate"))
     assert invitations(world)["inv1"]["status"] == "invalidated"
-    error = error_of(import_response(world, "inv1", BRANCH))
+    error = error_of(import_response(world, "inv1", BRANCH), 400, message_code="COLL_1004")
     assert "invalid" in error["message"].lower()
     assert BRANCH not in participant_ids(world)
 
@@ -372,26 +379,28 @@ def test_valid_invitation_response_imports(world: Api) -> None:
 )
 def test_import_response_refuses_malformed_input(world_ro: Api, value: str) -> None:
     path = f"portals/{HQ}/{C1}/importInvitationResponse"
-    error_of(world_ro.post("hq", path, invitationResponse=value), 400)
+    error_of(world_ro.post("hq", path, invitationResponse=value), 400, message_code="GWM_0001")
 
 
 def test_import_response_of_an_unknown_invitation(world_ro: Api) -> None:
-    error_of(import_response(world_ro, "invnone", BRANCH))
+    error_of(import_response(world_ro, "invnone", BRANCH), 404, message_code="GWM_0006")
 
 
 def test_invalidate_refused_to_the_guest(world_ro: Api) -> None:
     path = f"portals/{FIELD}/{C1}/invitations/inv1/invalidate"
-    error_of(world_ro.post("field", path), 403)
+    error_of(world_ro.post("field", path), 403, message_code="GWM_0005")
     assert invitations(world_ro)["inv1"]["status"] == "host_created"
 
 
 def test_invalidate_unknown_invitation(world_ro: Api) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/{C1}/invitations/invnone/invalidate"), 404)
+    body = world_ro.post("hq", f"portals/{HQ}/{C1}/invitations/invnone/invalidate")
+    error_of(body, 404, message_code="GWM_0006")
 
 
 def test_copy_feature_service_data_refused_on_10_5(versions_ro: Api) -> None:
     path = f"portals/{V105}/collaborations/c6/workspaces/ws6/updatePortalGroupLink"
-    error_of(versions_ro.post("v105", path, portalGroupId="g5", copyFeatureServiceData=True), 400)
+    body = versions_ro.post("v105", path, portalGroupId="g5", copyFeatureServiceData=True)
+    error_of(body, 400, message_code="GWM_0002")
 
 
 def test_group_link_without_copy_accepted_on_10_5(serve: Any) -> None:

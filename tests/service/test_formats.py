@@ -72,7 +72,7 @@ def test_json_is_json(world_ro: Api) -> None:
 def test_unknown_f_is_refused(world_ro: Api) -> None:
     # An unknown format cannot promise JSON, but the answer must still be a clean refusal.
     response = world_ro.http.get(world_ro.sharing("hq", "portals/self"), params={"f": "xml"})
-    error_of(response.json(), 400)
+    error_of(response.json(), 400, message_code="GWM_0001")
 
 
 @pytest.mark.parametrize(
@@ -88,7 +88,8 @@ def test_boolean_words(world: Api, word: str, value: bool) -> None:
 
 @pytest.mark.parametrize("word", ["yes", "1", "0", "on", "tru"])
 def test_non_boolean_is_refused(world_ro: Api, word: str) -> None:
-    error_of(world_ro.post("field", LINK, portalGroupId="g1", enableRealtimeSync=word), 400)
+    body = world_ro.post("field", LINK, portalGroupId="g1", enableRealtimeSync=word)
+    error_of(body, 400, message_code="GWM_0001")
 
 
 def date_headers(api: Api, url: str) -> list[str]:
@@ -106,18 +107,20 @@ def test_date_header_states_the_service_clock(world: Api) -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "auth"),
+    ("path", "auth", "message_code"),
     [
-        (f"portals/{HQ}/roles/rnosuchrole/privileges", True),
-        (f"portals/{HQ}/users", False),
-        ("no/such/endpoint", True),
+        (f"portals/{HQ}/roles/rnosuchrole/privileges", True, "GWM_0006"),
+        (f"portals/{HQ}/users", False, "GWM_0003"),
+        ("no/such/endpoint", True, "GWM_0006"),
     ],
     ids=["unknown-id", "missing-token", "unknown-path"],
 )
-def test_sharing_errors_come_with_http_200(world_ro: Api, path: str, auth: bool) -> None:
+def test_sharing_errors_come_with_http_200(
+    world_ro: Api, path: str, auth: bool, message_code: str
+) -> None:
     headers = world_ro.auth_headers("hq") if auth else {}
     response = world_ro.http.get(
         world_ro.sharing("hq", path), params={"f": "json"}, headers=headers
     )
     assert response.status_code == 200
-    error_of(response.json())
+    error_of(response.json(), message_code=message_code)

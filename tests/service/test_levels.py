@@ -44,69 +44,70 @@ def test_level_change_by_a_non_default_administrator(world: Api) -> None:
 
 
 @pytest.mark.parametrize(
-    ("user", "level", "code"),
+    ("user", "level", "code", "message_code"),
     [
-        ("alice", 1, 400),  # built-in role: level 1 needs a custom role
-        ("carol", 1, 400),  # built-in role, owns items
-        ("hank", 3, 400),
-        ("hank", 0, 400),
-        ("hank", "two", 400),
-        ("nobody", 2, 404),
+        ("alice", 1, 400, "ORG_1085"),  # built-in role: level 1 needs a custom role
+        ("carol", 1, 400, "ORG_1085"),  # built-in role, owns items: the role is checked first
+        ("hank", 3, 400, "GWM_0001"),
+        ("hank", 0, 400, "GWM_0001"),
+        ("hank", "two", 400, "GWM_0001"),
+        ("nobody", 2, 404, "GWM_0006"),
     ],
     ids=["builtin-role", "builtin-publisher", "level-3", "level-0", "level-word", "unknown-user"],
 )
-def test_level_change_refused(world_ro: Api, user: str, level: Any, code: int) -> None:
-    error_of(set_level(world_ro, "hq", HQ, user, level), code)
+def test_level_change_refused(
+    world_ro: Api, user: str, level: Any, code: int, message_code: str
+) -> None:
+    error_of(set_level(world_ro, "hq", HQ, user, level), code, message_code=message_code)
     if user != "nobody":
         assert members(world_ro, "hq", HQ)[user]["level"] == "2"
 
 
 def test_level_change_without_user_is_refused(world_ro: Api) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/updateUserLevel", level=2), 400)
+    body = world_ro.post("hq", f"portals/{HQ}/updateUserLevel", level=2)
+    error_of(body, 400, message_code="GWM_0001")
 
 
 def test_level_one_refused_for_owned_items(world_ro: Api) -> None:
-    error = error_of(set_level(world_ro, "hq", HQ, "oscar", 1), 400)
-    assert error["messageCode"] == "ORG_1084"
+    error_of(set_level(world_ro, "hq", HQ, "oscar", 1), 400, message_code="ORG_1084")
     assert members(world_ro, "hq", HQ)["oscar"]["level"] == "2"
 
 
 def test_level_one_refused_for_owned_groups(world_ro: Api) -> None:
-    error = error_of(set_level(world_ro, "hq", HQ, "grace", 1), 400)
-    assert error["messageCode"] == "ORG_1084"
+    error_of(set_level(world_ro, "hq", HQ, "grace", 1), 400, message_code="ORG_1084")
 
 
 def test_level_one_refused_for_a_disallowed_premium_app(world_ro: Api) -> None:
-    error_of(set_level(world_ro, "hq", HQ, "dave", 1), 400)
+    error_of(set_level(world_ro, "hq", HQ, "dave", 1), 400, message_code="ORG_1087")
     assert members(world_ro, "hq", HQ)["dave"]["level"] == "2"
 
 
 def test_level_two_refused_for_a_disallowed_premium_app(world_ro: Api) -> None:
-    error_of(set_level(world_ro, "hq", HQ, "kim", 2), 400)
+    error_of(set_level(world_ro, "hq", HQ, "kim", 2), 400, message_code="ORG_1087")
     assert members(world_ro, "hq", HQ)["kim"]["level"] == "1"
 
 
 def test_level_one_refused_when_its_quota_is_full(world_ro: Api) -> None:
-    error_of(set_level(world_ro, "full", FULL, "ann", 1), 400)
+    error_of(set_level(world_ro, "full", FULL, "ann", 1), 400, message_code="ORG_1086")
     assert members(world_ro, "full", FULL)["ann"]["level"] == "2"
 
 
 def test_level_two_refused_when_its_quota_is_full(world_ro: Api) -> None:
-    error_of(set_level(world_ro, "full", FULL, "bea", 2), 400)
+    error_of(set_level(world_ro, "full", FULL, "bea", 2), 400, message_code="ORG_1086")
     assert members(world_ro, "full", FULL)["bea"]["level"] == "1"
 
 
 def test_level_change_refused_to_a_member(world_ro: Api) -> None:
     token = world_ro.token("hq", "alice")
-    error_of(set_level(world_ro, "hq", HQ, "hank", 1, auth=token), 403)
+    error_of(set_level(world_ro, "hq", HQ, "hank", 1, auth=token), 403, message_code="GWM_0005")
 
 
 def test_level_change_refused_on_10_7(versions_ro: Api) -> None:
-    error_of(set_level(versions_ro, "v107", V107, "ann", 2), 400)
+    error_of(set_level(versions_ro, "v107", V107, "ann", 2), 400, message_code="GWM_0002")
 
 
 def test_level_change_refused_on_hosted_cloud(world_ro: Api) -> None:
-    error_of(set_level(world_ro, "cloud", CLOUD, "gina", 2), 400)
+    error_of(set_level(world_ro, "cloud", CLOUD, "gina", 2), 400, message_code="GWM_0002")
 
 
 # --- updateuserrole (extension write) -----------------------------------------------------
@@ -134,22 +135,32 @@ def test_assign_a_role_on_cloud(world: Api) -> None:
 
 
 @pytest.mark.parametrize(
-    ("user", "role", "code"),
-    [("alice", "rnosuchrole", 400), ("nobody", ANALYST, 404), ("alice", EDITOR, 400)],
+    ("user", "role", "code", "message_code"),
+    [
+        ("alice", "rnosuchrole", 400, "GWM_0001"),
+        ("nobody", ANALYST, 404, "GWM_0006"),
+        ("alice", EDITOR, 400, "GWM_0001"),
+    ],
     ids=["unknown-role", "unknown-user", "role-of-another-portal"],
 )
-def test_assign_role_refused(world_ro: Api, user: str, role: str, code: int) -> None:
-    error_of(set_role(world_ro, "hq", HQ, user, role), code)
+def test_assign_role_refused(
+    world_ro: Api, user: str, role: str, code: int, message_code: str
+) -> None:
+    error_of(set_role(world_ro, "hq", HQ, user, role), code, message_code=message_code)
 
 
 def test_assign_role_refused_to_a_member(world_ro: Api) -> None:
     token = world_ro.token("hq", "alice")
-    error_of(set_role(world_ro, "hq", HQ, "dave", LEGACY_VIEWER, auth=token), 403)
+    error_of(
+        set_role(world_ro, "hq", HQ, "dave", LEGACY_VIEWER, auth=token),
+        403,
+        message_code="GWM_0005",
+    )
 
 
 def test_builtin_role_refused_to_a_level_one_member(world_ro: Api) -> None:
     # Spec §2: level 1 exists only for members with a custom role.
-    error_of(set_role(world_ro, "hq", HQ, "erin", "org_user"), 400)
+    error_of(set_role(world_ro, "hq", HQ, "erin", "org_user"), 400, message_code="ORG_1090")
     assert members(world_ro, "hq", HQ)["erin"]["roleId"] == ANALYST
 
 

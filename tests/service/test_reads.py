@@ -91,7 +91,7 @@ def test_schedule_read(world_ro: Api) -> None:
 
 
 def test_schedule_read_on_the_host_has_no_job(world_ro: Api) -> None:
-    error_of(world_ro.get("hq", WS1.format(portal=HQ) + "/schedule"), 404)
+    error_of(world_ro.get("hq", WS1.format(portal=HQ) + "/schedule"), 404, message_code="GWM_0006")
 
 
 def test_invitation_listing(world_ro: Api) -> None:
@@ -134,7 +134,7 @@ def test_task_and_run_reads(world_ro: Api) -> None:
 )
 def test_reads_of_unknown_ids(world_ro: Api, path: str) -> None:
     portal = "field" if "frank" in path or "items" in path else "hq"
-    error_of(world_ro.get(portal, path), 404)
+    error_of(world_ro.get(portal, path), 404, message_code="GWM_0006")
 
 
 # --- paging --------------------------------------------------------------------------------
@@ -197,4 +197,4 @@ def test_paging_caps_num_at_100_and_defaults_to_10(serve: Any) -> None:
     ids=["start-word", "num-word", "start-float"],
 )
 def test_paging_refuses_bad_values(world_ro: Api, params: dict[str, Any]) -> None:
-    error_of(world_ro.get("hq", f"portals/{HQ}/roles", **params), 400)
+    error_of(world_ro.get("hq", f"portals/{HQ}/roles", **params), 400, message_code="GWM_0001")

@@ -38,27 +38,33 @@ def test_create_role_at_the_length_limits(world: Api) -> None:
 
 
 @pytest.mark.parametrize(
-    "form",
+    ("form", "message_code"),
     [
-        {"name": "n" * 129, "description": "d"},
-        {"name": "Long description", "description": "d" * 251},
-        {"description": "no name"},
-        {"name": ""},
+        ({"name": "n" * 129, "description": "d"}, "ROLE_1001"),
+        ({"name": "Long description", "description": "d" * 251}, "ROLE_1002"),
+        # A missing or blank name is refused as a missing required field.
+        ({"description": "no name"}, "GWM_0001"),
+        ({"name": ""}, "GWM_0001"),
     ],
     ids=["name-129", "description-251", "name-missing", "name-empty"],
 )
-def test_create_role_refuses_bad_input(world_ro: Api, form: dict[str, str]) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/createRole", **form), 400)
+def test_create_role_refuses_bad_input(
+    world_ro: Api, form: dict[str, str], message_code: str
+) -> None:
+    body = world_ro.post("hq", f"portals/{HQ}/createRole", **form)
+    error_of(body, 400, message_code=message_code)
 
 
 def test_create_role_refused_to_a_non_default_administrator(world_ro: Api) -> None:
     token = world_ro.token("hq", "admin2")
-    error_of(world_ro.post("hq", f"portals/{HQ}/createRole", auth=token, name="X"), 403)
+    body = world_ro.post("hq", f"portals/{HQ}/createRole", auth=token, name="X")
+    error_of(body, 403, message_code="GWM_0005")
 
 
 def test_create_role_refused_to_a_member(world_ro: Api) -> None:
     token = world_ro.token("hq", "alice")
-    error_of(world_ro.post("hq", f"portals/{HQ}/createRole", auth=token, name="X"), 403)
+    body = world_ro.post("hq", f"portals/{HQ}/createRole", auth=token, name="X")
+    error_of(body, 403, message_code="GWM_0005")
 
 
 # --- setPrivileges ------------------------------------------------------------------------
@@ -88,21 +94,40 @@ def test_set_privileges_accepts_11_0_privileges_on_11_3(world: Api) -> None:
 
 
 @pytest.mark.parametrize(
-    ("portal", "pid", "role", "value"),
+    ("portal", "pid", "role", "value", "message_code"),
     [
-        ("hq", HQ, ANALYST, privileges_json("portal:user:noSuchThing")),
-        ("hq", HQ, ANALYST, privileges_json("portal:user:joinNonOrgGroup")),
-        ("hq", HQ, ANALYST, privileges_json("marketplace:admin:manage")),
-        ("cloud", CLOUD, "r0000000000101", privileges_json("portal:admin:manageServers")),
-        ("cloud", CLOUD, "r0000000000101", privileges_json("features:user:manageVersions")),
-        ("v109", V109, MOVER, privileges_json("portal:user:reassignItems")),
-        ("v109", V109, MOVER, privileges_json("portal:user:receiveItems")),
-        ("hq", HQ, ANALYST, "{privileges: [}"),
-        ("hq", HQ, ANALYST, "not json"),
-        ("hq", HQ, ANALYST, json.dumps(["portal:user:viewOrgItems"])),
-        ("hq", HQ, ANALYST, json.dumps({"privs": ["portal:user:viewOrgItems"]})),
-        ("hq", HQ, ANALYST, json.dumps({"privileges": "portal:user:viewOrgItems"})),
-        ("hq", HQ, ANALYST, json.dumps({"privileges": [1, 2]})),
+        ("hq", HQ, ANALYST, privileges_json("portal:user:noSuchThing"), "ROLE_1003"),
+        ("hq", HQ, ANALYST, privileges_json("portal:user:joinNonOrgGroup"), "ROLE_1003"),
+        ("hq", HQ, ANALYST, privileges_json("marketplace:admin:manage"), "ROLE_1003"),
+        (
+            "cloud",
+            CLOUD,
+            "r0000000000101",
+            privileges_json("portal:admin:manageServers"),
+            "ROLE_1003",
+        ),
+        (
+            "cloud",
+            CLOUD,
+            "r0000000000101",
+            privileges_json("features:user:manageVersions"),
+            "ROLE_1003",
+        ),
+        ("v109", V109, MOVER, privileges_json("portal:user:reassignItems"), "ROLE_1003"),
+        ("v109", V109, MOVER, privileges_json("portal:user:receiveItems"), "ROLE_1003"),
+        # Text that is not JSON at all is refused as a malformed field, before its shape.
+        ("hq", HQ, ANALYST, "{privileges: [}", "GWM_0001"),
+        ("hq", HQ, ANALYST, "not json", "GWM_0001"),
+        ("hq", HQ, ANALYST, json.dumps(["portal:user:viewOrgItems"]), "ROLE_1003"),
+        ("hq", HQ, ANALYST, json.dumps({"privs": ["portal:user:viewOrgItems"]}), "ROLE_1003"),
+        (
+            "hq",
+            HQ,
+            ANALYST,
+            json.dumps({"privileges": "portal:user:viewOrgItems"}),
+            "ROLE_1003",
+        ),
+        ("hq", HQ, ANALYST, json.dumps({"privileges": [1, 2]}), "ROLE_1003"),
     ],
     ids=[
         "unknown",
@@ -121,32 +146,40 @@ def test_set_privileges_accepts_11_0_privileges_on_11_3(world: Api) -> None:
     ],
 )
 def test_set_privileges_refuses(
-    world_ro: Api, versions_ro: Api, portal: str, pid: str, role: str, value: str
+    world_ro: Api,
+    versions_ro: Api,
+    portal: str,
+    pid: str,
+    role: str,
+    value: str,
+    message_code: str,
 ) -> None:
     api = versions_ro if portal.startswith("v1") else world_ro
-    error_of(set_privileges(api, portal, pid, role, value), 400)
+    error_of(set_privileges(api, portal, pid, role, value), 400, message_code=message_code)
 
 
 def test_set_privileges_refusal_keeps_the_old_set(world_ro: Api) -> None:
     before = world_ro.get("hq", f"portals/{HQ}/roles/{ANALYST}/privileges")["privileges"]
     value = privileges_json("portal:user:viewOrgItems", "portal:user:noSuchThing")
-    error_of(set_privileges(world_ro, "hq", HQ, ANALYST, value), 400)
+    error_of(set_privileges(world_ro, "hq", HQ, ANALYST, value), 400, message_code="ROLE_1003")
     after = world_ro.get("hq", f"portals/{HQ}/roles/{ANALYST}/privileges")["privileges"]
     assert sorted(after) == sorted(before)
 
 
 def test_set_privileges_without_the_field_is_refused(world_ro: Api) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/roles/{ANALYST}/setPrivileges"), 400)
+    body = world_ro.post("hq", f"portals/{HQ}/roles/{ANALYST}/setPrivileges")
+    error_of(body, 400, message_code="GWM_0001")
 
 
 def test_set_privileges_refused_to_a_non_default_administrator(world_ro: Api) -> None:
     token = world_ro.token("hq", "admin2")
     body = set_privileges(world_ro, "hq", HQ, ANALYST, privileges_json(), auth=token)
-    error_of(body, 403)
+    error_of(body, 403, message_code="GWM_0005")
 
 
 def test_set_privileges_of_an_unknown_role(world_ro: Api) -> None:
-    error_of(set_privileges(world_ro, "hq", HQ, "rnosuchrole", privileges_json()), 404)
+    body = set_privileges(world_ro, "hq", HQ, "rnosuchrole", privileges_json())
+    error_of(body, 404, message_code="GWM_0006")
 
 
 def test_level_one_member_keeps_only_the_nine_privileges(world: Api) -> None:
@@ -179,39 +212,47 @@ def test_update_role_changes_name_and_description(world: Api) -> None:
 
 
 @pytest.mark.parametrize(
-    "form",
-    [{"name": "n" * 129}, {"description": "d" * 251}],
+    ("form", "message_code"),
+    [({"name": "n" * 129}, "ROLE_1001"), ({"description": "d" * 251}, "ROLE_1002")],
     ids=["name-129", "description-251"],
 )
-def test_update_role_refuses_over_long_text(world_ro: Api, form: dict[str, str]) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/roles/{LEGACY_VIEWER}/update", **form), 400)
+def test_update_role_refuses_over_long_text(
+    world_ro: Api, form: dict[str, str], message_code: str
+) -> None:
+    body = world_ro.post("hq", f"portals/{HQ}/roles/{LEGACY_VIEWER}/update", **form)
+    error_of(body, 400, message_code=message_code)
 
 
 def test_update_role_refused_to_a_non_default_administrator(world_ro: Api) -> None:
     token = world_ro.token("hq", "admin2")
     path = f"portals/{HQ}/roles/{LEGACY_VIEWER}/update"
-    error_of(world_ro.post("hq", path, auth=token, name="x"), 403)
+    error_of(world_ro.post("hq", path, auth=token, name="x"), 403, message_code="GWM_0005")
 
 
 def test_update_unknown_role(world_ro: Api) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/roles/rnosuchrole/update", name="x"), 404)
+    body = world_ro.post("hq", f"portals/{HQ}/roles/rnosuchrole/update", name="x")
+    error_of(body, 404, message_code="GWM_0006")
 
 
 def test_delete_role_removes_it(world: Api) -> None:
     succeeded(world.post("hq", f"portals/{HQ}/roles/{LEGACY_VIEWER}/delete"))
     assert LEGACY_VIEWER not in role_listing(world, "hq", HQ)
-    error_of(world.get("hq", f"portals/{HQ}/roles/{LEGACY_VIEWER}/privileges"), 404)
+    body = world.get("hq", f"portals/{HQ}/roles/{LEGACY_VIEWER}/privileges")
+    error_of(body, 404, message_code="GWM_0006")
 
 
 def test_delete_role_refused_to_a_non_default_administrator(world_ro: Api) -> None:
     token = world_ro.token("hq", "admin2")
-    error_of(world_ro.post("hq", f"portals/{HQ}/roles/{LEGACY_VIEWER}/delete", auth=token), 403)
+    body = world_ro.post("hq", f"portals/{HQ}/roles/{LEGACY_VIEWER}/delete", auth=token)
+    error_of(body, 403, message_code="GWM_0005")
 
 
 def test_delete_unknown_role(world_ro: Api) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/roles/rnosuchrole/delete"), 404)
+    body = world_ro.post("hq", f"portals/{HQ}/roles/rnosuchrole/delete")
+    error_of(body, 404, message_code="GWM_0006")
 
 
 def test_delete_role_assigned_to_members_is_refused(world_ro: Api) -> None:
-    error_of(world_ro.post("hq", f"portals/{HQ}/roles/{ANALYST}/delete"), 400)
+    body = world_ro.post("hq", f"portals/{HQ}/roles/{ANALYST}/delete")
+    error_of(body, 400, message_code="ROLE_1004")
     assert ANALYST in role_listing(world_ro, "hq", HQ)

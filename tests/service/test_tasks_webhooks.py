@@ -46,7 +46,7 @@ def test_task_run_delete_by_the_owner(world: Api) -> None:
 
 def test_task_run_delete_refused_to_another_member(world_ro: Api) -> None:
     token = world_ro.token("field", "hooker")
-    error_of(world_ro.post("field", RUN1, auth=token), 403)
+    error_of(world_ro.post("field", RUN1, auth=token), 403, message_code="GWM_0005")
     assert "run1" in run_ids(world_ro)
 
 
@@ -61,12 +61,13 @@ def test_task_run_delete_refused_to_another_member(world_ro: Api) -> None:
     ids=["unknown-run", "unknown-task", "run-of-another-task", "unknown-user"],
 )
 def test_task_run_delete_of_unknown_ids(world_ro: Api, path: str) -> None:
-    error_of(world_ro.post("field", path), 404)
+    error_of(world_ro.post("field", path), 404, message_code="GWM_0006")
     assert "run1" in run_ids(world_ro)
 
 
 def test_task_run_delete_refused_on_10_8(versions_ro: Api) -> None:
-    error_of(versions_ro.post("v108", "community/users/frank/tasks/t8/runs/run8/delete"), 400)
+    body = versions_ro.post("v108", "community/users/frank/tasks/t8/runs/run8/delete")
+    error_of(body, 400, message_code="GWM_0002")
     runs = versions_ro.get("v108", "community/users/frank/tasks/t8/runs")["runs"]
     assert [run["runId"] for run in runs] == ["run8"]
 
@@ -81,7 +82,8 @@ def org_webhook_ids(api: Api, portal: str = "field", pid: str = FIELD) -> set[st
 def test_webhook_delete_removes_it(world: Api) -> None:
     succeeded(world.post("field", f"portals/{FIELD}/webhooks/w1/delete"))
     assert org_webhook_ids(world) == {"w2", "w3"}
-    error_of(world.post("field", f"portals/{FIELD}/webhooks/w1/delete"), 404)
+    body = world.post("field", f"portals/{FIELD}/webhooks/w1/delete")
+    error_of(body, 404, message_code="GWM_0006")
 
 
 def test_webhook_delete_by_the_webhooks_capability(world: Api) -> None:
@@ -92,15 +94,18 @@ def test_webhook_delete_by_the_webhooks_capability(world: Api) -> None:
 
 def test_webhook_delete_refused_to_a_member(world_ro: Api) -> None:
     token = world_ro.token("field", "frank")
-    error_of(world_ro.post("field", f"portals/{FIELD}/webhooks/w1/delete", auth=token), 403)
+    body = world_ro.post("field", f"portals/{FIELD}/webhooks/w1/delete", auth=token)
+    error_of(body, 403, message_code="GWM_0005")
 
 
 def test_webhook_delete_of_an_unknown_webhook(world_ro: Api) -> None:
-    error_of(world_ro.post("field", f"portals/{FIELD}/webhooks/wnone/delete"), 404)
+    body = world_ro.post("field", f"portals/{FIELD}/webhooks/wnone/delete")
+    error_of(body, 404, message_code="GWM_0006")
 
 
 def test_webhook_delete_refused_on_10_6(versions_ro: Api) -> None:
-    error_of(versions_ro.post("v106", f"portals/{V106}/webhooks/w6/delete"), 400)
+    body = versions_ro.post("v106", f"portals/{V106}/webhooks/w6/delete")
+    error_of(body, 400, message_code="GWM_0002")
 
 
 # --- webhook settings -------------------------------------------------------------------------
@@ -209,4 +214,4 @@ def test_deactivation_follows_the_configured_policy(world: Api) -> None:
 
 def test_task_run_delete_twice(world: Api) -> None:
     succeeded(world.post("field", RUN1))
-    error_of(world.post("field", RUN1), 404)
+    error_of(world.post("field", RUN1), 404, message_code="GWM_0006")
