@@ -1,6 +1,7 @@
 """The error every handler raises; `app` turns it into the spec §7 envelope.
 
-messageCodes (stable; spec §7 fixes only ORG_1084):
+messageCodes (stable; spec §7 fixes only ORG_1084). A request malformed before any rule
+applies (a field missing or not parsable) answers GWM_0001 whatever the operation:
 
 | messageCode | code | when |
 |---|---|---|
@@ -9,16 +10,16 @@ messageCodes (stable; spec §7 fixes only ORG_1084):
 | ORG_1086 | 400 | the organization's quota at the target level is reached |
 | ORG_1087 | 400 | the member holds a premium app license disallowed at the target level |
 | ORG_1090 | 400 | role change refused (level 1 needs a custom role, default admin, ...) |
-| ROLE_1001 | 400 | role name missing, too long or already used (case-insensitive) |
+| ROLE_1001 | 400 | role name blank, too long or already used (case-insensitive) |
 | ROLE_1002 | 400 | role description too long |
-| ROLE_1003 | 400 | privileges field malformed or holding privileges not in the catalog |
+| ROLE_1003 | 400 | privileges not `{"privileges": [...]}`, or not in the catalog |
 | ROLE_1004 | 400 | role not editable or still assigned to members |
 | COLL_1001 | 400 | workspace property out of its limits |
 | COLL_1002 | 400 | schedule parameters out of range |
 | COLL_1003 | 400 | bidirectional sync without copyFeatureServiceData; missing group |
 | COLL_1004 | 400 | invitation response for an invalid (invalidated) invitation |
 | WHK_1001 | 400 | webhook setting out of its range |
-| GWM_0001 | 400 | malformed request: wrong type, bad encoding, missing field |
+| GWM_0001 | 400 | malformed: field missing, wrong type, not JSON; unknown role to assign |
 | GWM_0002 | 400 | operation or parameter not available on this deployment/release |
 | GWM_0003 | 499 | token required |
 | GWM_0004 | 498 | invalid or expired token |

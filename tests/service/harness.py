@@ -230,9 +230,7 @@ def _json(response: httpx.Response) -> Any:
     return response.json()
 
 
-def error_of(
-    body: Any, code: int | None = None, message_code: str | None = None
-) -> dict[str, Any]:
+def error_of(body: Any, code: int | None = None, message_code: str | None = None) -> dict[str, Any]:
     """The Sharing API error of `body`, asserting it is one (and its code and messageCode
     when given)."""
     assert isinstance(body, dict) and "error" in body, f"expected an error, got {body}"
