@@ -248,8 +248,7 @@ def _role(
         trimmed = f"; write {name.strip()!r}" if name.strip() else ""
         yield document.problem(
             ("metadata", "name"),
-            f"role name {name!r} starts or ends with white space, which the service"
-            f" trims{trimmed}",
+            f"role name {name!r} starts or ends with white space, which the service trims{trimmed}",
         )
     if model.spec.state == "absent" and (
         model.spec.description is not None or model.spec.privileges is not None
