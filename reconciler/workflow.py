@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from reconciler.live.client import PortalClient, client_for
 from reconciler.live.reader import read_live
 from reconciler.manifest.desired import load_desired
-from reconciler.plan.fingerprint import check_fresh
+from reconciler.plan.fingerprint import StalePlan, check_fresh
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
 from reconciler.state import DesiredState, LiveState
@@ -64,8 +64,29 @@ async def plan_live(
 
 
 async def check_current(client: PortalClient, desired: DesiredState, saved: Plan) -> None:
-    """Refuse (StalePlan) when the portal changed since `saved` was planned."""
-    check_fresh(saved, await read_live(client, desired))
+    """Refuse (StalePlan) when the portal or the manifests changed since `saved` was
+    planned: either way, its calls are no longer what the manifests need."""
+    live = await read_live(client, desired)
+    check_fresh(saved, live)
+    fresh = build_plan(
+        desired, live, allow_deletes=True, targets=saved.targets, now=client.server_clock
+    )
+    differing = _differing_calls(saved, fresh)
+    if differing:
+        raise StalePlan(
+            "stale plan: the manifests changed since the plan was made; a plan of them now"
+            f" differs at: {', '.join(differing)}. Run orgctl plan again."
+        )
+
+
+def _differing_calls(saved: Plan, fresh: Plan) -> list[str]:
+    """Addresses whose calls differ between the two plans (none when the plans agree)."""
+    old = [call.to_json() for call in saved.calls]
+    new = [call.to_json() for call in fresh.calls]
+    if old == new:
+        return []
+    changed = [c for c in old if c not in new] + [c for c in new if c not in old]
+    return sorted({str(c["address"]) for c in changed}) or ["(the order of the calls)"]
 
 
 def target_list(targets: Sequence[str]) -> tuple[str, ...]:

@@ -155,6 +155,17 @@ def _same_portal(desired: DesiredState, saved: Plan, saved_path: Path | None) ->
             f"{saved_path}: the plan is for {saved.portal.url}, the manifests for"
             f" {desired.portal.url}"
         )
+    # The token goes with every call: a plan file must not send it anywhere else.
+    roots = tuple(
+        root.rstrip("/") + "/" for root in (desired.portal.url, desired.portal.adminUrl) if root
+    )
+    for call in saved.calls:
+        if not call.url.startswith(roots):
+            raise UserError(
+                f"{saved_path}: call {call.seq} ({call.address}) goes to {call.url}, outside"
+                f" the portal's URLs ({', '.join(r.rstrip('/') for r in roots)}); refusing"
+                " to send credentials there"
+            )
 
 
 def _confirm(auto_approve: bool) -> None:

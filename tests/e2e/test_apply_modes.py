@@ -4,6 +4,7 @@ stale saved plans."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -114,3 +115,38 @@ def test_a_targeted_saved_plan_applies_and_verifies_within_its_targets(demo: Wor
     assert "Converged" in applied.stdout, output_of(applied)
     rest = demo.orgctl("plan", HQ, "--detailed-exitcode", portal="hq")
     assert rest.returncode == 2, output_of(rest)  # the rest of the example is still to do
+
+
+def test_a_saved_plan_whose_manifests_changed_since_is_refused(demo: World) -> None:
+    manifests = demo.workdir / "hq"
+    shutil.copytree(HQ, manifests)
+    saved = demo.workdir / "plan.json"
+    assert demo.orgctl("plan", manifests, "-o", saved, portal="hq").returncode == 0
+    roles = manifests / "roles.yaml"
+    old = "description: Creates content and shares it with groups"
+    assert old in roles.read_text()
+    roles.write_text(roles.read_text().replace(old, "description: Edited after the plan"))
+    api = demo.api("hq")
+    before = api.snapshot()
+
+    result = demo.orgctl("apply", "--plan", saved, manifests, "--auto-approve", portal="hq")
+    assert result.returncode == 1, output_of(result)
+    assert "stale plan: the manifests changed" in result.stderr, output_of(result)
+    assert api.snapshot() == before
+
+
+def test_a_saved_plan_never_sends_calls_outside_the_portal(demo: World) -> None:
+    saved = demo.workdir / "plan.json"
+    assert demo.orgctl("plan", HQ, "-o", saved, portal="hq").returncode == 0
+    document = json.loads(saved.read_text())
+    # Same path, another host: it would receive the token with the call.
+    url = document["calls"][0]["url"]
+    document["calls"][0]["url"] = "https://elsewhere.example.com/" + url.split("/", 3)[3]
+    saved.write_text(json.dumps(document))
+    api = demo.api("hq")
+    before = api.snapshot()
+
+    result = demo.orgctl("apply", "--plan", saved, "--auto-approve", portal="hq")
+    assert result.returncode == 1, output_of(result)
+    assert "outside the portal's URLs" in result.stderr, output_of(result)
+    assert api.snapshot() == before
