@@ -120,9 +120,18 @@ def _check_deletes(draft: Draft, allow_deletes: bool) -> None:
         )
 
 
+# Kinds whose identity has several parts, so a shorter target can select a group of them
+# ("Workspace/c1": every workspace of c1). Other names may contain "/" themselves
+# ("Role/Ops/Admin" is not below "Role/Ops").
+_GROUPED_KINDS = ("Workspace/", "Invitation/", "TaskRun/")
+
+
 def matches(address: str, targets: Sequence[str]) -> bool:
-    """Exact address, or an address below a target prefix ("Workspace/c1")."""
-    return any(address == t or address.startswith(t.rstrip("/") + "/") for t in targets)
+    """Exact address, or a grouped address below a target prefix ("Workspace/c1")."""
+    return any(
+        address == t or (t.startswith(_GROUPED_KINDS) and address.startswith(t.rstrip("/") + "/"))
+        for t in targets
+    )
 
 
 def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
@@ -148,6 +157,14 @@ def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
     draft.changes = [c for c in draft.changes if keep(c.address)]
     draft.errors = [p for p in draft.errors if _global(p) or keep(p.address)]
     draft.warnings = [p for p in draft.warnings if keep(p.address)]
+    touched = {c.address for c in draft.changes} | {c.address for c in draft.calls.values()}
+    for target in targets:
+        if not any(matches(address, [target]) for address in touched):
+            draft.warn(
+                target,
+                "--target matches nothing this plan would change (addresses are"
+                " case-sensitive: Role/<name>, Member/<username>, Workspace/<id>/<id>, ...)",
+            )
 
 
 def _global(problem: Problem) -> bool:

@@ -118,6 +118,26 @@ def test_targets_match_by_prefix() -> None:
     assert not build_plan(busy_hq(), hq_live(), now=NOW, targets=["Workspace/c"]).calls
 
 
+def test_a_role_target_selects_that_role_only_though_names_may_hold_slashes() -> None:
+    desired = busy_hq()
+    desired.roles["Zeta/Admin"] = Role("Zeta/Admin", "below?", frozenset())
+    plan = build_plan(desired, hq_live(), now=NOW, targets=["Role/Zeta"])
+    assert {c.address for c in plan.changes} == {"Role/Zeta"}
+    assert plan.targets == ("Role/Zeta",)
+
+
+def test_a_target_matching_nothing_is_a_warning_and_no_claim_of_a_match() -> None:
+    from reconciler.plan.render.lines import summary_line
+
+    plan = build_plan(busy_hq(), hq_live(), now=NOW, targets=["role/zeta"])
+    assert plan.empty
+    assert [str(w) for w in plan.warnings] == [
+        "role/zeta: --target matches nothing this plan would change (addresses are"
+        " case-sensitive: Role/<name>, Member/<username>, Workspace/<id>/<id>, ...)"
+    ]
+    assert "matches the manifests" not in summary_line(plan, "plan")
+
+
 def test_order_refuses_a_dependency_cycle() -> None:
     import pytest
 

@@ -73,9 +73,12 @@ def _drift_line(plan: Plan) -> str:
 
 def _plan_line(plan: Plan) -> str:
     counts = plan.summary()
+    if plan.empty and plan.targets:
+        return "No changes within the targets (--target); the rest was not compared."
     if plan.empty:
         return "No changes. The portal matches the manifests."
+    calls = "call" if counts["calls"] == 1 else "calls"
     return (
         f"Plan: {counts['create']} to create, {counts['update']} to update, "
-        f"{counts['delete']} to delete, {counts['calls']} calls."
+        f"{counts['delete']} to delete, {counts['calls']} {calls}."
     )
