@@ -221,16 +221,17 @@ class _Reader:
         return records.webhook_settings(raw) if raw is not None else None
 
     async def tasks(self) -> dict[str, list[Task]]:
+        """Tasks by owner; an owner the portal does not know is left out."""
         owners = sorted(self.needs.task_owners)
         found = await asyncio.gather(*(self.user_tasks(u) for u in owners))
-        return dict(zip(owners, found, strict=True))
+        return {user: tasks for user, tasks in zip(owners, found, strict=True) if tasks is not None}
 
-    async def user_tasks(self, user: str) -> list[Task]:
+    async def user_tasks(self, user: str) -> list[Task] | None:
         path = f"community/users/{_segment(user)}/tasks"
         try:
             raw = await self.client.get_pages(path, "tasks")
         except NotFoundError:
-            return []  # no such user: nothing to retain
+            return None  # no such user
         wanted = self.needs.task_owners[user]
         covered = [t for t in raw if "*" in wanted or str(t["id"]) in wanted]
         runs = await asyncio.gather(

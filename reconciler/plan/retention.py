@@ -29,7 +29,14 @@ def plan_retention(draft: Draft) -> None:
 
 
 def _tasks(draft: Draft, policy: RunRetention) -> list[Task]:
-    owned = {t.id: t for t in draft.live.tasks.get(policy.user, [])}
+    if policy.user not in draft.live.tasks:
+        # A misspelt user would otherwise make the policy silently do nothing, forever.
+        draft.error(
+            f"TaskRun/{policy.user}",
+            f"TaskRunRetention {policy.name}: the portal has no member {policy.user}",
+        )
+        return []
+    owned = {t.id: t for t in draft.live.tasks[policy.user]}
     if policy.all_tasks:
         return [owned[tid] for tid in sorted(owned)]
     for tid in sorted(policy.tasks - owned.keys()):

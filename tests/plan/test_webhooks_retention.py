@@ -112,6 +112,16 @@ def test_unknown_task_is_an_error() -> None:
     ]
 
 
+def test_unknown_user_is_an_error_not_a_policy_that_never_runs() -> None:
+    desired = field_desired()
+    desired.retention = [RunRetention("nightly", "frnak", frozenset({"*"}), keepLast=1)]
+    result = plan(desired)
+    assert [str(e) for e in result.errors] == [
+        "TaskRun/frnak: TaskRunRetention nightly: the portal has no member frnak"
+    ]
+    assert not result.calls
+
+
 def test_settings_the_service_leaves_out_are_its_defaults() -> None:
     desired = field_desired()
     desired.webhookSettings = {"daysInPast": 5}
