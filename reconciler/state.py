@@ -215,6 +215,7 @@ class LiveState:
     memberDetails: dict[str, MemberDetail] = field(default_factory=dict)
     collaborations: dict[str, Collaboration] = field(default_factory=dict)  # by id
     webhookSettings: dict[str, int] | None = None  # None: unreadable, unknown
+    webhookSettingsUnread: str | None = None  # why the settings could not be read
     webhooks: dict[str, Webhook] = field(default_factory=dict)  # organization, by id
     tasks: dict[str, list[Task]] = field(default_factory=dict)  # by owner
 

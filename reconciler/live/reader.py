@@ -105,7 +105,8 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
         members=_with_role_names(members, roles),
         memberDetails=details,
         collaborations=collaborations,
-        webhookSettings=settings,
+        webhookSettings=settings[0],
+        webhookSettingsUnread=settings[1],
         webhooks=webhooks,
         tasks=tasks,
     )
@@ -212,13 +213,17 @@ class _Reader:
         raw = await (_tolerant(read, []) if self.needs.everything else read)
         return {w.id: w for w in (records.webhook(r) for r in raw)}
 
-    async def settings(self) -> dict[str, int] | None:
-        """None means unknown: the read is undocumented, so any refusal is not fatal."""
+    async def settings(self) -> tuple[dict[str, int] | None, str | None]:
+        """(settings, None), or (None, why) when unknown: the read is undocumented, so any
+        refusal is not fatal, but the reason is kept for the plan to show."""
         if not self.needs.settings or self.client.admin_root is None:
-            return None
+            return None, None
         url = self.client.admin_url("services/webhooks/settings")
-        raw = await _tolerant(self.client.get_json(url), None)
-        return records.webhook_settings(raw) if raw is not None else None
+        try:
+            raw = await self.client.get_json(url)
+        except (ServiceError, UserError) as error:
+            return None, str(error)
+        return records.webhook_settings(raw), None
 
     async def tasks(self) -> dict[str, list[Task]]:
         """Tasks by owner; an owner the portal does not know is left out."""

@@ -24,12 +24,16 @@ def plan_webhook_settings(draft: Draft) -> None:
         # Unreadable: always send, and say what the fields left out become.
         sent = {n: declared.get(n, r.default) for n, r in catalog.WEBHOOK_SETTINGS.items()}
         undeclared = sorted(set(catalog.WEBHOOK_SETTINGS) - set(declared))
+        why = draft.live.webhookSettingsUnread
+        unknown = f"live settings are unknown ({why})" if why else "live settings are unknown"
         if undeclared:
             draft.warn(
                 SETTINGS_ADDRESS,
-                "live settings are unknown; undeclared fields will be reset to their "
+                f"{unknown}; undeclared fields will be reset to their "
                 f"defaults: {', '.join(undeclared)}",
             )
+        elif why:
+            draft.warn(SETTINGS_ADDRESS, f"{unknown}; the settings are sent every time")
         draft.changes.append(Change(SETTINGS_ADDRESS, Action.UPDATE, None, canonical_fields(sent)))
     else:
         change = diff_record(SETTINGS_ADDRESS, live, declared)

@@ -41,6 +41,16 @@ def test_unknown_live_settings_are_always_sent_with_defaults_and_a_warning() -> 
     assert "reset to their defaults: daysInPast, notificationAttempts" in str(result.warnings[0])
 
 
+def test_unreadable_settings_say_why() -> None:
+    desired = field_desired()
+    desired.webhookSettings = {name: r.default for name, r in catalog.WEBHOOK_SETTINGS.items()}
+    why = "error 404 GWM_0006: Resource not found"
+    result = plan(desired, webhookSettings=None, webhookSettingsUnread=why)
+    assert [str(w) for w in result.warnings] == [
+        f"WebhookSettings: live settings are unknown ({why}); the settings are sent every time"
+    ]
+
+
 def test_settings_without_an_admin_url_is_an_error() -> None:
     desired = field_desired(adminUrl=None)
     desired.webhookSettings = {"numberOfFailures": 9}
