@@ -12,6 +12,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from reconciler.apply.events import CallEvent
+from reconciler.errors import UserError
 
 # Plans never hold secrets; this guards a hand-edited plan file all the same.
 _SECRET_FIELD = re.compile(r"token|password|secret", re.IGNORECASE)
@@ -22,11 +23,22 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def open_output(path: Path, what: str, mode: str = "w") -> IO[str]:
+    """`path` opened to write text. Every file orgctl writes is opened here, so a missing
+    folder or a refused permission is one message naming the file, never a traceback."""
+    try:
+        return path.open(mode, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
+
+
 class Journal:
     def __init__(self, path: str | Path, *, clock: Clock = _now) -> None:
         self.path = Path(path)
         self._clock = clock
-        self._file: IO[str] = self.path.open("a", encoding="utf-8")
+        # Opened before the first call is sent: a journal that cannot be written stops
+        # the apply while nothing has changed yet.
+        self._file: IO[str] = open_output(self.path, "journal", "a")
 
     def __enter__(self) -> Journal:
         return self

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from reconciler.cli import options
-from reconciler.cli.output import echo_report, reading, render
+from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, load, plan_live, run
 
@@ -21,10 +21,12 @@ def command(ctx: click.Context, manifests: Path, fmt: str, out: Path | None) -> 
     """Report every difference between the portal and MANIFESTS (exit 2 on drift, 1 on
     errors)."""
     desired = load(manifests)
+    if out is not None:
+        check_writable(out, "report")
     plan = run(_read(desired)).plan
     echo_report(plan, fmt, "drift")
     if out is not None:
-        out.write_text(render(plan, fmt, "drift"), encoding="utf-8")
+        write_output(out, "report", render(plan, fmt, "drift"))
     # Errors first, as plan does: a report with errors compared less than it should, and a
     # scheduled check must fail rather than pass as ordinary drift.
     if plan.errors:

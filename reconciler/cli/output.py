@@ -1,11 +1,13 @@
 """What plan, apply and drift print: one dispatch over the plan renderers, the apply
-report, and a progress display that appears only on a terminal."""
+report, a progress display that appears only on a terminal, and the files they save."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TextIO
 
 import click
@@ -13,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from reconciler.apply.events import CallEvent, EventKind
+from reconciler.apply.journal import open_output
 from reconciler.apply.result import ApplyResult
 from reconciler.plan.model import Plan
 from reconciler.plan.render import Mode
@@ -89,3 +92,18 @@ def reading(what: str) -> Iterator[None]:
         return
     with Console(stderr=True).status(f"reading {what}"):
         yield
+
+
+def check_writable(path: Path, what: str) -> None:
+    """Fail now if `path` cannot be written, before the portal is read and anything is
+    printed. Appending proves it without touching an earlier file; a file made only to
+    prove it is removed, so a run that fails later leaves nothing behind."""
+    existed = os.path.lexists(path)  # a dangling symlink is the user's, not ours to remove
+    open_output(path, what, "a").close()
+    if not existed:
+        path.unlink()
+
+
+def write_output(path: Path, what: str, text: str) -> None:
+    with open_output(path, what) as file:
+        file.write(text)

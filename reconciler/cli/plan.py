@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from reconciler.cli import options
-from reconciler.cli.output import echo_report, reading
+from reconciler.cli.output import check_writable, echo_report, reading, write_output
 from reconciler.plan.render.json import render_json
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, load, plan_live, run, target_list
@@ -34,11 +34,13 @@ def command(
 ) -> None:
     """Show the ordered calls that would converge the portal on MANIFESTS."""
     desired = load(manifests)
+    if out is not None:
+        check_writable(out, "plan file")
     planned = run(_plan(desired, PlanOptions(allow_deletes, target_list(targets))))
     plan = planned.plan.with_manifests(manifests.as_posix())
     echo_report(plan, fmt, "plan")
     if out is not None:
-        out.write_text(render_json(plan), encoding="utf-8")
+        write_output(out, "plan file", render_json(plan))
     if plan.errors:
         ctx.exit(1)
     if detailed_exitcode and not plan.empty:
