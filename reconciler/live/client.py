@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
@@ -25,6 +26,7 @@ from reconciler.live.errors import (
     AuthError,
     PortalError,
     ServiceError,
+    TLSError,
     TransientError,
 )
 from reconciler.live.retry import RetryPolicy, parse_retry_after
@@ -198,10 +200,7 @@ class PortalClient:
                 else:
                     response = await self._http.post(url, data=form, headers=headers)
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-                raise _Retryable(
-                    TransientError(f"portal at {shown(url)} is unreachable ({_kind(exc)})"),
-                    maybe_processed=False,
-                ) from None
+                raise _connect_failure(url, exc) from None
             except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
                 raise _Retryable(
                     TransientError(f"portal at {shown(url)} gave no reply ({_kind(exc)})"),
@@ -323,6 +322,31 @@ def _next_start(page: dict[str, Any]) -> int | None:
 
 def _kind(exc: Exception) -> str:
     return type(exc).__name__
+
+
+def _connect_failure(url: str, exc: httpx.TransportError) -> Exception:
+    """What a failure to connect means: a failed TLS handshake fails the same way on every
+    try, so it is told as such and not retried; anything else is, as nothing was sent."""
+    tls = _tls_cause(exc)
+    if tls is None:
+        return _Retryable(
+            TransientError(f"portal at {shown(url)} is unreachable ({_kind(exc)})"),
+            maybe_processed=False,
+        )
+    if isinstance(tls, ssl.SSLCertVerificationError):
+        why = getattr(tls, "verify_message", None) or str(tls)
+        return TLSError(f"TLS certificate of {shown(url)} is not trusted ({why})")
+    return TLSError(f"TLS handshake with {shown(url)} failed (is the portal served over http?)")
+
+
+def _tls_cause(exc: BaseException) -> ssl.SSLError | None:
+    """The `ssl.SSLError` that httpx wraps (through httpcore) in its ConnectError, if any."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ssl.SSLError):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def client_for(

@@ -68,6 +68,11 @@ class TransientError(PortalError):
     that persisted through every attempt."""
 
 
+class TLSError(PortalError):
+    """The TLS handshake failed (plain http behind an https URL, an untrusted certificate):
+    the same on every try, so never retried."""
+
+
 class AmbiguousRequestError(PortalError):
     """A non-idempotent request was sent but no reply came: it may or may not have taken
     effect, so it must not be sent again blindly."""
