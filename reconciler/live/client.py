@@ -62,9 +62,9 @@ class PortalClient:
         concurrency: int = 8,
         timeout: float = 30.0,
     ) -> None:
-        check_url(root)
+        _check_root("portal URL", root)
         if admin_root is not None:
-            check_url(admin_root)
+            _check_root("admin URL", admin_root)
         self.root = root.rstrip("/")
         self.admin_root = admin_root.rstrip("/") if admin_root else None
         self.credentials: Credentials = load_credentials(auth or Auth(), env)
@@ -299,6 +299,29 @@ class PortalClient:
             f"{error.message} (credentials: {self.credentials.describe()})",
             error.messageCode,
             error.details,
+        )
+
+
+def _check_root(what: str, url: str) -> None:
+    """A root must be a plain address: every request path is joined onto it, so a query or
+    fragment would swallow the path (generateToken would answer as something else), and
+    user info would put a credential where a URL is shown."""
+    parsed = check_url(url)
+    found = [
+        name
+        for name, present in (
+            ("user info", bool(parsed.userinfo)),
+            ("a query", "?" in url),
+            ("a fragment", "#" in url),
+        )
+        if present
+    ]
+    if found:
+        plain = parsed.copy_with(userinfo=b"", query=None, fragment=None)  # no secret shown
+        raise UserError(
+            f"the {what} {plain} must be a plain address without user info, a query or a"
+            f" fragment, but it has {' and '.join(found)}; credentials come from environment"
+            " variables, never the URL"
         )
 
 

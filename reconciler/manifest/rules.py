@@ -10,7 +10,7 @@ import ipaddress
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from reconciler import catalog
 from reconciler.catalog import Feature
@@ -164,11 +164,32 @@ def _portal(document: Document, environ: Mapping[str, str]) -> Iterator[Problem]
 def _url_problem(url: str) -> str | None:
     parts = urlsplit(url)
     if parts.scheme == "https" and parts.hostname:
-        return None
+        return _extras_problem(url, parts)
     if parts.scheme == "http" and parts.hostname and _loopback(parts.hostname):
-        return None
+        return _extras_problem(url, parts)
     shown = f"{parts.scheme}://{parts.hostname}" if parts.hostname else repr(url)
     return f"must be an https URL unless the host is loopback, got {shown}"
+
+
+def _extras_problem(url: str, parts: SplitResult) -> str | None:
+    """Every call is joined onto the URL, so it must be a plain address: a query or fragment
+    would swallow the call's path, and user info would put a credential in a committed file.
+    What is found is named, never shown: it may be the very secret."""
+    found = [
+        name
+        for name, present in (
+            ("user info", "@" in parts.netloc),
+            ("a query", "?" in url),
+            ("a fragment", "#" in url),
+        )
+        if present
+    ]
+    if not found:
+        return None
+    return (
+        "must be a plain address without user info, a query or a fragment, but it has"
+        f" {' and '.join(found)}; credentials come from spec.auth, never the URL"
+    )
 
 
 def _loopback(host: str) -> bool:

@@ -59,3 +59,36 @@ def test_cli_refuses_a_non_empty_folder_before_reading_the_portal(tmp_path: Path
     assert "unreachable" not in result.stderr
     assert "s3cret-pw" not in result.stdout + result.stderr
     assert (out / "keep.yaml").read_text() == "mine\n"
+
+
+@pytest.mark.parametrize(
+    ("option", "url", "found"),
+    [
+        ("--portal-url", f"{UNUSED_URL}?x=1", "a query"),
+        ("--portal-url", f"{UNUSED_URL}#top", "a fragment"),
+        ("--portal-url", "http://admin:s3cret-pw@127.0.0.1:9/hq/sharing/rest", "user info"),
+        ("--admin-url", "http://127.0.0.1:9/hq/admin?token=s3cret-tok", "a query"),
+    ],
+    ids=["query", "fragment", "user-info", "admin-query"],
+)
+def test_cli_refuses_a_url_that_is_not_a_plain_address_before_signing_in(
+    tmp_path: Path, option: str, url: str, found: str
+) -> None:
+    """A query once made generateToken answer "without a token"; the URL is told instead."""
+    out = tmp_path / "out"
+    urls = {"--portal-url": UNUSED_URL, option: url}
+    result = orgctl(
+        "export",
+        *(part for pair in urls.items() for part in pair),
+        "-o",
+        out,
+        env=env_with(ORGCTL_USERNAME="admin", ORGCTL_PASSWORD="s3cret-pw"),
+        cwd=tmp_path,
+    )
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "plain address" in lines[0] and f"has {found}" in lines[0], result.stderr
+    assert "unreachable" not in result.stderr and "Traceback" not in result.stderr
+    assert "s3cret" not in result.stdout + result.stderr
+    assert not out.exists()

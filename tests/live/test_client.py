@@ -227,6 +227,27 @@ def test_plain_http_is_allowed_on_loopback(url: str) -> None:
     assert PortalClient(url, env=ENV).root == url
 
 
+@pytest.mark.parametrize(
+    ("root", "admin", "found"),
+    [
+        ("https://x.example/sharing/rest?x=1", None, "portal URL https://x.example/sharing/rest"),
+        ("https://x.example/sharing/rest?", None, "portal URL"),
+        ("https://x.example/sharing/rest#top", None, "a fragment"),
+        ("https://me:pw-9Z@x.example/sharing/rest", None, "user info"),
+        ("https://x.example/sharing/rest", "https://x.example/admin?token=tok-9Z", "admin URL"),
+    ],
+)
+def test_a_root_with_user_info_a_query_or_a_fragment_is_refused_unshown(
+    root: str, admin: str | None, found: str
+) -> None:
+    fake = FakePortal()
+    with pytest.raises(UserError, match="must be a plain address") as caught:
+        PortalClient(root, admin_root=admin, env=ENV, transport=fake.transport())
+    assert found in str(caught.value)
+    assert "9Z" not in str(caught.value) and "x=1" not in str(caught.value)
+    assert fake.seen == []
+
+
 def test_unreachable_portal_names_the_url() -> None:
     def refuse(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("refused", request=request)

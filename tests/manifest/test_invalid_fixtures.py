@@ -91,6 +91,7 @@ CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("task-retention-on-10-8", "retention.yaml", 1, ("task run delete", "10.8.1")),
     ("retention-without-limits", "retention.yaml", 4, ("keepLast", "maxAgeDays")),
     ("http-url-not-loopback", "portal.yaml", 5, ("spec.url", "https", "loopback")),
+    ("portal-url-with-query", "portal.yaml", 5, ("spec.url", "plain address", "has a query")),
     ("literal-secret-in-auth", "portal.yaml", 10, ("spec.auth.password", "literal secret")),
     ("env-name-holds-secret", "portal.yaml", 9, ("spec.auth.tokenEnv", "NAME of an environment")),
     ("two-portals", "portal.yaml", 1, ("second Portal document", "more/portal.yaml:1")),
@@ -208,6 +209,7 @@ def test_secrets_never_appear_in_any_output() -> None:
     for folder, secret in (
         ("literal-secret-in-auth", "hunter2-secret"),
         ("env-name-holds-secret", "3xF9-sEcReT.token"),
+        ("portal-url-with-query", "tok-in-url-7Q2"),
     ):
         for output_format in ("text", "json", "github"):
             root = FIXTURES / "invalid" / folder

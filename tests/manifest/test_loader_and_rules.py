@@ -127,6 +127,39 @@ def test_url_override_is_validated_instead_of_the_manifest_value(tmp_path: Path)
 
 
 @pytest.mark.parametrize(
+    ("url", "found"),
+    [
+        ("https://gis.example.com/portal/sharing/rest?x=1", "a query"),
+        ("https://gis.example.com/portal/sharing/rest?", "a query"),
+        ("https://gis.example.com/portal/sharing/rest#top", "a fragment"),
+        ("https://admin:pw-in-url-5K@gis.example.com/portal/sharing/rest", "user info"),
+        ("http://127.0.0.1:8080/hq/sharing/rest?token=tok-in-url-5K", "a query"),
+    ],
+)
+def test_a_url_with_user_info_a_query_or_a_fragment_is_refused_unshown(
+    tmp_path: Path, url: str, found: str
+) -> None:
+    write(tmp_path, {"portal.yaml": portal(url=f'"{url}"')})
+    problems = messages(tmp_path)
+    assert len(problems) == 1, problems
+    assert "spec.url: must be a plain address" in problems[0], problems
+    assert f"has {found}" in problems[0], problems
+    assert "in-url-5K" not in problems[0] and "x=1" not in problems[0]
+
+
+def test_an_admin_url_with_a_query_is_refused_also_from_the_environment(tmp_path: Path) -> None:
+    admin = "https://gis.example.com/portal/admin"
+    text = portal().replace("  deployment:", f"  adminUrl: {admin}\n  deployment:")
+    write(tmp_path, {"portal.yaml": text})
+    assert messages(tmp_path) == []
+    override = {"ORGCTL_ADMIN_URL": "http://127.0.0.1:41234/hq/admin?f=json"}
+    problems = messages(tmp_path, override)
+    assert len(problems) == 1, problems
+    assert "spec.adminUrl: must be a plain address" in problems[0], problems
+    assert "has a query" in problems[0] and "(from ORGCTL_ADMIN_URL)" in problems[0]
+
+
+@pytest.mark.parametrize(
     "auth",
     ["{}", "{usernameEnv: ORGCTL_USERNAME}", "{tokenEnv: T, usernameEnv: U, passwordEnv: P}"],
 )
