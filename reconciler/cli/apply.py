@@ -13,6 +13,7 @@ from reconciler.apply import ApplyResult, Journal, execute
 from reconciler.cli import options
 from reconciler.cli.output import (
     apply_progress,
+    check_writable,
     echo_calls,
     echo_report,
     echo_result,
@@ -92,6 +93,8 @@ def command(
             " `orgctl plan -o`; a saved plan is applied as it was made"
         )
     desired = load(_manifests(manifests, saved, saved_path))
+    if journal is not None:
+        check_writable(journal, "journal")  # before the plan is shown and confirmed
     scope = saved.targets if saved is not None else target_list(targets)
     request = Request(
         PlanOptions(allow_deletes, scope),

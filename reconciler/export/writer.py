@@ -224,6 +224,9 @@ def check_output_folder(out: Path, force: bool) -> None:
     """Refuse a file, or a non-empty folder unless `force` (the CLI asks before reading)."""
     if out.exists() and not out.is_dir():
         raise UserError(f"output {out} is a file, not a folder")
+    blocking = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise UserError(f"output {out} cannot be created: {blocking} is a file, not a folder")
     if out.exists() and any(out.iterdir()) and not force:
         raise UserError(
             f"output folder {out} is not empty; choose an empty folder, or pass --force to"
@@ -233,11 +236,14 @@ def check_output_folder(out: Path, force: bool) -> None:
 
 def _write(out: Path, files: list[_File], force: bool) -> tuple[Path, ...]:
     check_output_folder(out, force)
-    out.mkdir(parents=True, exist_ok=True)
-    names = {f.name for f in files}
-    for stale in FILES:
-        if stale not in names:
-            (out / stale).unlink(missing_ok=True)
-    for f in files:
-        (out / f.name).write_bytes(f.content)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        names = {f.name for f in files}
+        for stale in FILES:
+            if stale not in names:
+                (out / stale).unlink(missing_ok=True)
+        for f in files:
+            (out / f.name).write_bytes(f.content)
+    except OSError as exc:
+        raise UserError(f"output {out}: cannot write ({exc.strerror or exc})") from None
     return tuple(out / f.name for f in files)

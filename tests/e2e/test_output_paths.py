@@ -70,6 +70,7 @@ def test_a_journal_that_cannot_be_opened_sends_nothing(demo: World, how: str, re
     result = demo.orgctl("apply", HQ, "--auto-approve", "--journal", journal, portal="hq")
     assert result.returncode == 1, output_of(result)
     assert_one_line_naming(result.stderr, journal, reason, output_of(result))
+    assert result.stdout == "", output_of(result)  # refused before the plan is shown
     assert api.snapshot() == before
 
 

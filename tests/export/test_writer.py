@@ -12,6 +12,7 @@ from ruamel.yaml import YAML
 
 from reconciler.errors import UserError
 from reconciler.export import ExportSummary, write_manifests
+from reconciler.export.writer import check_output_folder
 from reconciler.state import Auth, GroupLink, LiveState, Role, Workspace
 from tests.export import worlds
 
@@ -358,6 +359,12 @@ def test_a_file_as_output_is_refused(tmp_path: Path) -> None:
     target.write_text("")
     with pytest.raises(UserError, match="is a file"):
         export(worlds.hq(), target)
+
+
+def test_an_output_below_a_file_is_refused_naming_the_file(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("")
+    with pytest.raises(UserError, match="plain is a file, not a folder"):
+        check_output_folder(tmp_path / "plain" / "out", force=False)
 
 
 def test_a_missing_folder_is_created(tmp_path: Path) -> None:
