@@ -1,4 +1,5 @@
-"""The steps `plan`, `apply` and `drift` share: load the manifests, read the portal, plan.
+"""The steps `plan`, `apply` and `drift` share: connect, read the portal, plan, check a
+saved plan.
 
 Each command runs in one event loop with one client (the client holds asyncio
 primitives), so the whole of an apply — plan, confirm, send, verify — is one coroutine.
@@ -13,7 +14,6 @@ from typing import Any, TypeVar
 
 from reconciler.live.client import PortalClient, client_for
 from reconciler.live.reader import read_live
-from reconciler.manifest.desired import load_desired
 from reconciler.plan.fingerprint import StalePlan, check_fresh
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
@@ -38,10 +38,6 @@ class Planned:
 
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coroutine)
-
-
-# The manifests a command works on (a UserError, naming file and line, when they are bad).
-load = load_desired
 
 
 def connect(desired: DesiredState, *, parallelism: int = 8) -> PortalClient:

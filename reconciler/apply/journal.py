@@ -12,7 +12,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from reconciler.apply.events import CallEvent
-from reconciler.errors import UserError
+from reconciler.files import open_output
 
 # Plans never hold secrets; this guards a hand-edited plan file all the same.
 _SECRET_FIELD = re.compile(r"token|password|secret", re.IGNORECASE)
@@ -21,15 +21,6 @@ Clock = Callable[[], datetime]
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def open_output(path: Path, what: str, mode: str = "w") -> IO[str]:
-    """`path` opened to write text. Every file orgctl writes is opened here, so a missing
-    folder or a refused permission is one message naming the file, never a traceback."""
-    try:
-        return path.open(mode, encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"{path}: cannot write the {what} ({exc.strerror or exc})") from None
 
 
 class Journal:

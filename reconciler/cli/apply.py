@@ -22,6 +22,7 @@ from reconciler.cli.output import (
 )
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
+from reconciler.manifest.desired import load_desired
 from reconciler.plan.model import Plan
 from reconciler.plan.render.json import plan_from_json
 from reconciler.state import DesiredState
@@ -29,7 +30,6 @@ from reconciler.workflow import (
     PlanOptions,
     check_current,
     connect,
-    load,
     plan_live,
     run,
     target_list,
@@ -92,7 +92,7 @@ def command(
             "--target and --allow-deletes shape a plan when it is made: pass them to"
             " `orgctl plan -o`; a saved plan is applied as it was made"
         )
-    desired = load(_manifests(manifests, saved, saved_path))
+    desired = load_desired(_manifests(manifests, saved, saved_path))
     if journal is not None:
         check_writable(journal, "journal")  # before the plan is shown and confirmed
     scope = saved.targets if saved is not None else target_list(targets)

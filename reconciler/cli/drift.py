@@ -8,8 +8,9 @@ import click
 
 from reconciler.cli import options
 from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
+from reconciler.manifest.desired import load_desired
 from reconciler.state import DesiredState
-from reconciler.workflow import Planned, PlanOptions, connect, load, plan_live, run
+from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run
 
 
 @click.command()
@@ -20,7 +21,7 @@ from reconciler.workflow import Planned, PlanOptions, connect, load, plan_live, 
 def command(ctx: click.Context, manifests: Path, fmt: str, out: Path | None) -> None:
     """Report every difference between the portal and MANIFESTS (exit 2 on drift, 1 on
     errors)."""
-    desired = load(manifests)
+    desired = load_desired(manifests)
     if out is not None:
         check_writable(out, "report")
     plan = run(_read(desired)).plan

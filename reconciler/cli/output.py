@@ -15,8 +15,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from reconciler.apply.events import CallEvent, EventKind
-from reconciler.apply.journal import open_output
 from reconciler.apply.result import ApplyResult
+from reconciler.files import open_output
 from reconciler.plan.model import Plan
 from reconciler.plan.render import Mode
 from reconciler.plan.render.json import render_json

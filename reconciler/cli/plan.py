@@ -8,9 +8,10 @@ import click
 
 from reconciler.cli import options
 from reconciler.cli.output import check_writable, echo_report, reading, write_output
+from reconciler.manifest.desired import load_desired
 from reconciler.plan.render.json import render_json
 from reconciler.state import DesiredState
-from reconciler.workflow import Planned, PlanOptions, connect, load, plan_live, run, target_list
+from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, target_list
 
 
 @click.command()
@@ -33,7 +34,7 @@ def command(
     allow_deletes: bool,
 ) -> None:
     """Show the ordered calls that would converge the portal on MANIFESTS."""
-    desired = load(manifests)
+    desired = load_desired(manifests)
     if out is not None:
         check_writable(out, "plan file")
     planned = run(_plan(desired, PlanOptions(allow_deletes, target_list(targets))))

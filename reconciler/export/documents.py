@@ -23,8 +23,6 @@ from reconciler.versions import Platform
 API_VERSION = "orgctl/v1"
 Document = dict[str, Any]
 
-INFO_FIELDS = catalog.WORKSPACE_INFO_GATES
-GROUP_LINK_FIELDS = catalog.GROUP_LINK_GATES
 SCHEDULE_FIELDS = ("startTime", "interval", "repeatCount")
 
 
@@ -161,7 +159,7 @@ def _collaboration_metadata(collab: Collaboration) -> dict[str, Any]:
 def _host_workspace(workspace: Workspace, platform: Platform) -> dict[str, Any]:
     return {
         key: getattr(workspace, key)
-        for key, feature in INFO_FIELDS.items()
+        for key, feature in catalog.WORKSPACE_INFO_GATES.items()
         if getattr(workspace, key) is not None and _available(feature, platform)
     }
 
@@ -191,7 +189,7 @@ def _schedule(schedule: Schedule) -> dict[str, Any]:
 def _group_link(link: GroupLink, platform: Platform) -> dict[str, Any]:
     out = {
         key: getattr(link, key)
-        for key, feature in GROUP_LINK_FIELDS.items()
+        for key, feature in catalog.GROUP_LINK_GATES.items()
         if getattr(link, key) is not None and _available(feature, platform)
     }
     if out.get("enableFeatureServiceBidirectionalSync") and not out.get("copyFeatureServiceData"):

@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from reconciler import catalog
 from reconciler.catalog import Feature
@@ -14,6 +13,7 @@ from reconciler.errors import UserError
 from reconciler.export import documents as docs
 from reconciler.export.render import render
 from reconciler.export.summary import ExportSummary
+from reconciler.live.urls import extras
 from reconciler.state import Auth, LiveState
 
 PORTAL_FILE = "portal.yaml"
@@ -206,8 +206,7 @@ def _unexpressed(live: LiveState) -> list[str]:
 
 def _check_url(what: str, url: str) -> None:
     """The URL goes into a committed file, so it must not carry a credential."""
-    parts = urlsplit(url)
-    if parts.username or parts.password or parts.query or parts.fragment:
+    if extras(url):
         raise UserError(
             f"the {what} must be a plain address without user info, query or fragment"
             " (credentials come from the environment)"

@@ -30,7 +30,7 @@ from reconciler.live.errors import (
     TransientError,
 )
 from reconciler.live.retry import RetryPolicy, parse_retry_after
-from reconciler.live.urls import check_url, join, shown
+from reconciler.live.urls import check_url, extras, join, shown
 from reconciler.state import Auth, PortalTarget
 
 PAGE_SIZE = 100
@@ -307,15 +307,7 @@ def _check_root(what: str, url: str) -> None:
     fragment would swallow the path (generateToken would answer as something else), and
     user info would put a credential where a URL is shown."""
     parsed = check_url(url)
-    found = [
-        name
-        for name, present in (
-            ("user info", bool(parsed.userinfo)),
-            ("a query", "?" in url),
-            ("a fragment", "#" in url),
-        )
-        if present
-    ]
+    found = extras(url)
     if found:
         plain = parsed.copy_with(userinfo=b"", query=None, fragment=None)  # no secret shown
         raise UserError(

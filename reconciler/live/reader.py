@@ -91,7 +91,14 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
     if not portal.id:
         raise UserError(f"portal at {client.root} answered portals/self without an id")
     reader = _Reader(client, portal.id, needs)
-    roles, (members, details), collaborations, webhooks, settings, tasks = await asyncio.gather(
+    (
+        roles,
+        (members, details),
+        collaborations,
+        webhooks,
+        (settings, unread),
+        tasks,
+    ) = await asyncio.gather(
         reader.roles(),
         reader.members(),
         reader.collaborations(),
@@ -105,8 +112,8 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
         members=_with_role_names(members, roles),
         memberDetails=details,
         collaborations=collaborations,
-        webhookSettings=settings[0],
-        webhookSettingsUnread=settings[1],
+        webhookSettings=settings,
+        webhookSettingsUnread=unread,
         webhooks=webhooks,
         tasks=tasks,
     )

@@ -6,14 +6,14 @@ truth the planner and the reference service share.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from urllib.parse import SplitResult, urlsplit
+from urllib.parse import urlsplit
 
 from reconciler import catalog
 from reconciler.catalog import Feature
+from reconciler.live.urls import extras, is_loopback
 from reconciler.manifest import models
 from reconciler.manifest.loader import Document, KeyPath
 from reconciler.manifest.portal import ADMIN_URL_ENV, PORTAL_URL_ENV, effective_urls, platform_of
@@ -164,41 +164,22 @@ def _portal(document: Document, environ: Mapping[str, str]) -> Iterator[Problem]
 def _url_problem(url: str) -> str | None:
     parts = urlsplit(url)
     if parts.scheme == "https" and parts.hostname:
-        return _extras_problem(url, parts)
-    if parts.scheme == "http" and parts.hostname and _loopback(parts.hostname):
-        return _extras_problem(url, parts)
+        return _extras_problem(url)
+    if parts.scheme == "http" and parts.hostname and is_loopback(parts.hostname):
+        return _extras_problem(url)
     shown = f"{parts.scheme}://{parts.hostname}" if parts.hostname else repr(url)
     return f"must be an https URL unless the host is loopback, got {shown}"
 
 
-def _extras_problem(url: str, parts: SplitResult) -> str | None:
-    """Every call is joined onto the URL, so it must be a plain address: a query or fragment
-    would swallow the call's path, and user info would put a credential in a committed file.
-    What is found is named, never shown: it may be the very secret."""
-    found = [
-        name
-        for name, present in (
-            ("user info", "@" in parts.netloc),
-            ("a query", "?" in url),
-            ("a fragment", "#" in url),
-        )
-        if present
-    ]
+def _extras_problem(url: str) -> str | None:
+    """Why a manifest URL is more than a plain address (see `extras`), or None."""
+    found = extras(url)
     if not found:
         return None
     return (
         "must be a plain address without user info, a query or a fragment, but it has"
         f" {' and '.join(found)}; credentials come from spec.auth, never the URL"
     )
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _auth(document: Document, auth: models.Auth) -> Iterator[Problem]:
