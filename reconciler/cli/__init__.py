@@ -61,17 +61,36 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def main() -> None:
-    # Usage errors exit 1 like every other user error (click's own default is 2, which
-    # `plan --detailed-exitcode` and `drift` reserve for "there are changes").
+    sys.exit(run())
+
+
+def run(args: list[str] | None = None) -> int:
+    """Run the command line on `args` (default: the process's arguments); the exit code.
+
+    Usage errors exit 1 like every other user error (click's own default is 2, which
+    `plan --detailed-exitcode` and `drift` reserve for "there are changes").
+    """
     try:
-        outcome = cli.main(standalone_mode=False)
+        outcome = cli.main(args=args, prog_name="orgctl", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
-        sys.exit(1)
+        return 1
     except click.ClickException as exc:
         exc.show()
-        sys.exit(1)
+        return 1
     except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+        return exc.exit_code
+    except SystemExit as exc:  # a command that ends with sys.exit(code)
+        return _exit_code(exc.code)
     # Without standalone mode click returns the code that ctx.exit() was given.
-    sys.exit(outcome if isinstance(outcome, int) else 0)
+    return outcome if isinstance(outcome, int) else 0
+
+
+def _exit_code(code: str | int | None) -> int:
+    """What the interpreter would exit with for `sys.exit(code)`."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    click.echo(code, err=True)
+    return 1

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.cli import CLI_TIMEOUT_SECONDS, env_with, orgctl, orgctl_command
+from tests.cli import CLI_TIMEOUT_SECONDS, env_with, orgctl, orgctl_command, orgctl_subprocess
 from tests.cli import output_of as output_of  # re-exported: the e2e tests' one way to show a run
 from tests.service.harness import Api, Service
 
@@ -151,6 +151,18 @@ class World:
         env: dict[str, str] | None = None,
     ) -> subprocess.CompletedProcess[str]:
         return orgctl(*args, env=env or self.env(portal, username, password), cwd=self.workdir)
+
+    def orgctl_process(
+        self,
+        *args: str | Path,
+        portal: str,
+        username: str = ADMIN[0],
+        password: str = ADMIN[1],
+        env: dict[str, str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        """The CLI as its own process, for what only a process shows (its whole output)."""
+        environment = env or self.env(portal, username, password)
+        return orgctl_subprocess(*args, env=environment, cwd=self.workdir)
 
     def api(self, portal: str, username: str = ADMIN[0], password: str = ADMIN[1]) -> PortalApi:
         return PortalApi(self._api, portal, username, password)

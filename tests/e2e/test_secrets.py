@@ -42,12 +42,12 @@ def test_password_never_appears_and_no_url_carries_a_token(serve: Serve) -> None
     journal = world.workdir / "journal.jsonl"
     results: list[subprocess.CompletedProcess[str]] = []
     for args, expected in runs(SECRETS, plan_file, journal):
-        result = world.orgctl(*args, portal="hq", password=PASSWORD)
+        result = world.orgctl_process(*args, portal="hq", password=PASSWORD)
         assert result.returncode == expected, output_of(result)
         results.append(result)
     # A refused sign-in must not echo the password it was given, even with --debug.
     for debug in ([], ["--debug"]):
-        wrong = world.orgctl(*debug, "plan", SECRETS, portal="hq", password=PASSWORD + "-x")
+        wrong = world.orgctl_process(*debug, "plan", SECRETS, portal="hq", password=PASSWORD + "-x")
         assert wrong.returncode == 1, output_of(wrong)
         results.append(wrong)
 
@@ -73,12 +73,12 @@ def test_token_from_the_environment_never_appears(serve: Serve) -> None:
     journal = world.workdir / "journal.jsonl"
     results = []
     for args, expected in runs(directory, plan_file, journal):
-        result = world.orgctl(*args, portal="hq", env=env)
+        result = world.orgctl_process(*args, portal="hq", env=env)
         assert result.returncode == expected, output_of(result)
         results.append(result)
     refused_env = {**env, "ORGCTL_TOKEN": token + "x"}
     for debug in ([], ["--debug"]):  # a token the service refuses is not echoed either
-        refused = world.orgctl(*debug, "plan", directory, portal="hq", env=refused_env)
+        refused = world.orgctl_process(*debug, "plan", directory, portal="hq", env=refused_env)
         assert refused.returncode == 1, output_of(refused)
         results.append(refused)
     written = {"plan file": plan_file.read_text(), "journal": journal.read_text()}

@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from tests.cli import orgctl
+from tests.cli import orgctl_subprocess as orgctl
 
 from .harness import EXAMPLES, MANIFESTS, World, output_of
 
