@@ -1,9 +1,10 @@
 """What the service allows, per deployment kind and release: the single source of truth.
 
 The validator, the planner and the reference service all ask this module, so a rule
-lives in one place. Everything here is transcribed from the spec: privileges (§4.3),
-the level-1 set (§2), limits and defaults (§2, §8), availability of operations and
-parameters (§4, §9) and who may call each operation (§5).
+lives in one place. Everything here is the rules of docs/rules.md: privileges (§4.3),
+the level-1 set (§2), limits and defaults (§2, §8) and availability of operations and
+parameters by release (§9). Who may call each operation, and where it is, is the
+operations table (`reconciler.operations`).
 """
 
 from __future__ import annotations
@@ -257,7 +258,6 @@ LEVEL_ONE_PRIVILEGES: frozenset[str] = frozenset(
 )
 
 BUILTIN_ROLES: tuple[str, ...] = ("org_admin", "org_publisher", "org_user")
-MANAGE_WEBHOOKS_PRIVILEGE = "portal:admin:manageWebhooks"
 
 
 def privilege_problem(privilege: str, platform: Platform, extra: Iterable[str] = ()) -> str | None:
@@ -438,152 +438,6 @@ def feature_problem(feature: Feature, platform: Platform) -> str | None:
     return GATES[feature].problem(feature.value, platform)
 
 
-# --- who may call what (spec §5) ------------------------------------------------------
-
-
-class Capability(StrEnum):
-    ORG_ADMIN = "organization administrator"
-    DEFAULT_ADMIN = "default organization administrator"
-    HOST_ADMIN = "administrator on the collaboration host"
-    GUEST_ADMIN = "administrator on a collaboration guest"
-    COLLABORATION_GUEST = "collaboration guest"
-    WEBHOOK_ADMIN = "default administrator or the organization webhooks capability"
-
-
-@dataclass(frozen=True, slots=True)
-class Operation:
-    """One write of spec §4 (or an extension write of design §6): where and who."""
-
-    name: str
-    root: str  # "sharing" (the portal's REST root) or "admin" (the administrative root)
-    path: str  # relative to the root, with {placeholders}
-    capability: Capability
-    feature: Feature | None = None
-
-
-OPERATIONS: dict[str, Operation] = {
-    op.name: op
-    for op in (
-        Operation(
-            "updateUserLevel",
-            "sharing",
-            "portals/{portalId}/updateUserLevel",
-            Capability.ORG_ADMIN,
-            Feature.UPDATE_USER_LEVEL,
-        ),
-        Operation(
-            "createRole",
-            "sharing",
-            "portals/{portalId}/createRole",
-            Capability.DEFAULT_ADMIN,
-            Feature.CREATE_ROLE,
-        ),
-        Operation(
-            "setPrivileges",
-            "sharing",
-            "portals/{portalId}/roles/{roleId}/setPrivileges",
-            Capability.DEFAULT_ADMIN,
-            Feature.SET_PRIVILEGES,
-        ),
-        Operation(
-            "deleteCollaboration",
-            "sharing",
-            "portals/{portalId}/collaborations/{collaborationId}/delete",
-            Capability.HOST_ADMIN,
-            Feature.DELETE_COLLABORATION,
-        ),
-        Operation(
-            "updateSchedule",
-            "sharing",
-            "portals/{portalId}/collaborations/{collaborationId}/workspaces/{workspaceId}"
-            "/schedule/update",
-            Capability.COLLABORATION_GUEST,
-            Feature.UPDATE_SCHEDULE,
-        ),
-        Operation(
-            "updateInfo",
-            "sharing",
-            "portals/{portalId}/collaborations/{collaborationId}/workspaces/{workspaceId}"
-            "/updateInfo",
-            Capability.HOST_ADMIN,
-            Feature.UPDATE_INFO,
-        ),
-        Operation(
-            "updatePortalGroupLink",
-            "sharing",
-            "portals/{portalId}/collaborations/{collaborationId}/workspaces/{workspaceId}"
-            "/updatePortalGroupLink",
-            Capability.GUEST_ADMIN,
-            Feature.UPDATE_GROUP_LINK,
-        ),
-        Operation(
-            "invalidateInvitation",
-            "sharing",
-            "portals/{portalId}/collaborations/{collaborationId}/invitations/{invitationId}"
-            "/invalidate",
-            Capability.HOST_ADMIN,
-            Feature.INVALIDATE_INVITATION,
-        ),
-        Operation(
-            "deleteTaskRun",
-            "sharing",
-            "community/users/{username}/tasks/{taskId}/runs/{runId}/delete",
-            # Unstated in spec §5: the task's owner or an organization administrator,
-            # as for every other member-owned resource.
-            Capability.ORG_ADMIN,
-            Feature.DELETE_TASK_RUN,
-        ),
-        Operation(
-            "removeParticipation",
-            "sharing",
-            "portals/{portalId}/collaborations/{collaborationId}/removeParticipation",
-            Capability.GUEST_ADMIN,
-            Feature.REMOVE_PARTICIPATION,
-        ),
-        Operation(
-            "deleteWebhook",
-            "sharing",
-            "portals/{portalId}/webhooks/{webhookId}/delete",
-            # Unstated in spec §5: the same holders as webhook settings.
-            Capability.WEBHOOK_ADMIN,
-            Feature.DELETE_ORG_WEBHOOK,
-        ),
-        Operation(
-            "webhookSettings",
-            "admin",
-            "services/webhooks/settings",
-            Capability.WEBHOOK_ADMIN,
-            Feature.WEBHOOK_SETTINGS,
-        ),
-        # Extension writes (design §6): real Sharing API operations beyond the spec.
-        Operation(
-            "updateRole",
-            "sharing",
-            "portals/{portalId}/roles/{roleId}/update",
-            Capability.DEFAULT_ADMIN,
-        ),
-        Operation(
-            "deleteRole",
-            "sharing",
-            "portals/{portalId}/roles/{roleId}/delete",
-            Capability.DEFAULT_ADMIN,
-        ),
-        Operation(
-            "updateUserRole",
-            "sharing",
-            "portals/{portalId}/updateuserrole",
-            Capability.ORG_ADMIN,
-        ),
-    )
-}
-
-
-def operation_problem(name: str, platform: Platform) -> str | None:
-    """Why operation `name` cannot be called on `platform`, or None when it can."""
-    feature = OPERATIONS[name].feature
-    return feature_problem(feature, platform) if feature else None
-
-
 # The feature each workspace field needs (spec §9): its operation's, or its own.
 WORKSPACE_INFO_GATES: dict[str, Feature] = {
     "name": Feature.UPDATE_INFO,
@@ -598,23 +452,6 @@ GROUP_LINK_GATES: dict[str, Feature] = {
     "copyFeatureServiceData": Feature.COPY_FEATURE_SERVICE_DATA,
     "enableFeatureServiceBidirectionalSync": Feature.BIDIRECTIONAL_SYNC,
 }
-
-# Parameters that exist only from a later release than their operation, by operation.
-PARAMETER_FEATURES: dict[tuple[str, str], Feature] = {
-    (operation, name): feature
-    for operation, gates in (
-        ("updateInfo", WORKSPACE_INFO_GATES),
-        ("updatePortalGroupLink", GROUP_LINK_GATES),
-    )
-    for name, feature in gates.items()
-    if feature is not OPERATIONS[operation].feature
-}
-
-
-def parameter_problem(operation: str, name: str, platform: Platform) -> str | None:
-    """Why parameter `name` of `operation` cannot be sent to `platform`, or None."""
-    feature = PARAMETER_FEATURES.get((operation, name))
-    return feature_problem(feature, platform) if feature else None
 
 
 def _self_hosted(version: str) -> Release:

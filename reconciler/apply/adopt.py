@@ -1,4 +1,8 @@
-"""After an unanswered createRole: did the role get created? Ask the portal by name."""
+"""After a non-idempotent call got no reply: did it take effect? Ask the portal.
+
+The operations table says where to look (`Adoption`): createRole's role is found in the
+roles listing by the name the call sent.
+"""
 
 from __future__ import annotations
 
@@ -6,22 +10,28 @@ from collections.abc import Awaitable, Callable
 
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
+from reconciler.operations import READS
 from reconciler.plan.model import Call
 
-# (the createRole call, the role name) -> the role's id if the portal has it
-RoleLookup = Callable[[Call, str], Awaitable[str | None]]
+# (the call, the fields it sent) -> what it would have produced, if the portal has it
+Lookup = Callable[[Call, dict[str, str]], Awaitable[str | None]]
 
 
-def role_lookup(client: PortalClient) -> RoleLookup:
-    """The default lookup: page through `portals/<pid>/roles` beside the createRole URL."""
+def created_lookup(client: PortalClient) -> Lookup:
+    """The default lookup: page through the listing the operation's adoption names."""
 
-    async def find(call: Call, name: str) -> str | None:
-        base, found, _ = call.url.rpartition("/createRole")
-        if not found:
-            raise UserError(f"{call.address}: cannot tell the roles listing from {call.url}")
-        for role in await client.get_pages(f"{base}/roles", "roles"):
-            if role.get("name") == name and role.get("id"):
-                return str(role["id"])
+    async def find(call: Call, params: dict[str, str]) -> str | None:
+        adoption = call.spec.adoption
+        if adoption is None or call.produces is None:
+            raise UserError(f"{call.address}: {call.operation} cannot be looked up after the fact")
+        listing = READS[adoption.listing]
+        portal_id = call.arguments.get("portalId")
+        path = listing.build(portalId=portal_id if isinstance(portal_id, str) else "self")
+        wanted = params.get(adoption.param)
+        entries = await client.get_pages(f"{call.root.rstrip('/')}/{path}", listing.entries or "")
+        for entry in entries:
+            if entry.get(adoption.field) == wanted and entry.get(call.produces):
+                return str(entry[call.produces])
         return None
 
     return find

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from reconciler.apply.adopt import RoleLookup, role_lookup
+from reconciler.apply.adopt import Lookup, created_lookup
 from reconciler.apply.events import CallEvent, EventKind
 from reconciler.apply.journal import Journal
 from reconciler.apply.placeholders import Produced, UnresolvedPlaceholder
@@ -16,9 +16,6 @@ from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
 from reconciler.live.errors import AmbiguousRequestError, ServiceError
 from reconciler.plan.model import Call, Plan
-
-# Writes that must never be sent twice: a second createRole makes a duplicate role.
-NON_IDEMPOTENT = frozenset({"createRole"})
 
 EventHook = Callable[[CallEvent], None]
 
@@ -30,7 +27,7 @@ async def execute(
     parallelism: int = 8,
     journal: Journal | None = None,
     on_event: EventHook | None = None,
-    reread_roles: RoleLookup | None = None,
+    look_up_created: Lookup | None = None,
 ) -> ApplyResult:
     """Send `plan.calls`; the result lists every call's outcome in seq order."""
     if plan.errors:
@@ -38,7 +35,8 @@ async def execute(
     if parallelism < 1:
         raise UserError(f"parallelism must be at least 1, got {parallelism}")
     check_dependencies(plan.calls)
-    run = _Run(client, parallelism, journal, on_event, reread_roles or role_lookup(client))
+    lookup = look_up_created or created_lookup(client)
+    run = _Run(client, parallelism, journal, on_event, lookup)
     outcomes = await asyncio.gather(*(run.call(c) for c in plan.calls))
     return ApplyResult(tuple(sorted(outcomes, key=lambda o: o.seq)))
 
@@ -64,7 +62,7 @@ class _Run:
         parallelism: int,
         journal: Journal | None,
         on_event: EventHook | None,
-        lookup: RoleLookup,
+        lookup: Lookup,
     ) -> None:
         self.client = client
         self.gate = asyncio.Semaphore(parallelism)
@@ -113,28 +111,31 @@ class _Run:
             return self._failed(call, {"message": str(exc)})
         self._emit(CallEvent(call, EventKind.START, params=params))
         try:
-            result = await self.client.post(
-                url, params, idempotent=call.operation not in NON_IDEMPOTENT
-            )
+            # A write that is not idempotent is never sent twice (a second createRole
+            # makes a duplicate role); the table says how to settle a lost reply instead.
+            result = await self.client.post(url, params, idempotent=call.spec.idempotent)
         except AmbiguousRequestError as exc:
-            if call.operation != "createRole":
+            if call.spec.adoption is None:
                 return self._failed(call, _error(exc))
-            return await self._adopt(call, params.get("name", ""), exc)
+            return await self._adopt(call, params, exc)
         except UserError as exc:  # the portal's answer, or a URL the client refuses
             return self._failed(call, _error(exc))
         return self._done(call, result)
 
-    async def _adopt(self, call: Call, name: str, cause: AmbiguousRequestError) -> CallOutcome:
-        """Never resend createRole: look the role up and adopt it if the request landed."""
+    async def _adopt(
+        self, call: Call, params: dict[str, str], cause: AmbiguousRequestError
+    ) -> CallOutcome:
+        """Never resend: look up what the call would have created and adopt it if the
+        request landed (createRole: the role of that name)."""
         try:
-            role_id = await self.lookup(call, name)
+            found = await self.lookup(call, params)
         except UserError as exc:
-            return self._failed(call, {"message": f"{cause}; re-reading the roles failed: {exc}"})
-        if role_id is None:
-            message = f"{cause}; role {name!r} does not exist, so it was not created: apply again"
+            return self._failed(call, {"message": f"{cause}; looking it up failed: {exc}"})
+        if found is None:
+            message = f"{cause}; {call.address} does not exist, so it was not created: apply again"
             return self._failed(call, {"message": message})
-        note = f"createRole got no reply; adopted the existing role {name!r} (id {role_id})"
-        return self._done(call, {"success": True, "id": role_id}, note)
+        note = f"{call.operation} got no reply; adopted the existing {call.address} ({found})"
+        return self._done(call, {"success": True, call.produces or "id": found}, note)
 
     def _done(self, call: Call, result: dict[str, Any], note: str | None = None) -> CallOutcome:
         if call.produces is not None:

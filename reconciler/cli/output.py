@@ -47,7 +47,7 @@ def echo_calls(plan: Plan) -> None:
     for call in plan.calls:
         after = f"  (after {', '.join(map(str, call.dependsOn))})" if call.dependsOn else ""
         click.echo(f"{call.seq:>4}. {call.method} {call.url}{after}")
-        for name, value in call.params.items():
+        for name, value in call.shown_params.items():
             click.echo(f"        {name}={value}")
 
 

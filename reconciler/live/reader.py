@@ -13,12 +13,12 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, TypeVar
-from urllib.parse import quote
 
 from reconciler.errors import UserError
 from reconciler.live import records
 from reconciler.live.client import PortalClient
 from reconciler.live.errors import NotFoundError, ServiceError
+from reconciler.operations import READS, ReadName
 from reconciler.state import (
     Collaboration,
     DesiredState,
@@ -87,7 +87,9 @@ async def read_live(
 
 
 async def _read(client: PortalClient, needs: Needs) -> LiveState:
-    portal = records.portal_info(await client.get_json("portals/self"), client.root)
+    portal = records.portal_info(
+        await client.get_json(READS[ReadName.PORTAL].build(portalId="self")), client.root
+    )
     if not portal.id:
         raise UserError(f"portal at {client.root} answered portals/self without an id")
     reader = _Reader(client, portal.id, needs)
@@ -132,25 +134,32 @@ def _with_role_names(raw_members: list[dict[str, Any]], roles: list[Role]) -> di
     return members
 
 
-def _segment(value: str) -> str:
-    return quote(value, safe="")
-
-
 class _Reader:
     def __init__(self, client: PortalClient, portal_id: str, needs: Needs) -> None:
         self.client = client
         self.portal_id = portal_id
         self.needs = needs
-        self.base = f"portals/{_segment(portal_id)}"
+
+    def pages(
+        self, read: ReadName, params: dict[str, str] | None = None, **arguments: str
+    ) -> Awaitable[list[dict[str, Any]]]:
+        """Every entry of a paged listing of the reads table."""
+        listing = READS[read]
+        path = listing.build(**{"portalId": self.portal_id, **arguments})
+        return self.client.get_pages(path, listing.entries or "", params)
+
+    def one(
+        self, read: ReadName, params: dict[str, Any] | None = None, **arguments: str
+    ) -> Awaitable[dict[str, Any]]:
+        path = READS[read].build(**{"portalId": self.portal_id, **arguments})
+        return self.client.get_json(path, params)
 
     async def roles(self) -> list[Role]:
-        raw = await self.client.get_pages(
-            f"{self.base}/roles", "roles", {"returnPrivileges": "true"}
-        )
+        raw = await self.pages(ReadName.ROLES, {"returnPrivileges": "true"})
         return [records.role(r) for r in raw]
 
     async def members(self) -> tuple[list[dict[str, Any]], dict[str, MemberDetail]]:
-        raw = await self.client.get_pages(f"{self.base}/users", "users")
+        raw = await self.pages(ReadName.MEMBERS)
         changing = [
             str(m["username"])
             for m in raw
@@ -162,13 +171,13 @@ class _Reader:
 
     async def member_detail(self, username: str) -> MemberDetail:
         user, items = await asyncio.gather(
-            self.client.get_json(f"community/users/{_segment(username)}"),
-            self.client.get_json(f"content/users/{_segment(username)}", {"num": 1}),
+            self.one(ReadName.MEMBER, username=username),
+            self.one(ReadName.MEMBER_ITEMS, {"num": 1}, username=username),
         )
         return records.member_detail(username, user, items)
 
     async def collaborations(self) -> dict[str, Collaboration]:
-        raw = await self.client.get_pages(f"{self.base}/collaborations", "collaborations")
+        raw = await self.pages(ReadName.COLLABORATIONS)
         listed = [records.collaboration(c) for c in raw]
         wanted = [c for c in listed if self.needs.everything or c.id in self.needs.collaborations]
         filled = await asyncio.gather(*(self.collaboration(c) for c in wanted))
@@ -177,46 +186,45 @@ class _Reader:
         return by_id
 
     async def collaboration(self, collab: Collaboration) -> Collaboration:
-        path = f"{self.base}/collaborations/{_segment(collab.id)}"
         host = collab.hostPortalId == self.portal_id
         workspaces, invitations = await asyncio.gather(
-            self.workspaces(path, collab), self.invitations(path, collab.id, host)
+            self.workspaces(collab), self.invitations(collab.id, host)
         )
         return replace(collab, workspaces=workspaces, invitations=invitations)
 
-    async def workspaces(self, path: str, collab: Collaboration) -> dict[str, Workspace]:
-        raw = await self.client.get_pages(f"{path}/workspaces", "workspaces")
+    async def workspaces(self, collab: Collaboration) -> dict[str, Workspace]:
+        raw = await self.pages(ReadName.WORKSPACES, collaborationId=collab.id)
         guest = collab.hostPortalId != self.portal_id
         schedules = await asyncio.gather(
-            *(self.schedule(path, collab.id, str(w["id"]), guest) for w in raw)
+            *(self.schedule(collab.id, str(w["id"]), guest) for w in raw)
         )
         return {
             str(w["id"]): records.workspace(w, self.portal_id, s)
             for w, s in zip(raw, schedules, strict=True)
         }
 
-    async def schedule(self, path: str, cid: str, wid: str, guest: bool) -> Schedule | None:
+    async def schedule(self, cid: str, wid: str, guest: bool) -> Schedule | None:
         wanted = (cid, wid) in self.needs.schedules or (self.needs.everything and guest)
         if not wanted:
             return None
         try:
-            raw = await self.client.get_json(f"{path}/workspaces/{_segment(wid)}/schedule")
+            raw = await self.one(ReadName.SCHEDULE, collaborationId=cid, workspaceId=wid)
         except NotFoundError:
             return None  # no job scheduled
         return records.schedule(raw)
 
-    async def invitations(self, path: str, cid: str, host: bool) -> dict[str, str]:
+    async def invitations(self, cid: str, host: bool) -> dict[str, str]:
         # Only the host invalidates invitations, so only the host's export needs them.
         wanted = cid in self.needs.invitations or (self.needs.everything and host)
         if not wanted:
             return {}
-        raw = await self.client.get_pages(f"{path}/invitations", "collaborationInvitations")
+        raw = await self.pages(ReadName.INVITATIONS, collaborationId=cid)
         return {str(i["id"]): str(i.get("status") or "") for i in raw}
 
     async def webhooks(self) -> dict[str, Webhook]:
         if not self.needs.webhooks:
             return {}
-        read = self.client.get_pages(f"{self.base}/webhooks", "webhooks")
+        read = self.pages(ReadName.ORG_WEBHOOKS)
         raw = await (_tolerant(read, []) if self.needs.everything else read)
         return {w.id: w for w in (records.webhook(r) for r in raw)}
 
@@ -225,7 +233,7 @@ class _Reader:
         refusal is not fatal, but the reason is kept for the plan to show."""
         if not self.needs.settings or self.client.admin_root is None:
             return None, None
-        url = self.client.admin_url("services/webhooks/settings")
+        url = self.client.admin_url(READS[ReadName.WEBHOOK_SETTINGS].build())
         try:
             raw = await self.client.get_json(url)
         except (ServiceError, UserError) as error:
@@ -239,18 +247,14 @@ class _Reader:
         return {user: tasks for user, tasks in zip(owners, found, strict=True) if tasks is not None}
 
     async def user_tasks(self, user: str) -> list[Task] | None:
-        path = f"community/users/{_segment(user)}/tasks"
         try:
-            raw = await self.client.get_pages(path, "tasks")
+            raw = await self.pages(ReadName.TASKS, username=user)
         except NotFoundError:
             return None  # no such user
         wanted = self.needs.task_owners[user]
         covered = [t for t in raw if "*" in wanted or str(t["id"]) in wanted]
         runs = await asyncio.gather(
-            *(
-                self.client.get_pages(f"{path}/{_segment(str(t['id']))}/runs", "runs")
-                for t in covered
-            )
+            *(self.pages(ReadName.RUNS, username=user, taskId=str(t["id"])) for t in covered)
         )
         tasks = [records.task(t, user, r) for t, r in zip(covered, runs, strict=True)]
         return sorted(tasks, key=lambda t: t.id)

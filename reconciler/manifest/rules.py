@@ -331,8 +331,8 @@ _WORKSPACE_FIELD_GATES: dict[str, Feature] = {
 # The groupLink gate covers the rest of its fields.
 _GROUP_LINK_FIELD_GATES: dict[str, Feature] = {
     name: feature
-    for (operation, name), feature in catalog.PARAMETER_FEATURES.items()
-    if operation == "updatePortalGroupLink"
+    for name, feature in catalog.GROUP_LINK_GATES.items()
+    if feature is not Feature.UPDATE_GROUP_LINK
 }
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from reconciler import catalog
+from reconciler.operations import OPERATIONS, OperationName
 from reconciler.plan.diff import deleted, diff_record
 from reconciler.plan.draft import Draft, Group
-from reconciler.plan.model import Action, Change
+from reconciler.plan.model import Action, Change, Value
 from reconciler.plan.normalize import form_value
 from reconciler.state import Collaboration, GroupLink, Schedule, Workspace, managed_fields
 
@@ -55,7 +55,7 @@ def plan_collaborations(draft: Draft) -> None:
 
 def _leave(draft: Draft, address: str, have: Collaboration, host: bool) -> None:
     draft.changes.append(deleted(address, {"name": have.name}))
-    operation = "deleteCollaboration" if host else "removeParticipation"
+    operation = OperationName.DELETE_COLLABORATION if host else OperationName.REMOVE_PARTICIPATION
     draft.call(
         Group.DELETE_COLLABORATIONS, address, operation, {}, ids={"collaborationId": have.id}
     )
@@ -81,7 +81,7 @@ def _plan_invitations(draft: Draft, want: Collaboration, have: Collaboration, ho
             draft.call(
                 Group.COLLABORATIONS,
                 address,
-                "invalidateInvitation",
+                OperationName.INVALIDATE_INVITATION,
                 {},
                 ids={"collaborationId": want.id, "invitationId": iid},
             )
@@ -121,15 +121,19 @@ def _plan_workspace(
     changed = change.after or {}
     if any(name in changed for name in INFO_FIELDS):
         # Every declared info field is sent, so one call states the whole intent.
-        params = {n: form_value(desired[n]) for n in INFO_FIELDS if desired[n] is not None}
-        draft.call(Group.COLLABORATIONS, address, "updateInfo", params, ids=ids)
+        info: dict[str, Value] = {
+            n: form_value(desired[n]) for n in INFO_FIELDS if desired[n] is not None
+        }
+        draft.call(Group.COLLABORATIONS, address, OperationName.UPDATE_INFO, info, ids=ids)
     if "groupLink" in changed and want.groupLink is not None:
-        operation = "updatePortalGroupLink"
+        operation = OperationName.UPDATE_GROUP_LINK
         params = _completed(draft, operation, want.groupLink, have.groupLink, GROUP_LINK_FIELDS)
         draft.call(Group.COLLABORATIONS, address, operation, params, ids=ids)
     if "schedule" in changed and want.schedule is not None:
-        params = _completed(draft, "updateSchedule", want.schedule, have.schedule, SCHEDULE_FIELDS)
-        draft.call(Group.COLLABORATIONS, address, "updateSchedule", params, ids=ids)
+        params = _completed(
+            draft, OperationName.UPDATE_SCHEDULE, want.schedule, have.schedule, SCHEDULE_FIELDS
+        )
+        draft.call(Group.COLLABORATIONS, address, OperationName.UPDATE_SCHEDULE, params, ids=ids)
 
 
 def _same_fields(have: Any, wanted: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -144,16 +148,17 @@ def _schedule_fields(schedule: Schedule) -> dict[str, Any]:
 
 
 def _completed(
-    draft: Draft, operation: str, want: Any, have: Any, names: tuple[str, ...]
-) -> dict[str, str]:
+    draft: Draft, operation: OperationName, want: Any, have: Any, names: tuple[str, ...]
+) -> dict[str, Value]:
     """Declared values, undeclared ones from live, so the call resets nothing; never an
     undeclared parameter the portal's release lacks (the gate is for declared ones)."""
     platform = draft.live.portal.platform
-    params: dict[str, str] = {}
+    params: dict[str, Value] = {}
+    spec = OPERATIONS[operation]
     for name in names:
         value = getattr(want, name)
         if value is None and have is not None:
-            lacking = catalog.parameter_problem(operation, name, platform)
+            lacking = spec.parameter_problem(name, platform)
             value = None if lacking else getattr(have, name)
         if value is not None:
             params[name] = form_value(value)

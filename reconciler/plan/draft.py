@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
-from urllib.parse import quote
 
-from reconciler import catalog
-from reconciler.plan.model import PLACEHOLDER, Change, Problem
+from reconciler.operations import OPERATIONS, OperationName, Root
+from reconciler.plan.model import Change, Problem, Value
 from reconciler.state import DesiredState, LiveState
 
 
 class Group(IntEnum):
-    """Send order of design §4; deletions come last, roles last of all."""
+    """Send order: roles, privileges, member roles, levels, collaborations, webhook
+    settings; deletions come last, roles last of all (after no member holds them)."""
 
     ROLES = 1
     ROLE_PRIVILEGES = 2
@@ -32,32 +32,20 @@ class Group(IntEnum):
     DELETE_ROLES = 10
 
 
-# What each operation yields for later placeholders.
-PRODUCES: dict[str, str] = {"createRole": "id"}
-
-
 @dataclass(frozen=True, slots=True)
 class PendingCall:
     key: str
     group: Group
     address: str
-    operation: str
-    url: str
-    params: dict[str, str]
+    operation: OperationName
+    root: str
+    arguments: dict[str, Value]
+    params: dict[str, Value]
     after: tuple[str, ...] = ()  # keys of calls that must succeed first
 
 
 def call_key(operation: str, address: str) -> str:
     return f"{operation} {address}"
-
-
-def placeholder(address: str, attribute: str = "id") -> str:
-    return "${" + f"{address}.{attribute}" + "}"
-
-
-def _path_value(value: str) -> str:
-    # Placeholders are resolved at apply time, then quoted by the applier.
-    return value if PLACEHOLDER.fullmatch(value) else quote(value, safe="")
 
 
 @dataclass(slots=True)
@@ -76,28 +64,28 @@ class Draft:
     def warn(self, address: str, message: str) -> None:
         self.warnings.append(Problem(address, message))
 
-    def url(self, operation: str, ids: Mapping[str, str]) -> str:
-        op = catalog.OPERATIONS[operation]
+    def root(self, operation: OperationName) -> str:
         portal = self.desired.portal
-        root = portal.url if op.root == "sharing" else (portal.adminUrl or "")
-        values = {name: _path_value(value) for name, value in ids.items()}
-        path = op.path.format(portalId=_path_value(self.live.portal.id), **values)
-        return f"{root.rstrip('/')}/{path}"
+        sharing = OPERATIONS[operation].path.root is Root.SHARING
+        return portal.url if sharing else (portal.adminUrl or "")
 
     def call(
         self,
         group: Group,
         address: str,
-        operation: str,
-        params: Mapping[str, str],
+        operation: OperationName,
+        params: Mapping[str, Value],
         *,
-        ids: Mapping[str, str] | None = None,
+        ids: Mapping[str, Value] | None = None,
         after: tuple[str, ...] = (),
     ) -> str:
         """Add a call; returns its key for the calls that depend on it."""
         key = call_key(operation, address)
-        url = self.url(operation, ids or {})
-        self.calls[key] = PendingCall(key, group, address, operation, url, dict(params), after)
+        arguments: dict[str, Value] = {"portalId": self.live.portal.id, **(ids or {})}
+        root = self.root(operation)
+        self.calls[key] = PendingCall(
+            key, group, address, operation, root, arguments, dict(params), after
+        )
         return key
 
     def wait_for(self, key: str, first: str) -> None:

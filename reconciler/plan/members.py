@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reconciler import catalog
+from reconciler.operations import OperationName
 from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft, Group
 from reconciler.plan.quota import LevelMove, order_level_moves
@@ -102,7 +103,7 @@ def _assign_role(draft: Draft, address: str, username: str, role: str) -> str | 
     return draft.call(
         Group.MEMBER_ROLES,
         address,
-        "updateUserRole",
+        OperationName.UPDATE_USER_ROLE,
         {"user": username, "role": reference},
         after=after,
     )
@@ -173,7 +174,7 @@ def _plan_level_calls(draft: Draft, moves: list[LevelMove]) -> None:
         level_call = draft.call(
             Group.MEMBER_LEVELS,
             member_address(move.username),
-            "updateUserLevel",
+            OperationName.UPDATE_USER_LEVEL,
             {"user": move.username, "level": str(move.target)},
             after=tuple(k for k in (role_first, freed_by) if k),
         )

@@ -1,5 +1,5 @@
-"""The plan as a plain value (design §3). Renderers and the applier read it; none of
-them walks the diff again."""
+"""The plan as a plain value (the plan file of the README). Renderers and the applier
+read it; none of them walks the diff again."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
+
+from reconciler.operations import OPERATIONS, Operation, OperationName, segment
 
 FORMAT_VERSION = 1
 
@@ -40,30 +42,92 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
+class Ref:
+    """A value known only after an earlier call: the `attribute` that the call for
+    `address` produced (createRole's role id). Shown as `${<address>.<attribute>}`; only a
+    Ref is ever substituted, so text that merely looks like one is sent as written."""
+
+    address: str
+    attribute: str = "id"
+
+    @property
+    def text(self) -> str:
+        return "${" + f"{self.address}.{self.attribute}" + "}"
+
+    @classmethod
+    def parse(cls, text: str) -> Ref | None:
+        match = PLACEHOLDER.fullmatch(text)
+        return cls(match.group("address"), match.group("attribute")) if match else None
+
+
+# A call's path argument or field: plain text, or a reference to an earlier call's result.
+Value = str | Ref
+
+
+def shown(value: Value) -> str:
+    return value.text if isinstance(value, Ref) else value
+
+
+@dataclass(frozen=True, slots=True)
 class Call:
     """One POST, in send order; `dependsOn` lists the seqs that must succeed first.
 
-    `operation` names the catalog operation (reconciler.catalog.OPERATIONS); `produces`
-    names the attribute this call yields for later placeholders (createRole: "id").
+    The operation's row in `reconciler.operations` says where it goes and how to send
+    it; `root` is the portal's sharing or admin root URL and `arguments` fill the path.
     """
 
     seq: int
     address: str
-    operation: str
-    url: str
-    params: dict[str, str]
+    operation: OperationName
+    root: str
+    arguments: Mapping[str, Value]
+    params: Mapping[str, Value]
     dependsOn: tuple[int, ...] = ()
-    produces: str | None = None
-    method: str = "POST"
+
+    @property
+    def spec(self) -> Operation:
+        return OPERATIONS[self.operation]
+
+    @property
+    def method(self) -> str:
+        return self.spec.method
+
+    @property
+    def produces(self) -> str | None:
+        return self.spec.produces
+
+    @property
+    def url(self) -> str:
+        """The URL as shown: each argument quoted, a reference as `${...}`."""
+        encoded = {
+            name: value.text if isinstance(value, Ref) else segment(value)
+            for name, value in self.arguments.items()
+        }
+        return f"{self.root.rstrip('/')}/{self.spec.path.fill(encoded)}"
+
+    @property
+    def shown_params(self) -> dict[str, str]:
+        return {name: shown(value) for name, value in self.params.items()}
+
+    def references(self) -> dict[str, dict[str, str]]:
+        """Where the call holds references, so a saved plan reads them back as such."""
+        found = {
+            part: {name: v.text for name, v in values.items() if isinstance(v, Ref)}
+            for part, values in (("url", self.arguments), ("params", self.params))
+        }
+        return {part: refs for part, refs in found.items() if refs}
 
     def to_json(self) -> dict[str, Any]:
+        references = self.references()
         return {
             "seq": self.seq,
             "address": self.address,
+            "operation": str(self.operation),
             "method": self.method,
             "url": self.url,
-            "params": self.params,
+            "params": self.shown_params,
             "dependsOn": list(self.dependsOn),
+            **({"references": references} if references else {}),
         }
 
 

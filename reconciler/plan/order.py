@@ -1,4 +1,4 @@
-"""Number the calls in the deterministic order of design §4.
+"""Number the calls in a deterministic order.
 
 Groups come in `Group` order; inside a group, by address, then by operation. A call is
 never placed before one it depends on (level changes chained for a quota may reorder
@@ -11,36 +11,15 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping
 
-from reconciler.plan.draft import PRODUCES, PendingCall
+from reconciler.operations import OPERATIONS
+from reconciler.plan.draft import PendingCall
 from reconciler.plan.model import Call
-
-# Within one address: create before privileges, info before links before schedules.
-OPERATION_RANK = {
-    name: rank
-    for rank, name in enumerate(
-        (
-            "createRole",
-            "updateRole",
-            "setPrivileges",
-            "updateUserRole",
-            "updateUserLevel",
-            "updateInfo",
-            "updatePortalGroupLink",
-            "updateSchedule",
-            "invalidateInvitation",
-            "webhookSettings",
-            "deleteTaskRun",
-            "deleteWebhook",
-            "removeParticipation",
-            "deleteCollaboration",
-            "deleteRole",
-        )
-    )
-}
 
 
 def _sort_key(call: PendingCall) -> tuple[int, str, int]:
-    return (int(call.group), call.address, OPERATION_RANK.get(call.operation, 99))
+    # Within one address the operations table's rank decides: create before privileges,
+    # info before links before schedules.
+    return (int(call.group), call.address, OPERATIONS[call.operation].rank)
 
 
 def order_calls(pending: Mapping[str, PendingCall]) -> tuple[Call, ...]:
@@ -64,10 +43,10 @@ def order_calls(pending: Mapping[str, PendingCall]) -> tuple[Call, ...]:
                 seqs[key],
                 call.address,
                 call.operation,
-                call.url,
+                call.root,
+                call.arguments,
                 call.params,
                 depends,
-                PRODUCES.get(call.operation),
             )
         )
         for dependent in dependents[key]:

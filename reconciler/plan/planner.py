@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 
 from reconciler import catalog
+from reconciler.operations import OPERATIONS
 from reconciler.plan.collaborations import plan_collaborations
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
@@ -82,12 +83,13 @@ def _check_gates(draft: Draft) -> None:
     platform = draft.live.portal.platform
     seen: set[str] = set()
     for call in draft.calls.values():
-        problem = catalog.operation_problem(call.operation, platform)
+        operation = OPERATIONS[call.operation]
+        problem = operation.problem(platform)
         if problem and problem not in seen:
             seen.add(problem)
             draft.error(call.address, problem)
         for name in call.params:
-            reason = catalog.parameter_problem(call.operation, name, platform)
+            reason = operation.parameter_problem(name, platform)
             if reason:
                 draft.error(call.address, reason)
         _warn_views_not_copied(draft, call)

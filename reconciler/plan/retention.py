@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from reconciler.operations import OperationName
 from reconciler.plan.diff import deleted
 from reconciler.plan.draft import Draft, Group
 from reconciler.state import RunRetention, Task, TaskRun
@@ -22,7 +23,7 @@ def plan_retention(draft: Draft) -> None:
                 draft.call(
                     Group.DELETE_TASK_RUNS,
                     address,
-                    "deleteTaskRun",
+                    OperationName.DELETE_TASK_RUN,
                     {},
                     ids={"username": policy.user, "taskId": task.id, "runId": run.runId},
                 )

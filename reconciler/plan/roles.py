@@ -10,8 +10,10 @@ import json
 from typing import Any
 
 from reconciler import catalog
+from reconciler.operations import OperationName
 from reconciler.plan.diff import created, deleted, diff_record
-from reconciler.plan.draft import Draft, Group, call_key, placeholder
+from reconciler.plan.draft import Draft, Group, call_key
+from reconciler.plan.model import Ref, Value
 from reconciler.state import Role
 
 
@@ -53,14 +55,14 @@ def _create(draft: Draft, want: Role) -> None:
     params = {"name": want.name}
     if want.description is not None:
         params["description"] = want.description
-    create = draft.call(Group.ROLES, address, "createRole", params)
+    create = draft.call(Group.ROLES, address, OperationName.CREATE_ROLE, params)
     if want.privileges:
         draft.call(
             Group.ROLE_PRIVILEGES,
             address,
-            "setPrivileges",
+            OperationName.SET_PRIVILEGES,
             {"privileges": privileges_param(want.privileges)},
-            ids={"roleId": placeholder(address)},
+            ids={"roleId": Ref(address)},
             after=(create,),
         )
 
@@ -87,7 +89,7 @@ def _update(draft: Draft, want: Role, have: Role) -> None:
         draft.call(
             Group.ROLES,
             address,
-            "updateRole",
+            OperationName.UPDATE_ROLE,
             {"name": want.name, "description": want.description or ""},
             ids=ids,
         )
@@ -95,13 +97,13 @@ def _update(draft: Draft, want: Role, have: Role) -> None:
         draft.call(
             Group.ROLE_PRIVILEGES,
             address,
-            "setPrivileges",
+            OperationName.SET_PRIVILEGES,
             {"privileges": privileges_param(want.privileges)},
             ids=ids,
         )
 
 
-def role_reference(draft: Draft, name: str) -> str | None:
+def role_reference(draft: Draft, name: str) -> Value | None:
     """The `role` parameter of updateUserRole for role `name`, or None when it exists
     nowhere (the caller reports it)."""
     if name in catalog.BUILTIN_ROLES:
@@ -113,13 +115,13 @@ def role_reference(draft: Draft, name: str) -> str | None:
     if live is not None:
         return live.id
     if declared is not None:
-        return placeholder(role_address(name))
+        return Ref(role_address(name))
     return None
 
 
 def role_creation(name: str) -> str:
     """Key of the createRole call an assignment of role `name` waits for."""
-    return call_key("createRole", role_address(name))
+    return call_key(OperationName.CREATE_ROLE, role_address(name))
 
 
 def final_privileges(draft: Draft, name: str) -> frozenset[str] | None:
@@ -153,7 +155,7 @@ def plan_role_deletions(draft: Draft, final_roles: dict[str, str | None]) -> Non
             )
             continue
         moved = tuple(
-            call_key("updateUserRole", f"Member/{user}")
+            call_key(OperationName.UPDATE_USER_ROLE, f"Member/{user}")
             for user in sorted(draft.live.members)
             if draft.live.members[user].role == name
         )
@@ -161,7 +163,7 @@ def plan_role_deletions(draft: Draft, final_roles: dict[str, str | None]) -> Non
         draft.call(
             Group.DELETE_ROLES,
             address,
-            "deleteRole",
+            OperationName.DELETE_ROLE,
             {},
             ids={"roleId": have.id or ""},
             after=tuple(k for k in moved if k in draft.calls),

@@ -22,8 +22,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from reconciler.operations import Root
 from reconciler.service import control, routes
 from reconciler.service.auth import caller_for
+from reconciler.service.capabilities import check_write
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request, not_found
 from reconciler.service.params import Params
@@ -77,9 +79,9 @@ class Service:
         if portal is None:
             return Reply(envelope(not_found("No portal at this address")), fmt, 404)
         if admin:
-            table, rest = routes.ADMIN, segments[2:]
+            root, rest = Root.ADMIN, segments[2:]
         elif segments[1:3] == ["sharing", "rest"]:
-            table, rest = routes.SHARING, segments[3:]
+            root, rest = Root.SHARING, segments[3:]
         else:
             return Reply(envelope(not_found("Resource not found")), fmt, 404)
         with self.lock:
@@ -87,7 +89,7 @@ class Service:
             ctx.referer = request.headers.get("referer", "")
             ctx.client_ip = request.client.host if request.client else ""
             try:
-                return Reply(self.dispatch(request, ctx, table, rest, fields), fmt)
+                return Reply(self.dispatch(request, ctx, root, rest, fields), fmt)
             except ApiError as exc:
                 return error_reply(exc, fmt, admin)
             except Exception:
@@ -100,11 +102,11 @@ class Service:
         self,
         request: Request,
         ctx: Ctx,
-        table: tuple[routes.Route, ...],
+        root: Root,
         rest: list[str],
         fields: dict[str, str],
     ) -> dict[str, Any]:
-        found = routes.find(table, rest)
+        found = routes.find(root, rest)
         if found is None:
             raise not_found("Resource not found")
         route, ctx.args = found
@@ -114,10 +116,12 @@ class Service:
         handler = route.post if method == "POST" else route.get
         if handler is None:
             raise ApiError(405, "GWM_0007", "This operation is a POST; GET is not allowed")
-        if route.auth:
+        if route.signed_in:
             ctx.caller = caller_for(ctx, bearer_token(request) or fields.get("token"))
+        if method == "POST" and route.operation is not None:
+            check_write(ctx, route.operation)
         result = handler(ctx)
-        if method == "POST" and (route.write or ctx.new_tokens):
+        if method == "POST" and (route.changes_state or ctx.new_tokens):
             self.persist(ctx)
         return result
 

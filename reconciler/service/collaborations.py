@@ -9,20 +9,17 @@ refreshes at the next UTC midnight after the deletion.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from reconciler.catalog import (
     WORKSPACE_DESCRIPTION_MAX,
     WORKSPACE_NAME_MAX,
-    Feature,
     schedule_problem,
 )
-from reconciler.service.auth import require_admin
 from reconciler.service.context import Ctx
-from reconciler.service.errors import ApiError, bad_request, forbidden, not_found
+from reconciler.service.errors import ApiError, bad_request, not_found
 from reconciler.service.params import page
-from reconciler.service.rules import check_feature, check_operation, check_portal_id
+from reconciler.service.rules import check_portal_id
 from reconciler.service.timeline import next_day_boundary_after, next_trigger_after, schedule_at
 from reconciler.service.world import Doc
 
@@ -50,7 +47,8 @@ def visible(collaboration: Doc, portal_id: str, now: int) -> bool:
     return deleted is None or now < guest_refresh_time(collaboration, portal_id)
 
 
-def _collaboration(ctx: Ctx) -> Doc:
+def addressed(ctx: Ctx) -> Doc:
+    """The collaboration the path names, as this portal sees it (404 otherwise)."""
     check_portal_id(ctx)
     collaboration = ctx.world.collaborations.get(ctx.args["collaborationId"])
     if collaboration is None or not visible(collaboration, ctx.portal["id"], ctx.now):
@@ -65,33 +63,8 @@ def _workspace(ctx: Ctx, collaboration: Doc) -> Doc:
     return workspace  # type: ignore[no-any-return]
 
 
-def _require_host_admin(ctx: Ctx, collaboration: Doc) -> None:
-    if ctx.portal["id"] != collaboration["hostPortalId"]:
-        raise forbidden(
-            "Only the administrator of the collaboration's host portal may call this operation"
-        )
-    require_admin(ctx, "an administrator of the host portal")
-
-
-def _require_guest_admin(ctx: Ctx, collaboration: Doc) -> None:
-    if ctx.portal["id"] not in collaboration["guests"]:
-        raise forbidden(
-            "Only the administrator of a guest portal of the collaboration may call this operation"
-        )
-    require_admin(ctx, "an administrator of a guest portal")
-
-
-def _writable(ctx: Ctx, operation: str, require: Callable[[Ctx, Doc], None]) -> Doc:
-    """The collaboration a write addresses, once the operation is available here and the
-    caller passes `require` (the host's or a guest's administrator)."""
-    check_operation(ctx, operation)
-    collaboration = _collaboration(ctx)
-    require(ctx, collaboration)
-    return collaboration
-
-
-def _writable_workspace(ctx: Ctx, operation: str, require: Callable[[Ctx, Doc], None]) -> Doc:
-    return _workspace(ctx, _writable(ctx, operation, require))
+def _addressed_workspace(ctx: Ctx) -> Doc:
+    return _workspace(ctx, addressed(ctx))
 
 
 # --- reads ------------------------------------------------------------------------------
@@ -120,7 +93,7 @@ def list_collaborations(ctx: Ctx) -> dict[str, Any]:
 
 
 def one_collaboration(ctx: Ctx) -> dict[str, Any]:
-    return collaboration_view(_collaboration(ctx))
+    return collaboration_view(addressed(ctx))
 
 
 def workspace_view(collaboration: Doc, workspace: Doc, own_id: str) -> dict[str, Any]:
@@ -156,7 +129,7 @@ def workspace_view(collaboration: Doc, workspace: Doc, own_id: str) -> dict[str,
 
 
 def list_workspaces(ctx: Ctx) -> dict[str, Any]:
-    collaboration = _collaboration(ctx)
+    collaboration = addressed(ctx)
     rows = [
         workspace_view(collaboration, ws, ctx.portal["id"])
         for ws in sorted(collaboration["workspaces"].values(), key=lambda w: w["id"])
@@ -165,12 +138,12 @@ def list_workspaces(ctx: Ctx) -> dict[str, Any]:
 
 
 def one_workspace(ctx: Ctx) -> dict[str, Any]:
-    collaboration = _collaboration(ctx)
+    collaboration = addressed(ctx)
     return workspace_view(collaboration, _workspace(ctx, collaboration), ctx.portal["id"])
 
 
 def read_schedule(ctx: Ctx) -> dict[str, Any]:
-    collaboration = _collaboration(ctx)
+    collaboration = addressed(ctx)
     workspace = _workspace(ctx, collaboration)
     schedule = workspace["schedules"].get(ctx.portal["id"])
     view = schedule_at(schedule, ctx.now) if schedule else None
@@ -187,7 +160,7 @@ def read_schedule(ctx: Ctx) -> dict[str, Any]:
 
 
 def participants(ctx: Ctx) -> dict[str, Any]:
-    collaboration = _collaboration(ctx)
+    collaboration = addressed(ctx)
     rows = []
     for role, portal_id in [("host", collaboration["hostPortalId"])] + [
         ("guest", g) for g in collaboration["guests"]
@@ -199,7 +172,7 @@ def participants(ctx: Ctx) -> dict[str, Any]:
 
 
 def invitations(ctx: Ctx) -> dict[str, Any]:
-    collaboration = _collaboration(ctx)
+    collaboration = addressed(ctx)
     rows = [
         {
             "id": inv["id"],
@@ -219,14 +192,14 @@ def invitations(ctx: Ctx) -> dict[str, Any]:
 
 
 def delete_collaboration(ctx: Ctx) -> dict[str, Any]:
-    collaboration = _writable(ctx, "deleteCollaboration", _require_host_admin)
+    collaboration = addressed(ctx)
     collaboration["deletedAt"] = ctx.now
     ctx.touch_collaborations()
     return {"success": True}
 
 
 def update_info(ctx: Ctx) -> dict[str, Any]:
-    workspace = _writable_workspace(ctx, "updateInfo", _require_host_admin)
+    workspace = _addressed_workspace(ctx)
     changes = _info_changes(ctx)
     config_changes = changes.pop("config")
     workspace.update(changes)
@@ -258,16 +231,13 @@ def _info_changes(ctx: Ctx) -> dict[str, Any]:
     for size in ("maxItemSizeInMB", "maxReplicationPackageSizeInMB"):
         value = params.number(size)
         if value is not None:
-            check_feature(ctx, Feature.UPDATE_INFO_SIZES)
             if value < 0:
                 raise ApiError(400, "COLL_1001", f"'{size}' must not be negative")
             changes["config"][size] = int(value) if value.is_integer() else value
     copy_by_ref = params.boolean("copyByRefIfCopyFail")
     if copy_by_ref is not None:
-        check_feature(ctx, Feature.UPDATE_INFO_COPY_BY_REF)
         changes["config"]["copyByRefIfCopyFail"] = copy_by_ref
     if params.given("config"):
-        check_feature(ctx, Feature.UPDATE_INFO_CONFIG)
         legacy = params.json_value("config")
         if not isinstance(legacy, dict):
             raise bad_request("'config' must be a JSON object")
@@ -276,7 +246,7 @@ def _info_changes(ctx: Ctx) -> dict[str, Any]:
 
 
 def invalidate_invitation(ctx: Ctx) -> dict[str, Any]:
-    collaboration = _writable(ctx, "invalidateInvitation", _require_host_admin)
+    collaboration = addressed(ctx)
     invitation = collaboration["invitations"].get(ctx.args["invitationId"])
     if invitation is None:
         raise not_found(f"Invitation '{ctx.args['invitationId']}' not found")
@@ -286,8 +256,7 @@ def invalidate_invitation(ctx: Ctx) -> dict[str, Any]:
 
 
 def import_invitation_response(ctx: Ctx) -> dict[str, Any]:
-    collaboration = _collaboration(ctx)
-    _require_host_admin(ctx, collaboration)
+    collaboration = addressed(ctx)
     response = ctx.params.json_value("invitationResponse", required=True)
     if not isinstance(response, dict) or not all(
         isinstance(response.get(k), str) and response.get(k)
@@ -321,7 +290,7 @@ def import_invitation_response(ctx: Ctx) -> dict[str, Any]:
 
 
 def update_schedule(ctx: Ctx) -> dict[str, Any]:
-    workspace = _writable_workspace(ctx, "updateSchedule", _require_guest_admin)
+    workspace = _addressed_workspace(ctx)
     start = ctx.params.integer("startTime")
     interval = ctx.params.integer("interval")
     repeat = ctx.params.integer("repeatCount")
@@ -340,7 +309,7 @@ def update_schedule(ctx: Ctx) -> dict[str, Any]:
 
 
 def update_group_link(ctx: Ctx) -> dict[str, Any]:
-    workspace = _writable_workspace(ctx, "updatePortalGroupLink", _require_guest_admin)
+    workspace = _addressed_workspace(ctx)
     link = dict(
         workspace["groupLinks"].get(ctx.portal["id"])
         or {"portalGroupId": "", "enableRealtimeSync": False, "copyFeatureServiceData": False}
@@ -357,24 +326,20 @@ def update_group_link(ctx: Ctx) -> dict[str, Any]:
     link["enableFeatureServiceBidirectionalSync"] = bool(
         ctx.params.boolean("enableFeatureServiceBidirectionalSync")
     )
-    if link["copyFeatureServiceData"]:
-        check_feature(ctx, Feature.COPY_FEATURE_SERVICE_DATA)
-    if link["enableFeatureServiceBidirectionalSync"]:
-        check_feature(ctx, Feature.BIDIRECTIONAL_SYNC)
-        if not link["copyFeatureServiceData"]:
-            raise ApiError(
-                400,
-                "COLL_1003",
-                "enableFeatureServiceBidirectionalSync may be true only when"
-                " copyFeatureServiceData is true",
-            )
+    if link["enableFeatureServiceBidirectionalSync"] and not link["copyFeatureServiceData"]:
+        raise ApiError(
+            400,
+            "COLL_1003",
+            "enableFeatureServiceBidirectionalSync may be true only when"
+            " copyFeatureServiceData is true",
+        )
     workspace["groupLinks"][ctx.portal["id"]] = link
     ctx.touch_collaborations()
     return {"success": True}
 
 
 def remove_participation(ctx: Ctx) -> dict[str, Any]:
-    collaboration = _writable(ctx, "removeParticipation", _require_guest_admin)
+    collaboration = addressed(ctx)
     guest = ctx.portal["id"]
     collaboration["guests"].remove(guest)
     for workspace in collaboration["workspaces"].values():

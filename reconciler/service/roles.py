@@ -8,11 +8,10 @@ import secrets
 from typing import Any
 
 from reconciler.catalog import ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX, privilege_problem
-from reconciler.service.auth import require_default_admin
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, not_found
 from reconciler.service.params import page
-from reconciler.service.rules import check_operation, check_portal_id
+from reconciler.service.rules import check_portal_id
 from reconciler.service.world import Doc, platform_of
 
 
@@ -42,9 +41,6 @@ def role_privileges(ctx: Ctx) -> dict[str, Any]:
 
 
 def create_role(ctx: Ctx) -> dict[str, Any]:
-    check_portal_id(ctx)
-    check_operation(ctx, "createRole")
-    require_default_admin(ctx)
     name = _name(ctx, ctx.params.text("name", required=True) or "", None)
     description = _description(ctx.params.text("description") or "")
     role_id = secrets.token_hex(8)
@@ -62,8 +58,6 @@ def create_role(ctx: Ctx) -> dict[str, Any]:
 
 
 def update_role(ctx: Ctx) -> dict[str, Any]:
-    check_portal_id(ctx)
-    require_default_admin(ctx)
     role = _editable_role(ctx)
     name = ctx.params.text("name")
     description = ctx.params.text("description")
@@ -78,8 +72,6 @@ def update_role(ctx: Ctx) -> dict[str, Any]:
 
 
 def delete_role(ctx: Ctx) -> dict[str, Any]:
-    check_portal_id(ctx)
-    require_default_admin(ctx)
     role = _editable_role(ctx)
     holders = sorted(u["username"] for u in ctx.portal["users"].values() if u["role"] == role["id"])
     if holders:
@@ -95,9 +87,6 @@ def delete_role(ctx: Ctx) -> dict[str, Any]:
 
 
 def set_privileges(ctx: Ctx) -> dict[str, Any]:
-    check_portal_id(ctx)
-    check_operation(ctx, "setPrivileges")
-    require_default_admin(ctx)
     role = _editable_role(ctx)
     privileges = _privileges(ctx)
     role["privileges"] = privileges

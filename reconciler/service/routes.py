@@ -1,6 +1,8 @@
-"""Every path the service answers, per root, with its GET and POST handlers.
+"""Every path the service answers, built from the operations table: a handler per
+operation and per read, each route with the table's row.
 
-Reads answer GET and POST; writes answer POST only (GET gets a 405 envelope).
+Reads answer GET and POST; writes answer POST only (GET gets a 405 envelope). A path
+that is both (the webhook settings) has both handlers.
 """
 
 from __future__ import annotations
@@ -9,115 +11,101 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from reconciler.service import (
-    collaborations,
-    members,
-    portal,
-    roles,
-    tasks,
-    webhooks,
+from reconciler.operations import (
+    OPERATIONS,
+    READS,
+    Operation,
+    OperationName,
+    Path,
+    ReadName,
+    Root,
 )
+from reconciler.service import collaborations, members, portal, roles, tasks, webhooks
 from reconciler.service.context import Ctx
 
 Handler = Callable[[Ctx], dict[str, Any]]
 
+WRITES: dict[OperationName, Handler] = {
+    OperationName.UPDATE_USER_LEVEL: members.update_user_level,
+    OperationName.CREATE_ROLE: roles.create_role,
+    OperationName.UPDATE_ROLE: roles.update_role,
+    OperationName.SET_PRIVILEGES: roles.set_privileges,
+    OperationName.UPDATE_USER_ROLE: members.update_user_role,
+    OperationName.UPDATE_INFO: collaborations.update_info,
+    OperationName.UPDATE_GROUP_LINK: collaborations.update_group_link,
+    OperationName.UPDATE_SCHEDULE: collaborations.update_schedule,
+    OperationName.INVALIDATE_INVITATION: collaborations.invalidate_invitation,
+    OperationName.IMPORT_INVITATION_RESPONSE: collaborations.import_invitation_response,
+    OperationName.WEBHOOK_SETTINGS: webhooks.write_settings,
+    OperationName.DELETE_TASK_RUN: tasks.delete_run,
+    OperationName.DELETE_WEBHOOK: webhooks.delete_org_webhook,
+    OperationName.REMOVE_PARTICIPATION: collaborations.remove_participation,
+    OperationName.DELETE_COLLABORATION: collaborations.delete_collaboration,
+    OperationName.DELETE_ROLE: roles.delete_role,
+}
+
+READ_HANDLERS: dict[ReadName, Handler] = {
+    ReadName.ROOT: portal.root_info,
+    ReadName.INFO: portal.root_info,
+    ReadName.GENERATE_TOKEN: portal.generate_token,
+    ReadName.ADMIN_GENERATE_TOKEN: portal.generate_token,
+    ReadName.PORTAL: portal.portal_self,
+    ReadName.ROLES: roles.list_roles,
+    ReadName.ROLE: roles.one_role,
+    ReadName.ROLE_PRIVILEGES: roles.role_privileges,
+    ReadName.MEMBERS: members.list_members,
+    ReadName.MEMBER: members.one_member,
+    ReadName.MEMBER_ITEMS: members.member_items,
+    ReadName.COLLABORATIONS: collaborations.list_collaborations,
+    ReadName.COLLABORATION: collaborations.one_collaboration,
+    ReadName.WORKSPACES: collaborations.list_workspaces,
+    ReadName.WORKSPACE: collaborations.one_workspace,
+    ReadName.SCHEDULE: collaborations.read_schedule,
+    ReadName.PARTICIPANTS: collaborations.participants,
+    ReadName.INVITATIONS: collaborations.invitations,
+    ReadName.ORG_WEBHOOKS: webhooks.list_org_webhooks,
+    ReadName.TASKS: tasks.list_tasks,
+    ReadName.TASK: tasks.one_task,
+    ReadName.RUNS: tasks.list_runs,
+    ReadName.ITEM_RESOURCES: tasks.item_resources,
+    ReadName.SERVICE_WEBHOOKS: webhooks.list_service_webhooks,
+    ReadName.WEBHOOK_SETTINGS: webhooks.read_settings,
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    pattern: tuple[str, ...]
+    path: Path
     get: Handler | None
-    post: Handler
-    write: bool = False
-    auth: bool = True
-
-    def match(self, segments: list[str]) -> dict[str, str] | None:
-        if len(segments) != len(self.pattern):
-            return None
-        args: dict[str, str] = {}
-        for part, segment in zip(self.pattern, segments, strict=True):
-            if part.startswith("{"):
-                if not segment:
-                    return None
-                args[part[1:-1]] = segment
-            elif part.lower() != segment.lower():
-                return None
-        return args
+    post: Handler | None
+    operation: Operation | None = None  # the write POST calls, gated and checked first
+    changes_state: bool = False  # a POST whose effects must be persisted
+    signed_in: bool = True
 
 
-def read(path: str, handler: Handler, auth: bool = True) -> Route:
-    return Route(_split(path), handler, handler, auth=auth)
+def _routes() -> dict[Root, tuple[Route, ...]]:
+    by_path: dict[Path, Route] = {}
+    for read in READS.values():
+        handler = READ_HANDLERS[read.name]
+        get = None if read.write else handler
+        by_path[read.path] = Route(read.path, get, handler, None, read.write, read.signed_in)
+    for operation in OPERATIONS.values():
+        reading = by_path.get(operation.path)
+        get = reading.get if reading else None
+        write = WRITES[operation.name]
+        by_path[operation.path] = Route(operation.path, get, write, operation, True)
+    found: dict[Root, list[Route]] = {root: [] for root in Root}
+    for route in by_path.values():
+        found[route.path.root].append(route)
+    return {root: tuple(routes) for root, routes in found.items()}
 
 
-def write(path: str, handler: Handler, auth: bool = True) -> Route:
-    return Route(_split(path), None, handler, write=True, auth=auth)
+ROUTES = _routes()
 
 
-def _split(path: str) -> tuple[str, ...]:
-    return tuple(path.split("/")) if path else ()
-
-
-_COLLAB = "portals/{portalId}/collaborations/{collaborationId}"
-_WORKSPACE = _COLLAB + "/workspaces/{workspaceId}"
-_TASK = "community/users/{username}/tasks/{taskId}"
-
-SHARING: tuple[Route, ...] = (
-    read("", portal.root_info, auth=False),
-    read("info", portal.root_info, auth=False),
-    write("generateToken", portal.generate_token, auth=False),
-    read("portals/{portalId}", portal.portal_self),
-    read("portals/{portalId}/roles", roles.list_roles),
-    read("portals/{portalId}/roles/{roleId}", roles.one_role),
-    read("portals/{portalId}/roles/{roleId}/privileges", roles.role_privileges),
-    write("portals/{portalId}/createRole", roles.create_role),
-    write("portals/{portalId}/roles/{roleId}/setPrivileges", roles.set_privileges),
-    write("portals/{portalId}/roles/{roleId}/update", roles.update_role),
-    write("portals/{portalId}/roles/{roleId}/delete", roles.delete_role),
-    read("portals/{portalId}/users", members.list_members),
-    write("portals/{portalId}/updateUserLevel", members.update_user_level),
-    write("portals/{portalId}/updateuserrole", members.update_user_role),
-    read("community/users/{username}", members.one_member),
-    read("content/users/{username}", members.member_items),
-    read("portals/{portalId}/collaborations", collaborations.list_collaborations),
-    read(_COLLAB, collaborations.one_collaboration),
-    read(_COLLAB + "/workspaces", collaborations.list_workspaces),
-    read(_WORKSPACE, collaborations.one_workspace),
-    read(_WORKSPACE + "/schedule", collaborations.read_schedule),
-    read(_COLLAB + "/participants", collaborations.participants),
-    read(_COLLAB + "/invitations", collaborations.invitations),
-    write(_COLLAB + "/delete", collaborations.delete_collaboration),
-    write(_WORKSPACE + "/schedule/update", collaborations.update_schedule),
-    write(_WORKSPACE + "/updateInfo", collaborations.update_info),
-    write(_WORKSPACE + "/updatePortalGroupLink", collaborations.update_group_link),
-    write(
-        _COLLAB + "/invitations/{invitationId}/invalidate",
-        collaborations.invalidate_invitation,
-    ),
-    write(_COLLAB + "/importInvitationResponse", collaborations.import_invitation_response),
-    write(_COLLAB + "/removeParticipation", collaborations.remove_participation),
-    read("portals/{portalId}/webhooks", webhooks.list_org_webhooks),
-    write("portals/{portalId}/webhooks/{webhookId}/delete", webhooks.delete_org_webhook),
-    read("community/users/{username}/tasks", tasks.list_tasks),
-    read(_TASK, tasks.one_task),
-    read(_TASK + "/runs", tasks.list_runs),
-    write(_TASK + "/runs/{runId}/delete", tasks.delete_run),
-    read("content/items/{itemId}/resources", tasks.item_resources),
-)
-
-ADMIN: tuple[Route, ...] = (
-    write("generateToken", portal.generate_token, auth=False),
-    read("services/webhooks", webhooks.list_service_webhooks),
-    Route(
-        _split("services/webhooks/settings"),
-        webhooks.read_settings,
-        webhooks.write_settings,
-        write=True,
-    ),
-)
-
-
-def find(routes: tuple[Route, ...], segments: list[str]) -> tuple[Route, dict[str, str]] | None:
-    for route in routes:
-        args = route.match(segments)
+def find(root: Root, segments: list[str]) -> tuple[Route, dict[str, str]] | None:
+    for route in ROUTES[root]:
+        args = route.path.match(segments)
         if args is not None:
             return route, args
     return None

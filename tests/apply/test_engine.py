@@ -12,7 +12,8 @@ import pytest
 
 from reconciler.apply import ApplyResult, CallEvent, EventKind, Journal, Status, execute
 from reconciler.errors import UserError
-from reconciler.plan.model import Call, Plan, PortalRef, Problem
+from reconciler.operations import OperationName
+from reconciler.plan.model import Call, Plan, PortalRef, Problem, Ref, Value
 from tests.live.fakes import PASSWORD, ROOT, TOKEN, FakePortal, make_client, path
 
 PID = "p1"
@@ -23,11 +24,11 @@ def create_role(seq: int, name: str, deps: tuple[int, ...] = ()) -> Call:
     return Call(
         seq,
         f"Role/{name}",
-        "createRole",
-        f"{BASE}/createRole",
+        OperationName.CREATE_ROLE,
+        ROOT,
+        {"portalId": PID},
         {"name": name, "description": "d"},
         deps,
-        produces="id",
     )
 
 
@@ -35,19 +36,21 @@ def set_privileges(seq: int, name: str, deps: tuple[int, ...]) -> Call:
     return Call(
         seq,
         f"Role/{name}",
-        "setPrivileges",
-        f"{BASE}/roles/${{Role/{name}.id}}/setPrivileges",
+        OperationName.SET_PRIVILEGES,
+        ROOT,
+        {"portalId": PID, "roleId": Ref(f"Role/{name}")},
         {"privileges": json.dumps({"privileges": ["portal:user:joinGroup"]})},
         deps,
     )
 
 
-def assign(seq: int, user: str, role: str, deps: tuple[int, ...] = ()) -> Call:
+def assign(seq: int, user: str, role: Value, deps: tuple[int, ...] = ()) -> Call:
     return Call(
         seq,
         f"Member/{user}",
-        "updateUserRole",
-        f"{BASE}/updateuserrole",
+        OperationName.UPDATE_USER_ROLE,
+        ROOT,
+        {"portalId": PID},
         {"user": user, "role": role},
         deps,
     )
@@ -107,7 +110,7 @@ def test_dependency_order_and_placeholders() -> None:
         plan(
             create_role(1, "A"),
             set_privileges(2, "A", (1,)),
-            assign(3, "dave", "${Role/A.id}", (2,)),
+            assign(3, "dave", Ref("Role/A"), (2,)),
         ),
     )
     assert result.ok and result.counts() == {"done": 3, "failed": 0, "skipped": 0}
@@ -194,7 +197,7 @@ def test_unanswered_create_role_that_did_not_land_fails_without_resend() -> None
 
 
 def test_unresolvable_placeholder_fails_the_call() -> None:
-    result = apply(RolePortal(), plan(assign(1, "dave", "${Role/Nope.id}")))
+    result = apply(RolePortal(), plan(assign(1, "dave", Ref("Role/Nope"))))
     assert result.outcome(1).status is Status.FAILED
     assert "${Role/Nope.id}" in (result.outcome(1).error or "")
 
@@ -222,7 +225,7 @@ def test_journal_lines_are_complete_and_secret_free(tmp_path: Path) -> None:
             fake,
             plan(
                 create_role(1, "A"),
-                assign(2, "dave", "${Role/A.id}", (1,)),
+                assign(2, "dave", Ref("Role/A"), (1,)),
                 set_privileges(3, "A", (2,)),
             ),
             journal=journal,
@@ -256,7 +259,39 @@ def test_journal_lines_are_complete_and_secret_free(tmp_path: Path) -> None:
 
 
 def test_a_refused_url_fails_its_call_not_the_apply() -> None:
-    bad = Call(1, "Member/a", "updateUserRole", "http://portal.example.com/x", {"user": "a"})
+    bad = Call(
+        1,
+        "Member/a",
+        OperationName.UPDATE_USER_ROLE,
+        "http://portal.example.com/x",
+        {"portalId": PID},
+        {"user": "a"},
+    )
     result = apply(RolePortal(), plan(bad, assign(2, "b", "org_user")))
     assert result.outcome(1).status is Status.FAILED and "https" in (result.outcome(1).error or "")
     assert result.outcome(2).status is Status.DONE
+
+
+class OddIdPortal(RolePortal):
+    """A portal whose new role ids hold characters that are not safe in a path."""
+
+    def create(self, request: httpx.Request, params: dict[str, str]) -> dict[str, Any]:
+        role_id = "a/b c"
+        self.roles.append({"id": role_id, "name": params["name"]})
+        self.route(path(f"portals/{PID}/roles/{role_id}/setPrivileges"), {"success": True})
+        return {"success": True, "id": role_id}
+
+
+def test_a_produced_id_is_quoted_as_one_path_segment() -> None:
+    fake = OddIdPortal()
+    result = apply(fake, plan(create_role(1, "A"), set_privileges(2, "A", (1,))))
+    assert result.ok, result
+    sent = [s.url for s in fake.seen if s.path.endswith("/setPrivileges")]
+    assert sent == [f"{BASE}/roles/a%2Fb%20c/setPrivileges"]
+
+
+def test_text_that_looks_like_a_reference_is_sent_as_written() -> None:
+    fake = RolePortal()
+    result = apply(fake, plan(create_role(1, "A"), assign(2, "dave", "${Role/A.id}", (1,))))
+    assert result.ok, result
+    assert writes(fake)[1][1] == {"user": "dave", "role": "${Role/A.id}", "f": "json"}

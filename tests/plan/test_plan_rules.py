@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler.operations import OperationName
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
     Collaboration,
@@ -144,7 +145,8 @@ def test_order_refuses_a_dependency_cycle() -> None:
     from reconciler.plan.draft import Group, PendingCall
     from reconciler.plan.order import order_calls
 
-    a = PendingCall("a", Group.ROLES, "Role/a", "createRole", "u", {}, ("b",))
-    b = PendingCall("b", Group.ROLES, "Role/b", "createRole", "u", {}, ("a",))
+    create = OperationName.CREATE_ROLE
+    a = PendingCall("a", Group.ROLES, "Role/a", create, "u", {}, {}, ("b",))
+    b = PendingCall("b", Group.ROLES, "Role/b", create, "u", {}, {}, ("a",))
     with pytest.raises(RuntimeError, match="cycle"):
         order_calls({"a": a, "b": b})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from reconciler.plan.model import Action, Plan
+from reconciler.plan.model import Action, Plan, Ref
 from reconciler.plan.planner import build_plan
 from reconciler.state import Member, Role
 from tests.plan.world import NOW, ROOT, hq_desired, hq_live
@@ -78,7 +78,7 @@ def test_assignment_to_a_new_role_waits_for_its_creation() -> None:
     create, assign = plan.calls
     assert assign.operation == "updateUserRole"
     assert assign.url == f"{PORTAL}/updateuserrole"
-    assert assign.params == {"user": "alice", "role": "${Role/New.id}"}
+    assert assign.params == {"user": "alice", "role": Ref("Role/New")}
     assert assign.dependsOn == (create.seq,)
 
 

@@ -1,15 +1,25 @@
-"""The plan file (design §3): fixed key order, byte-identical for identical plans."""
+"""The plan file (README: plan JSON): fixed key order, byte-identical for identical plans."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import unquote
 
 from reconciler.errors import UserError
-from reconciler.plan.draft import PRODUCES
-from reconciler.plan.model import FORMAT_VERSION, Action, Call, Change, Plan, PortalRef, Problem
+from reconciler.operations import OPERATIONS, OperationName
+from reconciler.plan.model import (
+    FORMAT_VERSION,
+    Action,
+    Call,
+    Change,
+    Plan,
+    PortalRef,
+    Problem,
+    Ref,
+    Value,
+)
 from reconciler.plan.render import Mode
-from reconciler.plan.urls import operation_of
 
 
 def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
@@ -92,17 +102,54 @@ def _call(item: dict[str, Any]) -> Call:
     params = item["params"]
     if not isinstance(params, dict) or not all(isinstance(v, str) for v in params.values()):
         raise TypeError(f"call {item['seq']}: params must be an object of strings")
-    operation = operation_of(str(item["url"]))
+    if "operation" not in item:
+        raise ValueError(f"call {item['seq']} names no operation (a plan of an older orgctl)")
+    operation = OperationName(item["operation"])
+    references = item.get("references", {})
+    if not isinstance(references, dict):
+        raise TypeError(f"call {item['seq']}: references must be an object")
+    root, arguments = _split_url(operation, str(item["url"]), references.get("url", {}))
     return Call(
         seq=int(item["seq"]),
         address=str(item["address"]),
         operation=operation,
-        url=str(item["url"]),
-        params=dict(params),
+        root=root,
+        arguments=arguments,
+        params=_values(params, references.get("params", {})),
         dependsOn=tuple(int(s) for s in item["dependsOn"]),
-        produces=PRODUCES.get(operation),
-        method=str(item.get("method", "POST")),
     )
+
+
+def _split_url(
+    operation: OperationName, url: str, references: dict[str, str]
+) -> tuple[str, dict[str, Value]]:
+    """The root and path arguments of `url`, which must end in the operation's path.
+    A reference is shown unquoted (`${Role/A b.id}`), so it stands aside while splitting."""
+    stand_ins = {f"\0{name}\0": text for name, text in references.items()}
+    for stand_in, text in stand_ins.items():
+        url = url.replace(text, stand_in, 1)
+    template = OPERATIONS[operation].path.segments
+    root, *given = url.rsplit("/", len(template))
+    if len(given) != len(template):
+        raise ValueError(f"URL {url!r} is not a {operation} URL")
+    texts: dict[str, str] = {}
+    for part, value in zip(template, given, strict=True):
+        if part.startswith("{"):
+            texts[part[1:-1]] = stand_ins[value] if value in stand_ins else unquote(value)
+        elif part.lower() != value.lower():
+            raise ValueError(f"URL {url!r} is not a {operation} URL")
+    return root, _values(texts, references)
+
+
+def _values(texts: dict[str, str], references: dict[str, str]) -> dict[str, Value]:
+    """Each text as written, except where the plan recorded a reference."""
+    values: dict[str, Value] = dict(texts)
+    for name, text in references.items():
+        reference = Ref.parse(text)
+        if reference is None or texts.get(name) != text:
+            raise ValueError(f"reference {name}={text!r} is not what the call holds")
+        values[name] = reference
+    return values
 
 
 def _problem(item: dict[str, Any]) -> Problem:

@@ -45,7 +45,7 @@ def field_lines(change: Change) -> Iterator[str]:
 
 def call_line(call: Call) -> str:
     after = f" [after {', '.join(str(s) for s in call.dependsOn)}]" if call.dependsOn else ""
-    params = ", ".join(f"{k}={v}" for k, v in call.params.items())
+    params = ", ".join(f"{k}={v}" for k, v in call.shown_params.items())
     return f"{call.seq}. {call.method} {call.url}{after}" + (f" {params}" if params else "")
 
 

@@ -1,0 +1,397 @@
+"""Every call orgctl makes and the reference service answers, as data: one table of
+writes (`OPERATIONS`) and one of reads (`READS`).
+
+Both products are built from these tables, so a path, a gate or a capability is stated
+once: the service routes requests by them and checks gates and capabilities before a
+handler runs; the planner builds URLs and orders calls by them; the applier decides from
+them whether a call may be sent again and how to settle a call whose reply was lost; the
+plan file names each call's operation. The rules behind each row are docs/rules.md §4,
+§5 and §9; the reads are §A.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from urllib.parse import quote
+
+from reconciler.catalog import GROUP_LINK_GATES, WORKSPACE_INFO_GATES, Feature, feature_problem
+from reconciler.versions import Platform
+
+
+class Root(StrEnum):
+    """Which root a path is under: the portal's sharing REST root or its admin root."""
+
+    SHARING = "sharing"
+    ADMIN = "admin"
+
+
+class Capability(StrEnum):
+    """Who may call an operation (docs/rules.md §5); the text is what a refusal names."""
+
+    ORG_ADMIN = "an organization administrator"
+    DEFAULT_ADMIN = "the default organization administrator"
+    ROLE_ASSIGNER = "an organization administrator or a holder of portal:admin:changeUserRoles"
+    HOST_ADMIN = "an administrator of the collaboration's host portal"
+    GUEST_ADMIN = "an administrator of a guest portal of the collaboration"
+    # The spec says "collaboration guests"; a guest portal acts through its administrator.
+    COLLABORATION_GUEST = "an administrator of a guest portal of the collaboration"
+    WEBHOOK_ADMIN = "the default administrator or a holder of portal:admin:manageWebhooks"
+    TASK_OWNER_OR_ADMIN = "the task's owner or an organization administrator"
+
+
+class OperationName(StrEnum):
+    UPDATE_USER_LEVEL = "updateUserLevel"
+    CREATE_ROLE = "createRole"
+    UPDATE_ROLE = "updateRole"
+    SET_PRIVILEGES = "setPrivileges"
+    UPDATE_USER_ROLE = "updateUserRole"
+    UPDATE_INFO = "updateInfo"
+    UPDATE_GROUP_LINK = "updatePortalGroupLink"
+    UPDATE_SCHEDULE = "updateSchedule"
+    INVALIDATE_INVITATION = "invalidateInvitation"
+    IMPORT_INVITATION_RESPONSE = "importInvitationResponse"
+    WEBHOOK_SETTINGS = "webhookSettings"
+    DELETE_TASK_RUN = "deleteTaskRun"
+    DELETE_WEBHOOK = "deleteWebhook"
+    REMOVE_PARTICIPATION = "removeParticipation"
+    DELETE_COLLABORATION = "deleteCollaboration"
+    DELETE_ROLE = "deleteRole"
+
+
+class ReadName(StrEnum):
+    ROOT = "root"
+    INFO = "info"
+    GENERATE_TOKEN = "generateToken"
+    ADMIN_GENERATE_TOKEN = "adminGenerateToken"
+    PORTAL = "portal"
+    ROLES = "roles"
+    ROLE = "role"
+    ROLE_PRIVILEGES = "rolePrivileges"
+    MEMBERS = "members"
+    MEMBER = "member"
+    MEMBER_ITEMS = "memberItems"
+    COLLABORATIONS = "collaborations"
+    COLLABORATION = "collaboration"
+    WORKSPACES = "workspaces"
+    WORKSPACE = "workspace"
+    SCHEDULE = "schedule"
+    PARTICIPANTS = "participants"
+    INVITATIONS = "invitations"
+    ORG_WEBHOOKS = "orgWebhooks"
+    TASKS = "tasks"
+    TASK = "task"
+    RUNS = "runs"
+    ITEM_RESOURCES = "itemResources"
+    SERVICE_WEBHOOKS = "serviceWebhooks"
+    WEBHOOK_SETTINGS = "webhookSettings"
+
+
+_ARGUMENT = re.compile(r"\{([A-Za-z]+)\}")
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    """A path template under a root; each `{name}` is exactly one path segment."""
+
+    root: Root
+    template: str
+
+    @property
+    def segments(self) -> tuple[str, ...]:
+        return tuple(self.template.split("/")) if self.template else ()
+
+    @property
+    def arguments(self) -> tuple[str, ...]:
+        return tuple(_ARGUMENT.findall(self.template))
+
+    def fill(self, encoded: Mapping[str, str]) -> str:
+        """The path with each argument replaced by its already-encoded segment."""
+        return _ARGUMENT.sub(lambda m: encoded[m.group(1)], self.template)
+
+    def build(self, arguments: Mapping[str, str]) -> str:
+        """The path with each argument quoted as one segment: `a/b c` -> `a%2Fb%20c`."""
+        return self.fill({name: segment(value) for name, value in arguments.items()})
+
+    def match(self, given: list[str]) -> dict[str, str] | None:
+        """The arguments `given` segments (already decoded) hold, or None if no match.
+        Fixed segments match regardless of case, as the service's paths do."""
+        pattern = self.segments
+        if len(given) != len(pattern):
+            return None
+        found: dict[str, str] = {}
+        for part, value in zip(pattern, given, strict=True):
+            if part.startswith("{"):
+                if not value:
+                    return None
+                found[part[1:-1]] = value
+            elif part.lower() != value.lower():
+                return None
+        return found
+
+
+def segment(value: str) -> str:
+    """`value` quoted so it stays one path segment whatever it holds."""
+    return quote(value, safe="")
+
+
+@dataclass(frozen=True, slots=True)
+class Adoption:
+    """How to settle a non-idempotent call whose reply was lost: look for what it would
+    have created in `listing`, by the entry whose `field` equals the call's `param`."""
+
+    listing: ReadName
+    param: str
+    field: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterGate:
+    """A parameter that needs a later release than its operation. `when_true`: the
+    service refuses it only when it is sent as true (false is the old behaviour)."""
+
+    feature: Feature
+    when_true: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One write: where it is, who may call it, where it exists, how to send it safely."""
+
+    name: OperationName
+    path: Path
+    capability: Capability
+    rank: int  # send order within one address: create before privileges, and so on
+    feature: Feature | None = None  # the release gate of the operation itself
+    parameters: Mapping[str, ParameterGate] = field(default_factory=dict)
+    idempotent: bool = True  # sending it twice leaves the portal as sending it once
+    produces: str | None = None  # the reply attribute later calls refer to
+    adoption: Adoption | None = None  # for a non-idempotent call whose reply was lost
+    gone_when_missing: bool = False  # a delete: "not found" after a lost reply means done
+    method: str = "POST"
+
+    def url(self, root_url: str, arguments: Mapping[str, str]) -> str:
+        return f"{root_url.rstrip('/')}/{self.path.build(arguments)}"
+
+    def problem(self, platform: Platform) -> str | None:
+        """Why the operation cannot be called on `platform`, or None when it can."""
+        return feature_problem(self.feature, platform) if self.feature else None
+
+    def parameter_problem(self, name: str, platform: Platform) -> str | None:
+        gate = self.parameters.get(name)
+        return feature_problem(gate.feature, platform) if gate else None
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """One read: where it is, and the key of its entries when it is a paged listing."""
+
+    name: ReadName
+    path: Path
+    entries: str | None = None
+    signed_in: bool = True  # False: answered without a token (sign-in, server info)
+    write: bool = False  # a POST that changes state (a token issued)
+
+    def build(self, **arguments: str) -> str:
+        return self.path.build(arguments)
+
+
+_PORTAL = "portals/{portalId}"
+_COLLABORATION = _PORTAL + "/collaborations/{collaborationId}"
+_WORKSPACE = _COLLABORATION + "/workspaces/{workspaceId}"
+_TASK = "community/users/{username}/tasks/{taskId}"
+_WEBHOOK_SETTINGS = Path(Root.ADMIN, "services/webhooks/settings")
+
+
+def _sharing(template: str) -> Path:
+    return Path(Root.SHARING, template)
+
+
+# Parameters that need a later release than their operation; the catalog's tables of
+# workspace fields hold the releases, and `config` went away at 10.6.
+_INFO_GATES = {
+    **{
+        name: ParameterGate(feature)
+        for name, feature in WORKSPACE_INFO_GATES.items()
+        if feature is not Feature.UPDATE_INFO
+    },
+    "config": ParameterGate(Feature.UPDATE_INFO_CONFIG),
+}
+_GROUP_LINK_GATES = {
+    name: ParameterGate(feature, when_true=True)
+    for name, feature in GROUP_LINK_GATES.items()
+    if feature is not Feature.UPDATE_GROUP_LINK
+}
+
+_OPERATION_ROWS = (
+    Operation(
+        OperationName.CREATE_ROLE,
+        _sharing(_PORTAL + "/createRole"),
+        Capability.DEFAULT_ADMIN,
+        rank=0,
+        feature=Feature.CREATE_ROLE,
+        idempotent=False,
+        produces="id",
+        adoption=Adoption(ReadName.ROLES, param="name", field="name"),
+    ),
+    Operation(
+        OperationName.UPDATE_ROLE,
+        _sharing(_PORTAL + "/roles/{roleId}/update"),
+        Capability.DEFAULT_ADMIN,
+        rank=1,
+    ),
+    Operation(
+        OperationName.SET_PRIVILEGES,
+        _sharing(_PORTAL + "/roles/{roleId}/setPrivileges"),
+        Capability.DEFAULT_ADMIN,
+        rank=2,
+        feature=Feature.SET_PRIVILEGES,
+    ),
+    Operation(
+        OperationName.UPDATE_USER_ROLE,
+        _sharing(_PORTAL + "/updateuserrole"),
+        Capability.ROLE_ASSIGNER,
+        rank=3,
+    ),
+    Operation(
+        OperationName.UPDATE_USER_LEVEL,
+        _sharing(_PORTAL + "/updateUserLevel"),
+        Capability.ORG_ADMIN,
+        rank=4,
+        feature=Feature.UPDATE_USER_LEVEL,
+    ),
+    Operation(
+        OperationName.UPDATE_INFO,
+        _sharing(_WORKSPACE + "/updateInfo"),
+        Capability.HOST_ADMIN,
+        rank=5,
+        feature=Feature.UPDATE_INFO,
+        parameters=_INFO_GATES,
+    ),
+    Operation(
+        OperationName.UPDATE_GROUP_LINK,
+        _sharing(_WORKSPACE + "/updatePortalGroupLink"),
+        Capability.GUEST_ADMIN,
+        rank=6,
+        feature=Feature.UPDATE_GROUP_LINK,
+        parameters=_GROUP_LINK_GATES,
+    ),
+    Operation(
+        OperationName.UPDATE_SCHEDULE,
+        _sharing(_WORKSPACE + "/schedule/update"),
+        Capability.COLLABORATION_GUEST,
+        rank=7,
+        feature=Feature.UPDATE_SCHEDULE,
+    ),
+    Operation(
+        OperationName.INVALIDATE_INVITATION,
+        _sharing(_COLLABORATION + "/invitations/{invitationId}/invalidate"),
+        Capability.HOST_ADMIN,
+        rank=8,
+        feature=Feature.INVALIDATE_INVITATION,
+    ),
+    Operation(
+        # A guest's answer to an invitation, imported by the host; orgctl never sends it.
+        OperationName.IMPORT_INVITATION_RESPONSE,
+        _sharing(_COLLABORATION + "/importInvitationResponse"),
+        Capability.HOST_ADMIN,
+        rank=9,
+        idempotent=False,
+    ),
+    Operation(
+        OperationName.WEBHOOK_SETTINGS,
+        _WEBHOOK_SETTINGS,
+        Capability.WEBHOOK_ADMIN,
+        rank=10,
+        feature=Feature.WEBHOOK_SETTINGS,
+    ),
+    Operation(
+        OperationName.DELETE_TASK_RUN,
+        _sharing(_TASK + "/runs/{runId}/delete"),
+        Capability.TASK_OWNER_OR_ADMIN,
+        rank=11,
+        feature=Feature.DELETE_TASK_RUN,
+        gone_when_missing=True,
+    ),
+    Operation(
+        OperationName.DELETE_WEBHOOK,
+        _sharing(_PORTAL + "/webhooks/{webhookId}/delete"),
+        Capability.WEBHOOK_ADMIN,
+        rank=12,
+        feature=Feature.DELETE_ORG_WEBHOOK,
+        gone_when_missing=True,
+    ),
+    Operation(
+        OperationName.REMOVE_PARTICIPATION,
+        _sharing(_COLLABORATION + "/removeParticipation"),
+        Capability.GUEST_ADMIN,
+        rank=13,
+        feature=Feature.REMOVE_PARTICIPATION,
+        gone_when_missing=True,
+    ),
+    Operation(
+        OperationName.DELETE_COLLABORATION,
+        _sharing(_COLLABORATION + "/delete"),
+        Capability.HOST_ADMIN,
+        rank=14,
+        feature=Feature.DELETE_COLLABORATION,
+        gone_when_missing=True,
+    ),
+    Operation(
+        OperationName.DELETE_ROLE,
+        _sharing(_PORTAL + "/roles/{roleId}/delete"),
+        Capability.DEFAULT_ADMIN,
+        rank=15,
+        gone_when_missing=True,
+    ),
+)
+
+OPERATIONS: Mapping[OperationName, Operation] = MappingProxyType(
+    {op.name: op for op in _OPERATION_ROWS}
+)
+
+_READ_ROWS = (
+    Read(ReadName.ROOT, _sharing(""), signed_in=False),
+    Read(ReadName.INFO, _sharing("info"), signed_in=False),
+    Read(ReadName.GENERATE_TOKEN, _sharing("generateToken"), signed_in=False, write=True),
+    Read(ReadName.PORTAL, _sharing(_PORTAL)),
+    Read(ReadName.ROLES, _sharing(_PORTAL + "/roles"), entries="roles"),
+    Read(ReadName.ROLE, _sharing(_PORTAL + "/roles/{roleId}")),
+    Read(ReadName.ROLE_PRIVILEGES, _sharing(_PORTAL + "/roles/{roleId}/privileges")),
+    Read(ReadName.MEMBERS, _sharing(_PORTAL + "/users"), entries="users"),
+    Read(ReadName.MEMBER, _sharing("community/users/{username}")),
+    Read(ReadName.MEMBER_ITEMS, _sharing("content/users/{username}"), entries="items"),
+    Read(ReadName.COLLABORATIONS, _sharing(_PORTAL + "/collaborations"), "collaborations"),
+    Read(ReadName.COLLABORATION, _sharing(_COLLABORATION)),
+    Read(ReadName.WORKSPACES, _sharing(_COLLABORATION + "/workspaces"), entries="workspaces"),
+    Read(ReadName.WORKSPACE, _sharing(_WORKSPACE)),
+    Read(ReadName.SCHEDULE, _sharing(_WORKSPACE + "/schedule")),
+    Read(ReadName.PARTICIPANTS, _sharing(_COLLABORATION + "/participants")),
+    Read(
+        ReadName.INVITATIONS,
+        _sharing(_COLLABORATION + "/invitations"),
+        entries="collaborationInvitations",
+    ),
+    Read(ReadName.ORG_WEBHOOKS, _sharing(_PORTAL + "/webhooks"), entries="webhooks"),
+    Read(ReadName.TASKS, _sharing("community/users/{username}/tasks"), entries="tasks"),
+    Read(ReadName.TASK, _sharing(_TASK)),
+    Read(ReadName.RUNS, _sharing(_TASK + "/runs"), entries="runs"),
+    Read(
+        ReadName.ITEM_RESOURCES,
+        _sharing("content/items/{itemId}/resources"),
+        entries="resources",
+    ),
+    Read(
+        ReadName.ADMIN_GENERATE_TOKEN,
+        Path(Root.ADMIN, "generateToken"),
+        signed_in=False,
+        write=True,
+    ),
+    Read(ReadName.SERVICE_WEBHOOKS, Path(Root.ADMIN, "services/webhooks"), entries="webhooks"),
+    Read(ReadName.WEBHOOK_SETTINGS, _WEBHOOK_SETTINGS),
+)
+
+READS: Mapping[ReadName, Read] = MappingProxyType({read.name: read for read in _READ_ROWS})
