@@ -13,7 +13,7 @@ from reconciler.apply.journal import Journal
 from reconciler.apply.placeholders import Produced, UnresolvedPlaceholder
 from reconciler.apply.result import ApplyResult, CallOutcome, Status
 from reconciler.errors import UserError
-from reconciler.live.client import PortalClient
+from reconciler.live.client import ALREADY_GONE, PortalClient
 from reconciler.live.errors import AmbiguousRequestError, ServiceError
 from reconciler.plan.model import Call, Plan
 
@@ -113,14 +113,17 @@ class _Run:
         try:
             # A write that is not idempotent is never sent twice (a second createRole
             # makes a duplicate role); the table says how to settle a lost reply instead.
-            result = await self.client.post(url, params, idempotent=call.spec.idempotent)
+            result = await self.client.post(
+                url, params, idempotent=call.spec.idempotent, deletes=call.spec.gone_when_missing
+            )
         except AmbiguousRequestError as exc:
             if call.spec.adoption is None:
                 return self._failed(call, _error(exc))
             return await self._adopt(call, params, exc)
         except UserError as exc:  # the portal's answer, or a URL the client refuses
             return self._failed(call, _error(exc))
-        return self._done(call, result)
+        note = "no reply, and then already gone: done" if result.get(ALREADY_GONE) else None
+        return self._done(call, result, note)
 
     async def _adopt(
         self, call: Call, params: dict[str, str], cause: AmbiguousRequestError

@@ -24,6 +24,7 @@ from reconciler.live.envelopes import decode
 from reconciler.live.errors import (
     AmbiguousRequestError,
     AuthError,
+    NotFoundError,
     PortalError,
     ServiceError,
     TLSError,
@@ -34,6 +35,8 @@ from reconciler.live.urls import check_url, extras, join, shown
 from reconciler.state import Auth, PortalTarget
 
 PAGE_SIZE = 100
+# In the reply of a delete whose resource an earlier, unanswered attempt removed.
+ALREADY_GONE = "alreadyGone"
 TOKEN_MINUTES = 60
 TRANSIENT_STATUSES = frozenset({429, 502, 503, 504})
 
@@ -112,11 +115,20 @@ class PortalClient:
         return await self._request("GET", self.url(path), dict(params or {}), idempotent=True)
 
     async def post(
-        self, url: str, params: Mapping[str, Any], *, idempotent: bool = True
+        self,
+        url: str,
+        params: Mapping[str, Any],
+        *,
+        idempotent: bool = True,
+        deletes: bool = False,
     ) -> dict[str, Any]:
         """POST form fields. A non-idempotent write is retried only when the request
-        provably never reached the server; otherwise `AmbiguousRequestError`."""
-        return await self._request("POST", self.url(url), dict(params), idempotent=idempotent)
+        provably never reached the server; otherwise `AmbiguousRequestError`. A delete
+        (`deletes`) answered "not found" on a retry after a lost reply has done its work:
+        the attempt whose reply was lost removed the resource."""
+        return await self._request(
+            "POST", self.url(url), dict(params), idempotent=idempotent, deletes=deletes
+        )
 
     async def get_pages(
         self,
@@ -161,16 +173,23 @@ class PortalClient:
         *,
         idempotent: bool,
         signed: bool = True,
+        deletes: bool = False,
     ) -> dict[str, Any]:
         check_url(url)
         form = {**params, "f": "json"}
         failures = 0
         reauthenticated = False
+        reply_lost = False  # an earlier attempt may have taken effect
         while True:
             token = await self._current_token() if signed else None
             try:
                 return await self._send_once(method, url, form, token)
+            except NotFoundError:
+                if deletes and reply_lost:
+                    return {"success": True, ALREADY_GONE: True}
+                raise
             except _Retryable as retryable:
+                reply_lost = reply_lost or retryable.maybe_processed
                 if retryable.maybe_processed and not idempotent:
                     raise AmbiguousRequestError(
                         f"{shown(url)}: sent, but no usable reply ({retryable.error}); "

@@ -102,3 +102,17 @@ def test_killed_apply_is_told_by_its_journal_and_a_rerun_converges(demo: World) 
     rerun = demo.orgctl("apply", HQ, "--auto-approve", portal="hq")
     assert rerun.returncode == 0, output_of(rerun)
     assert_hq_converged(demo)
+
+
+def test_a_delete_whose_reply_was_lost_is_done_when_the_retry_finds_it_gone(demo: World) -> None:
+    field = EXAMPLES / "field"
+    env = demo.env("field")
+    with FaultyProxy(demo.service.url, swallow=("/delete",)) as proxy:
+        env["ORGCTL_PORTAL_URL"] = f"{proxy.url}/field/sharing/rest"
+        env["ORGCTL_ADMIN_URL"] = f"{proxy.url}/field/admin"
+        applied = demo.orgctl("apply", field, "--auto-approve", portal="field", env=env)
+        assert proxy.swallowed, "the proxy never saw a delete"
+    assert applied.returncode == 0, output_of(applied)
+    assert "Apply: 7 done, 0 failed, 0 skipped." in applied.stdout, output_of(applied)
+    again = demo.orgctl("plan", field, "--detailed-exitcode", portal="field")
+    assert again.returncode == 0, output_of(again)
