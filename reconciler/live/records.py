@@ -1,4 +1,5 @@
-"""Wire objects of design §6 → the normalized records of `reconciler.state`.
+"""Wire objects of the live API (docs/rules.md §A) → the normalized records of
+`reconciler.state`, every value converted by `reconciler.values`.
 
 Pure functions of one JSON object each, so the reader stays about *what* to read.
 """
@@ -10,7 +11,6 @@ from typing import Any
 
 from reconciler.catalog import BUILTIN_ROLES, WEBHOOK_SETTINGS
 from reconciler.errors import UserError
-from reconciler.live.normalize import int_keys, to_bool, to_epoch_ms, to_int, to_number
 from reconciler.state import (
     Collaboration,
     GroupLink,
@@ -23,13 +23,14 @@ from reconciler.state import (
     Webhook,
     Workspace,
 )
+from reconciler.values import boolean, epoch_ms, int_keys, integer, number
 from reconciler.versions import Deployment, Platform, VersionError
 
 Json = dict[str, Any]
 
 
 def portal_info(raw: Json, url: str) -> PortalInfo:
-    deployment = Deployment.SELF_HOSTED if to_bool(raw.get("isPortal")) else Deployment.HOSTED_CLOUD
+    deployment = Deployment.SELF_HOSTED if boolean(raw.get("isPortal")) else Deployment.HOSTED_CLOUD
     version = str(raw.get("fullVersion") or raw.get("currentVersion") or "")
     try:
         platform = Platform.parse(deployment, version)
@@ -55,7 +56,7 @@ def role(raw: Json) -> Role:
         description=str(raw.get("description") or ""),
         privileges=frozenset(str(p) for p in raw.get("privileges") or ()),
         id=str(raw["id"]),
-        editable=to_bool(raw.get("editable", True)) is not False,
+        editable=boolean(raw.get("editable", True)) is not False,
     )
 
 
@@ -73,7 +74,7 @@ def member_detail(username: str, user: Json, items: Json) -> MemberDetail:
     groups = [g for g in user.get("groups") or () if isinstance(g, dict)]
     return MemberDetail(
         username=username,
-        ownedItems=to_int(items.get("total")) or 0,
+        ownedItems=integer(items.get("total")) or 0,
         ownedGroups=sum(1 for g in groups if g.get("owner") == username),
         appLicenses=frozenset(_license(a) for a in user.get("appLicenses") or ()),
         privileges=frozenset(str(p) for p in user.get("privileges") or ()),
@@ -105,9 +106,9 @@ def workspace(raw: Json, portal_id: str, schedule: Schedule | None) -> Workspace
         id=str(raw["id"]),
         name=raw.get("name"),
         description=raw.get("description"),
-        maxItemSizeInMB=to_number(setting("maxItemSizeInMB")),
-        maxReplicationPackageSizeInMB=to_number(setting("maxReplicationPackageSizeInMB")),
-        copyByRefIfCopyFail=to_bool(setting("copyByRefIfCopyFail")),
+        maxItemSizeInMB=number(setting("maxItemSizeInMB")),
+        maxReplicationPackageSizeInMB=number(setting("maxReplicationPackageSizeInMB")),
+        copyByRefIfCopyFail=boolean(setting("copyByRefIfCopyFail")),
         groupLink=group_link(raw, portal_id),
         schedule=schedule,
     )
@@ -118,11 +119,11 @@ def group_link(raw: Json, portal_id: str) -> GroupLink | None:
     for link in raw.get("participantGroupLinks") or ():
         if isinstance(link, dict) and str(link.get("portalId")) == portal_id:
             config = link.get("config") or {}
-            bidirectional = to_bool(config.get("enableFeatureServiceBidirectionalSync"))
+            bidirectional = boolean(config.get("enableFeatureServiceBidirectionalSync"))
             return GroupLink(
                 portalGroupId=link.get("portalGroupId"),
-                enableRealtimeSync=to_bool(config.get("enableRealtimeSync")),
-                copyFeatureServiceData=to_bool(config.get("copyFeatureServiceData")),
+                enableRealtimeSync=boolean(config.get("enableRealtimeSync")),
+                copyFeatureServiceData=boolean(config.get("copyFeatureServiceData")),
                 # spec §4.7: false unless set
                 enableFeatureServiceBidirectionalSync=bool(bidirectional),
             )
@@ -131,10 +132,10 @@ def group_link(raw: Json, portal_id: str) -> GroupLink | None:
 
 def schedule(raw: Json) -> Schedule:
     return Schedule(
-        startTime=to_epoch_ms(raw.get("startTime")),
-        interval=to_int(raw.get("interval")),
-        repeatCount=to_int(raw.get("repeatCount")),
-        timesTriggered=to_int(raw.get("timesTriggered")),
+        startTime=epoch_ms(raw.get("startTime")),
+        interval=integer(raw.get("interval")),
+        repeatCount=integer(raw.get("repeatCount")),
+        timesTriggered=integer(raw.get("timesTriggered")),
     )
 
 
@@ -142,7 +143,7 @@ def webhook(raw: Json) -> Webhook:
     return Webhook(
         id=str(raw["id"]),
         name=str(raw.get("name") or ""),
-        active=to_bool(raw.get("active", True)) is not False,
+        active=boolean(raw.get("active", True)) is not False,
     )
 
 
@@ -151,7 +152,7 @@ def webhook_settings(raw: Json) -> dict[str, int] | None:
     if not any(name in raw for name in WEBHOOK_SETTINGS):
         return None
     return {
-        name: to_int(raw.get(name)) or limits.default for name, limits in WEBHOOK_SETTINGS.items()
+        name: integer(raw.get(name)) or limits.default for name, limits in WEBHOOK_SETTINGS.items()
     }
 
 
@@ -160,7 +161,7 @@ def task(raw: Json, owner: str, runs: list[Json]) -> Task:
         TaskRun(
             runId=str(r["runId"]),
             status=str(r.get("status") or ""),
-            created=to_epoch_ms(r.get("created")) or 0,
+            created=epoch_ms(r.get("created")) or 0,
         )
         for r in runs
     ]

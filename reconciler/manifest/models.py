@@ -7,12 +7,11 @@ the portal's platform or several documents live in `rules.py`.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from reconciler import catalog
+from reconciler import catalog, values
 
 API_VERSION = "orgctl/v1"
 
@@ -24,23 +23,15 @@ class Strict(BaseModel):
 
 
 def _to_epoch_ms(value: Any) -> Any:
-    """ISO 8601 (a YAML timestamp or a string) or Unix milliseconds, as Unix milliseconds."""
-    if isinstance(value, bool):
-        return value  # left for the strict integer check to refuse
-    if isinstance(value, datetime):
-        # A time without an offset is read as UTC, the service's own clock.
-        moment = value if value.tzinfo else value.replace(tzinfo=UTC)
-        return int(moment.timestamp() * 1000)
-    if isinstance(value, date):  # YAML reads a bare 2026-12-01 as a date: its midnight
-        return _to_epoch_ms(datetime(value.year, value.month, value.day, tzinfo=UTC))
-    if isinstance(value, str):
-        try:
-            return _to_epoch_ms(datetime.fromisoformat(value.replace("Z", "+00:00")))
-        except ValueError:
-            raise ValueError(
-                f"startTime {value!r} is neither ISO 8601 nor Unix milliseconds"
-            ) from None
-    return value
+    """ISO 8601 (a YAML timestamp or a string) or Unix milliseconds, as Unix milliseconds;
+    without an offset, UTC (`reconciler.values`). A plain integer is left to the field's
+    own checks (the rules name one before 1970), a boolean to the strict type check."""
+    if isinstance(value, bool | int):
+        return value
+    try:
+        return values.epoch_ms(value)
+    except ValueError as exc:
+        raise ValueError(f"startTime {value!r}: {exc}") from None
 
 
 StartTime = Annotated[

@@ -8,11 +8,10 @@ milliseconds while a manifest may say ISO 8601. Both sides of every comparison g
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from datetime import datetime
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from reconciler import catalog
+from reconciler import catalog, values
 
 BOOLEAN_FIELDS = frozenset(
     {
@@ -56,39 +55,28 @@ SPECIAL_FIELDS = BOOLEAN_FIELDS | NUMBER_FIELDS | TIME_FIELDS | TEXT_FIELDS | SE
 
 
 def canonical_boolean(value: Any) -> Any:
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    return value
+    return _or_as_is(values.boolean, value)
 
 
 def canonical_number(value: Any) -> Any:
     """1024, 1024.0 and "1024" are the same number; 1024.5 stays a float."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        try:
-            value = float(value.strip())
-        except ValueError:
-            return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+    return _or_as_is(values.number, value)
 
 
 def canonical_time(value: Any) -> Any:
-    """Unix milliseconds; ISO 8601 text (Z or offset) is converted."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text.lstrip("-").isdigit():
-            return int(text)
-        try:
-            moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-        except ValueError:
-            return value
-        return int(moment.timestamp() * 1000)
-    if isinstance(value, datetime):
-        return int(value.timestamp() * 1000)
-    return canonical_number(value)
+    """Unix milliseconds; ISO 8601 text is converted (without an offset: UTC)."""
+    return _or_as_is(values.epoch_ms, value)
+
+
+def _or_as_is(convert: Callable[[Any], Any], value: Any) -> Any:
+    """The converted value, or the value itself when it is not of that kind: then it
+    differs from any well-formed one, and the diff shows it as it is."""
+    if value is None:
+        return None
+    try:
+        return convert(value)
+    except ValueError:
+        return value
 
 
 def canonical(name: str, value: Any) -> Any:
