@@ -17,10 +17,10 @@ from typing import Any
 from reconciler import catalog
 from reconciler.catalog import Feature
 from reconciler.export.render import FlowMap
+from reconciler.manifest.models import API_VERSION
 from reconciler.state import Auth, Collaboration, GroupLink, LiveState, Schedule, Workspace
 from reconciler.versions import Platform
 
-API_VERSION = "orgctl/v1"
 Document = dict[str, Any]
 
 SCHEDULE_FIELDS = ("startTime", "interval", "repeatCount")

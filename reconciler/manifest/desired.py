@@ -10,7 +10,7 @@ from reconciler import state
 from reconciler.errors import ManifestError
 from reconciler.manifest import models, validate
 from reconciler.manifest.loader import Document
-from reconciler.manifest.portal import effective_urls, platform_of
+from reconciler.manifest.portal import declared_platform, effective_urls
 from reconciler.versions import Platform
 
 
@@ -31,7 +31,7 @@ def load_desired(path: Path, environ: Mapping[str, str] | None = None) -> state.
 def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarget:
     assert isinstance(document.model, models.Portal)
     spec = document.model.spec
-    platform = platform_of(spec)
+    platform = declared_platform(spec)
     assert isinstance(platform, Platform)  # validated
     url, admin_url = effective_urls(spec, environ)
     return state.PortalTarget(

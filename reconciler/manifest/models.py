@@ -66,7 +66,7 @@ class CollaborationMetadata(Metadata):
 # --- Portal --------------------------------------------------------------------------------
 
 
-class Auth(Strict):
+class AuthSpec(Strict):
     """Names of environment variables holding the credentials, never the secrets."""
 
     tokenEnv: str | None = None
@@ -83,7 +83,7 @@ class PortalSpec(Strict):
     adminUrl: str | None = None
     deployment: Literal["self-hosted", "hosted-cloud"]
     version: str
-    auth: Auth
+    auth: AuthSpec
     extraPrivileges: list[str] = []
     safety: Safety = Safety()
 

@@ -17,7 +17,7 @@ def effective_urls(spec: PortalSpec, environ: Mapping[str, str]) -> tuple[str, s
     return environ.get(PORTAL_URL_ENV) or spec.url, environ.get(ADMIN_URL_ENV) or spec.adminUrl
 
 
-def platform_of(spec: PortalSpec) -> Platform | VersionError:
+def declared_platform(spec: PortalSpec) -> Platform | VersionError:
     try:
         return Platform.parse(spec.deployment, spec.version)
     except VersionError as exc:

@@ -16,7 +16,12 @@ from reconciler.catalog import Feature
 from reconciler.live.urls import extras, is_loopback
 from reconciler.manifest import models
 from reconciler.manifest.loader import Document, KeyPath
-from reconciler.manifest.portal import ADMIN_URL_ENV, PORTAL_URL_ENV, effective_urls, platform_of
+from reconciler.manifest.portal import (
+    ADMIN_URL_ENV,
+    PORTAL_URL_ENV,
+    declared_platform,
+    effective_urls,
+)
 from reconciler.manifest.problems import Problem
 from reconciler.versions import Platform
 
@@ -51,7 +56,7 @@ def check(
     spec = _portal_spec(portal) if portal else None
     if portal:
         problems += _portal(portal, environ)
-    found = platform_of(spec) if spec else None
+    found = declared_platform(spec) if spec else None
     context = _Context(
         platform=found if isinstance(found, Platform) else None,
         portal=spec,
@@ -146,7 +151,7 @@ def _collab(document: Document) -> models.Collaboration:
 
 def _portal(document: Document, environ: Mapping[str, str]) -> Iterator[Problem]:
     spec = _portal_spec(document)
-    found = platform_of(spec)
+    found = declared_platform(spec)
     if not isinstance(found, Platform):
         yield document.problem(("spec", "version"), str(found))
     url, admin_url = effective_urls(spec, environ)
@@ -182,7 +187,7 @@ def _extras_problem(url: str) -> str | None:
     )
 
 
-def _auth(document: Document, auth: models.Auth) -> Iterator[Problem]:
+def _auth(document: Document, auth: models.AuthSpec) -> Iterator[Problem]:
     for key in ("tokenEnv", "usernameEnv", "passwordEnv"):
         value = getattr(auth, key)
         if value is not None and not _ENV_NAME.match(value):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 
 from reconciler.operations import OPERATIONS, OperationName, Root
-from reconciler.plan.model import Change, Problem, Value
+from reconciler.plan.model import Change, PlanProblem, Value
 from reconciler.state import DesiredState, LiveState
 
 
@@ -55,14 +55,14 @@ class Draft:
     now_ms: int
     changes: list[Change] = field(default_factory=list)
     calls: dict[str, PendingCall] = field(default_factory=dict)
-    errors: list[Problem] = field(default_factory=list)
-    warnings: list[Problem] = field(default_factory=list)
+    errors: list[PlanProblem] = field(default_factory=list)
+    warnings: list[PlanProblem] = field(default_factory=list)
 
     def error(self, address: str, message: str) -> None:
-        self.errors.append(Problem(address, message))
+        self.errors.append(PlanProblem(address, message))
 
     def warn(self, address: str, message: str) -> None:
-        self.warnings.append(Problem(address, message))
+        self.warnings.append(PlanProblem(address, message))
 
     def root(self, operation: OperationName) -> str:
         portal = self.desired.portal

@@ -132,7 +132,7 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
-class Problem:
+class PlanProblem:
     """Why a plan cannot be applied (error) or what the user should know (warning)."""
 
     address: str
@@ -166,8 +166,8 @@ class Plan:
     portal: PortalRef
     changes: tuple[Change, ...] = ()
     calls: tuple[Call, ...] = ()
-    errors: tuple[Problem, ...] = ()
-    warnings: tuple[Problem, ...] = ()
+    errors: tuple[PlanProblem, ...] = ()
+    warnings: tuple[PlanProblem, ...] = ()
     liveFingerprint: str = ""
     # Per-resource digests of the live state planned on, to name what a stale plan missed.
     liveDigests: Mapping[str, str] = field(default_factory=dict)

@@ -12,7 +12,7 @@ from reconciler.plan.collaborations import plan_collaborations
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
 from reconciler.plan.members import plan_members
-from reconciler.plan.model import Action, Plan, PortalRef, Problem
+from reconciler.plan.model import Action, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
 from reconciler.plan.retention import plan_retention
 from reconciler.plan.roles import plan_role_deletions, plan_roles
@@ -169,5 +169,5 @@ def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
             )
 
 
-def _global(problem: Problem) -> bool:
+def _global(problem: PlanProblem) -> bool:
     return problem.address == "Portal"

@@ -15,7 +15,7 @@ import secrets
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES, privileges_for
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, forbidden
-from reconciler.service.world import Doc, platform_of
+from reconciler.service.world import Doc, portal_platform
 
 MINUTE_MS = 60_000
 TOKEN_MINUTES_DEFAULT = 60
@@ -61,7 +61,7 @@ def binding(client: str, value: str) -> str:
 
 
 def builtin_privileges(role: str, portal: Doc) -> set[str]:
-    every = privileges_for(platform_of(portal)) | set(portal.get("extraPrivileges") or [])
+    every = privileges_for(portal_platform(portal)) | set(portal.get("extraPrivileges") or [])
     if role == "org_admin":
         return set(every)
     prefixes: tuple[str, ...] = ("portal:user:",)

@@ -23,14 +23,14 @@ from reconciler.service.auth import (
 from reconciler.service.context import Ctx
 from reconciler.service.errors import forbidden, unavailable
 from reconciler.service.rules import check_portal_id
-from reconciler.service.world import platform_of
+from reconciler.service.world import portal_platform
 
 
 def check_write(ctx: Ctx, operation: Operation) -> None:
     """Refuse the call unless it exists on this portal's release and the caller holds the
     operation's capability; then refuse any parameter the release lacks."""
     check_portal_id(ctx)
-    platform = platform_of(ctx.portal)
+    platform = portal_platform(ctx.portal)
     problem = operation.problem(platform)
     if problem:
         raise unavailable(f"This operation is not available: {problem}")

@@ -12,7 +12,7 @@ from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, not_found
 from reconciler.service.params import page
 from reconciler.service.rules import check_portal_id
-from reconciler.service.world import Doc, platform_of
+from reconciler.service.world import Doc, portal_platform
 
 
 def role_view(role: Doc, with_privileges: bool) -> dict[str, Any]:
@@ -104,7 +104,7 @@ def _privileges(ctx: Ctx) -> list[str]:
             "ROLE_1003",
             '\'privileges\' must be a JSON object {"privileges": ["<privilege id>", ...]}',
         )
-    platform = platform_of(ctx.portal)
+    platform = portal_platform(ctx.portal)
     extra = ctx.portal.get("extraPrivileges") or []
     problems = [p for p in (privilege_problem(x, platform, extra) for x in listed) if p]
     if problems:

@@ -26,5 +26,5 @@ class World:
         return None
 
 
-def platform_of(portal: Doc) -> Platform:
+def portal_platform(portal: Doc) -> Platform:
     return Platform.parse(portal["deployment"], portal["version"])

@@ -13,7 +13,7 @@ import pytest
 from reconciler.apply import ApplyResult, CallEvent, EventKind, Journal, Status, execute
 from reconciler.errors import UserError
 from reconciler.operations import OperationName
-from reconciler.plan.model import Call, Plan, PortalRef, Problem, Ref, Value
+from reconciler.plan.model import Call, Plan, PlanProblem, PortalRef, Ref, Value
 from tests.live.fakes import PASSWORD, ROOT, TOKEN, FakePortal, make_client, path
 
 PID = "p1"
@@ -203,7 +203,9 @@ def test_unresolvable_placeholder_fails_the_call() -> None:
 
 
 def test_plans_with_errors_or_bad_dependencies_are_refused() -> None:
-    broken = Plan(PortalRef(ROOT, PID, "self-hosted", "10.6.1"), errors=(Problem("Role/A", "x"),))
+    broken = Plan(
+        PortalRef(ROOT, PID, "self-hosted", "10.6.1"), errors=(PlanProblem("Role/A", "x"),)
+    )
     with pytest.raises(UserError, match="has errors"):
         apply(RolePortal(), broken)
     with pytest.raises(UserError, match="depends on #2"):

@@ -14,8 +14,8 @@ from reconciler.plan.model import (
     Call,
     Change,
     Plan,
+    PlanProblem,
     PortalRef,
-    Problem,
     Ref,
     Value,
 )
@@ -152,5 +152,5 @@ def _values(texts: dict[str, str], references: dict[str, str]) -> dict[str, Valu
     return values
 
 
-def _problem(item: dict[str, Any]) -> Problem:
-    return Problem(str(item["address"]), str(item["message"]))
+def _problem(item: dict[str, Any]) -> PlanProblem:
+    return PlanProblem(str(item["address"]), str(item["message"]))
