@@ -76,14 +76,7 @@ async def read_live(
     client: PortalClient, desired: DesiredState | None, scope: Scope = Scope.DESIRED
 ) -> LiveState:
     """The live state the planner diffs `desired` against (or the whole portal)."""
-    try:
-        return await _read(client, Needs.of(desired, scope))
-    except (KeyError, ValueError, TypeError) as exc:
-        # a record without its identity or with a value of the wrong kind
-        raise UserError(
-            f"portal at {client.root} answered a record orgctl cannot read "
-            f"({type(exc).__name__}: {exc}): is the URL the sharing REST root?"
-        ) from None
+    return await _read(client, Needs.of(desired, scope))
 
 
 async def _read(client: PortalClient, needs: Needs) -> LiveState:
@@ -125,11 +118,11 @@ def _with_role_names(raw_members: list[dict[str, Any]], roles: list[Role]) -> di
     names = {r.id: r.name for r in roles if r.id}
     members: dict[str, Member] = {}
     for raw in raw_members:
-        level = raw.get("level")
-        members[str(raw["username"])] = Member(
-            username=str(raw["username"]),
+        username = records.member_username(raw)
+        members[username] = Member(
+            username=username,
             role=records.member_role(raw, names),
-            level=int(level) if level not in (None, "") else None,
+            level=records.member_level(raw, username),
         )
     return members
 
@@ -161,10 +154,10 @@ class _Reader:
     async def members(self) -> tuple[list[dict[str, Any]], dict[str, MemberDetail]]:
         raw = await self.pages(ReadName.MEMBERS)
         changing = [
-            str(m["username"])
-            for m in raw
-            if m.get("username") in self.needs.levels
-            and _level(m) != self.needs.levels[str(m["username"])]
+            username
+            for username, m in ((records.member_username(m), m) for m in raw)
+            if username in self.needs.levels
+            and records.member_level(m, username) != self.needs.levels[username]
         ]
         details = await asyncio.gather(*(self.member_detail(u) for u in changing))
         return raw, {d.username: d for d in details}
@@ -211,7 +204,7 @@ class _Reader:
             raw = await self.one(ReadName.SCHEDULE, collaborationId=cid, workspaceId=wid)
         except NotFoundError:
             return None  # no job scheduled
-        return records.schedule(raw)
+        return records.schedule(raw, f"the schedule of Workspace/{cid}/{wid}")
 
     async def invitations(self, cid: str, host: bool) -> dict[str, str]:
         # Only the host invalidates invitations, so only the host's export needs them.
@@ -258,11 +251,6 @@ class _Reader:
         )
         tasks = [records.task(t, user, r) for t, r in zip(covered, runs, strict=True)]
         return sorted(tasks, key=lambda t: t.id)
-
-
-def _level(raw: dict[str, Any]) -> int | None:
-    level = raw.get("level")
-    return int(level) if level not in (None, "") else None
 
 
 async def _tolerant(read: Awaitable[T], fallback: T) -> T:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from reconciler.errors import UserError
+from reconciler.errors import LiveRecordError, UserError
 from reconciler.live.reader import Scope, read_live
 from reconciler.state import (
     Auth,
@@ -369,5 +369,15 @@ def test_large_portal_costs_about_its_page_count() -> None:
 def test_a_record_without_identity_is_a_user_error() -> None:
     fake = FakePortal()
     hq(fake, members=[{"role": "org_user", "level": "2"}])
-    with pytest.raises(UserError, match="cannot read"):
+    with pytest.raises(UserError, match="a member: username: missing"):
         read(fake, desired())
+
+
+def test_a_value_of_the_wrong_kind_names_the_resource_and_field_and_keeps_its_cause() -> None:
+    fake = FakePortal()
+    hq(fake, members=[{"username": "alice", "role": "org_user", "level": "two"}])
+    with pytest.raises(LiveRecordError) as caught:
+        read(fake, desired())
+    assert str(caught.value) == "the portal answered Member/alice: level: not a number: 'two'"
+    # --debug shows the chain: the conversion's own error is the cause.
+    assert isinstance(caught.value.__cause__, ValueError)
