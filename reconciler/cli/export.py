@@ -17,10 +17,8 @@ from pathlib import Path
 import click
 
 from reconciler.errors import UserError
-from reconciler.export import write_manifests
-from reconciler.export.writer import check_output_folder
-from reconciler.live.client import PortalClient
-from reconciler.live.reader import Scope, read_live
+from reconciler.export import check_output_folder, write_manifests
+from reconciler.live import PortalClient, Scope, read_live
 from reconciler.state import Auth, LiveState
 
 TOKEN_ENV = "ORGCTL_TOKEN"

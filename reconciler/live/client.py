@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 
+from reconciler.addresses import extras
 from reconciler.errors import UserError
 from reconciler.live.credentials import Credentials, load_credentials
 from reconciler.live.envelopes import decode
@@ -31,7 +32,7 @@ from reconciler.live.errors import (
     TransientError,
 )
 from reconciler.live.retry import RetryPolicy, parse_retry_after
-from reconciler.live.urls import check_url, extras, join, shown
+from reconciler.live.urls import check_url, join, shown
 from reconciler.state import Auth, PortalTarget
 
 PAGE_SIZE = 100

@@ -84,3 +84,8 @@ Time
   after the last ends (spec §3), so a failure on day 8 of a 5-day policy counts in the
   window of days 6-10. The policy in force when a failure is recorded applies.
 """
+
+from reconciler.service.app import create_app
+from reconciler.service.boot import open_world
+
+__all__ = ["create_app", "open_world"]
