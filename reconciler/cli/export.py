@@ -1,4 +1,4 @@
-"""`orgctl export`: write manifests that describe a live portal (adoption, design §1).
+"""`orgctl export`: write manifests that describe a live portal (adoption).
 
 Reads the whole portal through the live reader, then writes one file per kind; `orgctl
 plan` on the result shows no changes. Credentials come from the environment only, and the

@@ -1,4 +1,4 @@
-"""Read a live portal into a `LiveState` (design §6) with as few round trips as possible.
+"""Read a live portal into a `LiveState` (docs/rules.md §A) with as few round trips as possible.
 
 Only what the manifests need is read: workspaces of declared collaborations, schedules of
 workspaces whose schedule is managed, per-member details only for members whose level

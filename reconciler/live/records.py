@@ -161,7 +161,7 @@ def group_link(raw: Json, portal_id: str) -> GroupLink | None:
                 portalGroupId=link.get("portalGroupId"),
                 enableRealtimeSync=_value(config, "enableRealtimeSync", boolean, where),
                 copyFeatureServiceData=_value(config, "copyFeatureServiceData", boolean, where),
-                # spec §4.7: false unless set
+                # docs/rules.md §4.7: false unless set
                 enableFeatureServiceBidirectionalSync=bool(bidirectional),
             )
     return None

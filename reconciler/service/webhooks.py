@@ -1,8 +1,8 @@
-"""Organization webhooks (spec §4.11), service webhooks and their delivery settings
-(spec §4.12) under the administrative root.
+"""Organization webhooks (docs/rules.md §4.11), service webhooks and their delivery settings
+(docs/rules.md §4.12) under the administrative root.
 
 Every settings call writes all five fields: an omitted field is reset to its spec
-default (spec §4.12 lists defaults, not "unchanged"), which is why orgctl always sends
+default (docs/rules.md §4.12 lists defaults, not "unchanged"), which is why orgctl always sends
 all five.
 """
 
