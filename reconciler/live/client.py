@@ -231,7 +231,8 @@ class PortalClient:
     def _decoded(self, response: httpx.Response) -> dict[str, Any]:
         url = shown(response.request.url)
         self._note_server_clock(response.headers.get("date"))
-        if response.status_code in TRANSIENT_STATUSES:
+        if response.status_code in TRANSIENT_STATUSES or response.status_code >= 500:
+            # Whatever the body: a web adaptor or load balancer answers its 5xx in HTML.
             raise _Retryable(
                 TransientError(f"portal at {url} answered HTTP {response.status_code}"),
                 # 429 is a refusal before any work; a gateway's 502/504 may follow work.
