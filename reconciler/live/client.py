@@ -20,6 +20,7 @@ import httpx
 
 from reconciler.addresses import extras
 from reconciler.errors import UserError
+from reconciler.live.concurrency import gather
 from reconciler.live.credentials import Credentials, load_credentials
 from reconciler.live.envelopes import decode
 from reconciler.live.errors import (
@@ -152,7 +153,7 @@ class PortalClient:
             # A server that caps `num` below our ask shows it on page 1: step by its size.
             step = len(items) if 0 < len(items) < min(page_size, total) else page_size
             starts = range(1 + step, total + 1, step)
-            pages = await asyncio.gather(
+            pages = await gather(
                 *(self.get_json(path, {**base, "start": s, "num": page_size}) for s in starts)
             )
             for page in pages:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from reconciler.errors import UserError
 from reconciler.live import records
 from reconciler.live.client import PortalClient
+from reconciler.live.concurrency import first_failure, gather
 from reconciler.live.errors import NotFoundError, ServiceError
 from reconciler.operations import READS, ReadName
 from reconciler.state import (
@@ -86,21 +87,20 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
     if not portal.id:
         raise UserError(f"portal at {client.root} answered portals/self without an id")
     reader = _Reader(client, portal.id, needs)
-    (
-        roles,
-        (members, details),
-        collaborations,
-        webhooks,
-        (settings, unread),
-        tasks,
-    ) = await asyncio.gather(
-        reader.roles(),
-        reader.members(),
-        reader.collaborations(),
-        reader.webhooks(),
-        reader.settings(),
-        reader.tasks(),
-    )
+    # The first failure cancels the other reads and is reported alone.
+    try:
+        async with asyncio.TaskGroup() as group:
+            reading_roles = group.create_task(reader.roles())
+            reading_members = group.create_task(reader.members())
+            reading_collaborations = group.create_task(reader.collaborations())
+            reading_webhooks = group.create_task(reader.webhooks())
+            reading_settings = group.create_task(reader.settings())
+            reading_tasks = group.create_task(reader.tasks())
+    except BaseExceptionGroup as failed:
+        raise first_failure(failed) from None
+    roles, (members, details) = reading_roles.result(), reading_members.result()
+    collaborations, webhooks = reading_collaborations.result(), reading_webhooks.result()
+    (settings, unread), tasks = reading_settings.result(), reading_tasks.result()
     return LiveState(
         portal=portal,
         roles={r.name: r for r in roles},
@@ -159,11 +159,11 @@ class _Reader:
             if username in self.needs.levels
             and records.member_level(m, username) != self.needs.levels[username]
         ]
-        details = await asyncio.gather(*(self.member_detail(u) for u in changing))
+        details = await gather(*(self.member_detail(u) for u in changing))
         return raw, {d.username: d for d in details}
 
     async def member_detail(self, username: str) -> MemberDetail:
-        user, items = await asyncio.gather(
+        user, items = await gather(
             self.one(ReadName.MEMBER, username=username),
             self.one(ReadName.MEMBER_ITEMS, {"num": 1}, username=username),
         )
@@ -173,24 +173,25 @@ class _Reader:
         raw = await self.pages(ReadName.COLLABORATIONS)
         listed = [records.collaboration(c) for c in raw]
         wanted = [c for c in listed if self.needs.everything or c.id in self.needs.collaborations]
-        filled = await asyncio.gather(*(self.collaboration(c) for c in wanted))
+        filled = await gather(*(self.collaboration(c) for c in wanted))
         by_id = {c.id: c for c in listed}
         by_id.update({c.id: c for c in filled})
         return by_id
 
     async def collaboration(self, collab: Collaboration) -> Collaboration:
         host = collab.hostPortalId == self.portal_id
-        workspaces, invitations = await asyncio.gather(
-            self.workspaces(collab), self.invitations(collab.id, host)
-        )
-        return replace(collab, workspaces=workspaces, invitations=invitations)
+        try:
+            async with asyncio.TaskGroup() as group:
+                workspaces = group.create_task(self.workspaces(collab))
+                invitations = group.create_task(self.invitations(collab.id, host))
+        except BaseExceptionGroup as failed:
+            raise first_failure(failed) from None
+        return replace(collab, workspaces=workspaces.result(), invitations=invitations.result())
 
     async def workspaces(self, collab: Collaboration) -> dict[str, Workspace]:
         raw = await self.pages(ReadName.WORKSPACES, collaborationId=collab.id)
         guest = collab.hostPortalId != self.portal_id
-        schedules = await asyncio.gather(
-            *(self.schedule(collab.id, str(w["id"]), guest) for w in raw)
-        )
+        schedules = await gather(*(self.schedule(collab.id, str(w["id"]), guest) for w in raw))
         return {
             str(w["id"]): records.workspace(w, self.portal_id, s)
             for w, s in zip(raw, schedules, strict=True)
@@ -236,7 +237,7 @@ class _Reader:
     async def tasks(self) -> dict[str, list[Task]]:
         """Tasks by owner; an owner the portal does not know is left out."""
         owners = sorted(self.needs.task_owners)
-        found = await asyncio.gather(*(self.user_tasks(u) for u in owners))
+        found = await gather(*(self.user_tasks(u) for u in owners))
         return {user: tasks for user, tasks in zip(owners, found, strict=True) if tasks is not None}
 
     async def user_tasks(self, user: str) -> list[Task] | None:
@@ -246,7 +247,7 @@ class _Reader:
             return None  # no such user
         wanted = self.needs.task_owners[user]
         covered = [t for t in raw if "*" in wanted or str(t["id"]) in wanted]
-        runs = await asyncio.gather(
+        runs = await gather(
             *(self.pages(ReadName.RUNS, username=user, taskId=str(t["id"])) for t in covered)
         )
         tasks = [records.task(t, user, r) for t, r in zip(covered, runs, strict=True)]

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from reconciler.errors import LiveRecordError, UserError
+from reconciler.live.errors import ServiceError
 from reconciler.live.reader import Scope, read_live
 from reconciler.state import (
     Auth,
@@ -381,3 +382,30 @@ def test_a_value_of_the_wrong_kind_names_the_resource_and_field_and_keeps_its_ca
     assert str(caught.value) == "the portal answered Member/alice: level: not a number: 'two'"
     # --debug shows the chain: the conversion's own error is the cause.
     assert isinstance(caught.value.__cause__, ValueError)
+
+
+def test_a_failed_read_cancels_the_others_and_is_reported_once() -> None:
+    """One listing fails while other reads go on (here: a member's details for each level
+    change): the user gets that one error, and no sibling keeps sending. Through a client
+    about to close, each such request ended in a traceback that asyncio printed."""
+    members = [{"username": f"u{i:04d}", "role": "org_user", "level": "2"} for i in range(300)]
+    fake = FakePortal(yields=2)
+    hq(fake, members=members)
+    refusal = {"error": {"code": 400, "messageCode": "X_1", "message": "listing refused"}}
+    fake.route(path(f"{BASE}/collaborations"), refusal)
+    levels = {m["username"]: Member(m["username"], None, 1) for m in members}
+
+    async def main() -> tuple[str, int, int]:
+        async with make_client(fake) as client:
+            try:
+                await read_live(client, desired(members=levels))
+            except ServiceError as error:
+                at_failure = len(fake.seen)
+                for _ in range(500):  # time for any sibling still running to send
+                    await asyncio.sleep(0)
+                return str(error), at_failure, len(fake.seen)
+        raise AssertionError("the read did not fail")
+
+    message, at_failure, later = asyncio.run(main())
+    assert "listing refused" in message
+    assert later == at_failure, f"{later - at_failure} requests sent after the failure"
