@@ -34,6 +34,7 @@ demo: install
 
 # Speed and memory targets (benchmarks/README.md), measured rather than asserted in timed tests.
 bench: install
+	$(BIN)/python benchmarks/load_manifests.py
 	$(BIN)/python benchmarks/examples.py
 	$(BIN)/python benchmarks/plan_cpu.py
 	$(BIN)/python benchmarks/plan_requests.py

@@ -1,26 +1,23 @@
 """Read manifest files into validated documents that remember where each key was written.
 
-ruamel.yaml's round-trip loader keeps the line and column of every key and list item, so
-a pydantic error's `loc` can be mapped back to the line that caused it. Every problem is
-collected; nothing stops at the first.
+`yamltree` keeps the line and column of every key and list item, so a pydantic error's
+`loc` can be mapped back to the line that caused it. Every problem is collected; nothing
+stops at the first.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from reconciler import catalog
 from reconciler.errors import UserError
-from reconciler.manifest import models
+from reconciler.manifest import limits, models, yamltree
+from reconciler.manifest.folder import list_manifests
 from reconciler.manifest.problems import Problem, field_path
 
 KeyPath = tuple[str | int, ...]
@@ -35,7 +32,7 @@ class Document:
     file: str
     line: int
     model: models.AnyDocument
-    tree: CommentedMap
+    positions: yamltree.Positions
 
     @property
     def kind(self) -> str:
@@ -50,7 +47,7 @@ class Document:
         return f'{self.kind} "{self.name}"'
 
     def position(self, path: KeyPath) -> tuple[int, int]:
-        return _position(self.tree, path, (self.line, 1))
+        return _position(self.positions, path, (self.line, 1))
 
     def problem(self, path: KeyPath, message: str) -> Problem:
         line, column = self.position(path)
@@ -67,28 +64,21 @@ class Loaded:
 
 
 def manifest_files(path: Path) -> list[Path]:
-    """The manifest files of a folder (recursively, sorted) or the one file given."""
-    if not path.exists():
-        raise UserError(f"{path}: no such file or folder")
-    if path.is_file():
-        return [path]
-    found = [
-        p
-        for p in path.rglob("*")
-        if p.suffix in (".yaml", ".yml") and p.is_file() and not _hidden(p.relative_to(path))
-    ]
-    return sorted(found)
-
-
-def _hidden(relative: Path) -> bool:
-    # A manifest folder may be a repository root: .github/ workflows are not manifests.
-    return any(part.startswith(".") for part in relative.parts)
+    """The manifest files of a folder (recursively, sorted) or the one file given; any
+    entry that cannot be read is an error naming it."""
+    listing = list_manifests(path)
+    if listing.problems:
+        raise UserError("\n".join(f"{entry}: {why}" for entry, why in listing.problems))
+    return listing.files
 
 
 def load(path: Path) -> Loaded:
     loaded = Loaded([], [])
-    files = manifest_files(path)
-    if not files:
+    listing = list_manifests(path)
+    files = listing.files
+    for entry, why in listing.problems:
+        loaded.problems.append(Problem(str(entry), 1, 1, "", "", why))
+    if not files and not listing.problems:
         loaded.problems.append(Problem(str(path), 1, 1, "", "", "no *.yaml or *.yml files found"))
     for file in files:
         for problem_or_doc in _read_file(file):
@@ -103,47 +93,34 @@ def load(path: Path) -> Loaded:
 def _read_file(file: Path) -> Iterator[Document | Problem]:
     name = str(file)
     try:
+        size = file.stat().st_size
+        if size > limits.MAX_FILE_BYTES:
+            yield Problem(name, 1, 1, "", "", f"{size:,} bytes: larger than any manifest")
+            return
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         yield Problem(name, 1, 1, "", "", f"cannot read: {exc}")
         return
-    yaml = YAML(typ="rt")
     try:
-        # Documents read before a syntax error are still checked, so that every problem
-        # of the file is reported.
-        for tree in yaml.load_all(text):
+        # Documents read before an error are still checked, so that every problem of the
+        # file is reported.
+        for tree in yamltree.trees(text):
             if tree is not None:
                 yield from _document(name, tree)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        what = (exc.problem or exc.context or "invalid YAML").strip()
-        if "duplicate key" in what:
-            what = _duplicate_key_message(exc)
-        yield Problem(name, line, column, "", "", f"YAML: {what}")
-    except YAMLError as exc:
-        yield Problem(name, 1, 1, "", "", f"YAML: {exc}")
+    except yamltree.TreeError as exc:
+        yield Problem(name, exc.line, exc.column, "", "", f"YAML: {exc.message}")
 
 
-def _duplicate_key_message(exc: MarkedYAMLError) -> str:
-    # ruamel's own text repeats both values, which may be secrets: name the key only.
-    match = re.search(r'duplicate key "(.*?)" with value', exc.problem or "")
-    key = f" {match.group(1)!r}" if match else ""
-    first = exc.context_mark
-    where = f" (first at line {first.line + 1})" if first else ""
-    return f"duplicate key{key}{where}"
-
-
-def _document(file: str, tree: Any) -> Iterator[Document | Problem]:
-    if not isinstance(tree, CommentedMap):
-        line = tree.lc.line + 1 if hasattr(tree, "lc") else 1
+def _document(file: str, tree: yamltree.Tree) -> Iterator[Document | Problem]:
+    line = tree.positions.line
+    value = tree.value
+    if not isinstance(value, dict):
         yield Problem(file, line, 1, "", "", "a document must be a mapping")
         return
-    line = tree.lc.line + 1
-    resource = _resource_label(tree)
-    kind = tree.get("kind")
+    resource = _resource_label(value)
+    kind = value.get("kind")
     if kind not in models.KINDS:
-        at = _position(tree, ("kind",), (line, 1))
+        at = _position(tree.positions, ("kind",), (line, 1))
         expected = ", ".join(models.KINDS)
         message = (
             f"unknown kind {kind!r} (expected one of {expected})"
@@ -153,21 +130,21 @@ def _document(file: str, tree: Any) -> Iterator[Document | Problem]:
         yield Problem(file, at[0], at[1], resource, "kind", message)
         return
     try:
-        model = _ADAPTER.validate_python(_plain(tree))
+        model = _ADAPTER.validate_python(value)
     except ValidationError as exc:
         for error in exc.errors():
             yield _validation_problem(file, line, tree, resource, error)
         return
-    yield Document(file, line, model, tree)
+    yield Document(file, line, model, tree.positions)
 
 
 def _validation_problem(
-    file: str, line: int, tree: CommentedMap, resource: str, error: Any
+    file: str, line: int, tree: yamltree.Tree, resource: str, error: Any
 ) -> Problem:
     loc: KeyPath = tuple(error["loc"])
-    if loc and loc[0] == tree.get("kind"):
+    if loc and loc[0] == tree.value.get("kind"):
         loc = loc[1:]  # the discriminated union puts the kind first
-    at_line, column = _position(tree, loc, (line, 1))
+    at_line, column = _position(tree.positions, loc, (line, 1))
     return Problem(file, at_line, column, resource, field_path(loc), _message(loc, error))
 
 
@@ -192,43 +169,25 @@ def _message(loc: KeyPath, error: Any) -> str:
     return message.removeprefix("Value error, ")
 
 
-def _resource_label(tree: CommentedMap) -> str:
-    kind = tree.get("kind")
-    metadata = tree.get("metadata")
+def _resource_label(document: dict[str, Any]) -> str:
+    kind = document.get("kind")
+    metadata = document.get("metadata")
     name = metadata.get("name") if isinstance(metadata, dict) else None
     if kind is None:
         return ""
     return f'{kind} "{name}"' if name is not None else str(kind)
 
 
-def _position(tree: Any, path: KeyPath, fallback: tuple[int, int]) -> tuple[int, int]:
+def _position(
+    positions: yamltree.Positions, path: KeyPath, fallback: tuple[int, int]
+) -> tuple[int, int]:
     """Line and column (1-based) of the deepest key or item of `path` that exists."""
     at = fallback
-    node = tree
+    node = positions
     for part in path:
-        if isinstance(node, CommentedMap) and part in node:
-            line, column = node.lc.key(part)
-        elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
-            line, column = node.lc.item(part)
-        else:
+        child = node.children.get(part)
+        if child is None:
             break
-        at = (line + 1, column + 1)
-        node = node[part]
+        at = (child.line, child.column)
+        node = child
     return at
-
-
-def _plain(node: Any) -> Any:
-    """ruamel's round-trip types as plain Python values, for strict validation."""
-    if isinstance(node, dict):
-        return {_plain(k): _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    if isinstance(node, bool):
-        return bool(node)
-    if isinstance(node, int):
-        return int(node)
-    if isinstance(node, float):
-        return float(node)
-    if isinstance(node, str):
-        return str(node)
-    return node  # datetimes and dates stay as they are, for the startTime parser

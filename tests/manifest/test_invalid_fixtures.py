@@ -123,6 +123,14 @@ CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
         ("maxItemSizeInMB", "10.6 or later", "10.5"),
     ),
 ]
+# Untrusted YAML: each refused with its place, before anything is built from it.
+CASES += [
+    ("yaml-alias-bomb", "roles.yaml", 12, ("aliases expand this document", "10,000 nodes")),
+    ("yaml-nested-too-deep", "roles.yaml", 6, ("nested deeper than 32 levels",)),
+    ("yaml-nested-deep", "roles.yaml", 6, ("nested deeper than 32 levels",)),
+    ("yaml-custom-tag", "roles.yaml", 5, ("tag '!custom' is not allowed",)),
+    ("yaml-recursive-alias", "roles.yaml", 5, ("alias refers to a node that contains it",)),
+]
 CASES += [
     (
         "webhook-settings-without-admin-url",
