@@ -8,6 +8,8 @@ requests are in flight at once, whatever mix of reads the caller gathers.
 from __future__ import annotations
 
 import asyncio
+import html
+import json
 import os
 import ssl
 from collections.abc import Mapping
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from types import TracebackType
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 import httpx
 
@@ -301,7 +304,9 @@ class PortalClient:
     # --- secrets never leave --------------------------------------------------------------
 
     def _scrubbed(self, error: ServiceError) -> ServiceError:
-        secrets = (*self.credentials.secrets, *self._issued)
+        secrets = tuple(
+            form for secret in (*self.credentials.secrets, *self._issued) for form in forms(secret)
+        )
         if not any(s in str(error) for s in secrets):
             return error
         return type(error)(
@@ -339,8 +344,23 @@ def _check_root(what: str, url: str) -> None:
         )
 
 
+def forms(secret: str) -> list[str]:
+    """Every spelling of `secret` an answer may echo: as written, URL-encoded (path and
+    form style), JSON-escaped and HTML-escaped; longest first, so no part of one is left."""
+    spellings = {
+        secret,
+        quote(secret, safe=""),
+        quote(secret),
+        quote_plus(secret),
+        json.dumps(secret)[1:-1],
+        json.dumps(secret, ensure_ascii=False)[1:-1],
+        html.escape(secret),
+    }
+    return sorted((s for s in spellings if s), key=len, reverse=True)
+
+
 def _redact(text: str, secrets: tuple[str, ...]) -> str:
-    for secret in secrets:
+    for secret in sorted(secrets, key=len, reverse=True):
         text = text.replace(secret, "***")
     return text
 

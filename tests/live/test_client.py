@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+import html
+import json
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
+from urllib.parse import quote, quote_plus
 
 import httpx
 import pytest
@@ -23,7 +26,17 @@ from reconciler.live.errors import (
 from reconciler.live.retry import RetryPolicy
 from reconciler.state import Auth, PortalTarget
 from reconciler.versions import Deployment, Platform
-from tests.live.fakes import ENV, PASSWORD, TOKEN, FakePortal, NoSleep, make_client, path
+from tests.live.fakes import (
+    ENV,
+    LOGIN,
+    PASSWORD,
+    ROOT,
+    TOKEN,
+    FakePortal,
+    NoSleep,
+    make_client,
+    path,
+)
 
 T = TypeVar("T")
 
@@ -380,6 +393,36 @@ def test_secret_echoed_by_the_server_is_scrubbed() -> None:
     with pytest.raises(ServiceError) as caught:
         run(fetch(make_client(fake, auth=Auth(tokenEnv="ORG_TOKEN"))))
     assert TOKEN not in str(caught.value) and "***" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "spell",
+    [
+        lambda secret: quote_plus(secret),
+        lambda secret: quote(secret, safe=""),
+        lambda secret: json.dumps(secret)[1:-1],
+        lambda secret: html.escape(secret),
+    ],
+    ids=["form-encoded", "url-encoded", "json-escaped", "html-escaped"],
+)
+def test_a_password_echoed_in_another_spelling_is_scrubbed(spell: Callable[[str], str]) -> None:
+    """A proxy or server that echoes the sign-in request re-encodes it: each form of the
+    password is a secret as much as the password itself."""
+    password = 'S3cr&t p@ss/"<x>'
+    env = {"ORG_USER": "admin", "ORG_PASS": password}
+
+    def refuse(request: httpx.Request, params: dict[str, str]) -> dict[str, Any]:
+        echoed = f"refused password={spell(params['password'])}"
+        return {"error": {"code": 400, "message": echoed, "details": [echoed]}}
+
+    fake = FakePortal()
+    fake.route(path("generateToken"), refuse)
+    client = PortalClient(ROOT, auth=LOGIN, env=env, transport=fake.transport())
+    with pytest.raises(UserError) as caught:
+        run(fetch(client))
+    shown = str(caught.value)
+    assert spell(password) not in shown and password not in shown, shown
+    assert "***" in shown
 
 
 # --- paging ---------------------------------------------------------------------------------
