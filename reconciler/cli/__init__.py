@@ -13,6 +13,7 @@ import click
 
 from reconciler import __version__
 from reconciler.errors import UserError
+from reconciler.shown import safe
 
 # command name -> "module:attribute" of its click.Command
 COMMANDS: dict[str, str] = {
@@ -65,7 +66,7 @@ class LazyGroup(click.Group):
         except UserError as exc:
             if ctx.params.get("debug"):
                 raise
-            click.echo(f"Error: {exc}", err=True)
+            click.echo(f"Error: {safe(str(exc))}", err=True)
             ctx.exit(exc.exit_code)
 
 

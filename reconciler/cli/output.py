@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from reconciler.apply import ApplyResult, CallEvent, EventKind
 from reconciler.files import open_output
 from reconciler.plan import Mode, Plan, render_json, render_markdown, render_text
+from reconciler.shown import safe
 
 
 def render(plan: Plan, fmt: str, mode: Mode, *, color: bool = False) -> str:
@@ -41,9 +42,9 @@ def echo_calls(plan: Plan) -> None:
     click.echo(f"Dry run: nothing was sent. {len(plan.calls)} call(s) would be sent, in order:")
     for call in plan.calls:
         after = f"  (after {', '.join(map(str, call.dependsOn))})" if call.dependsOn else ""
-        click.echo(f"{call.seq:>4}. {call.method} {call.url}{after}")
+        click.echo(safe(f"{call.seq:>4}. {call.method} {call.url}{after}"))
         for name, value in call.shown_params.items():
-            click.echo(f"        {name}={value}")
+            click.echo(safe(f"        {name}={value}"))
 
 
 def echo_result(result: ApplyResult) -> None:
@@ -54,7 +55,9 @@ def echo_result(result: ApplyResult) -> None:
     for outcome in result.outcomes:
         detail = outcome.error or outcome.note or ""
         click.echo(
-            f"{outcome.seq:>4}  {outcome.status.value:<8} {outcome.address:<48} {detail}".rstrip()
+            safe(
+                f"{outcome.seq:>4}  {outcome.status.value:<8} {outcome.address:<48} {detail}"
+            ).rstrip()
         )
     click.echo(
         f"Apply: {counts['done']} done, {counts['failed']} failed, {counts['skipped']} skipped."

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from reconciler.shown import safe
 from reconciler.manifest import Problem, validate
 
 
@@ -15,7 +16,7 @@ def _text(problems: list[Problem]) -> str:
     if not problems:
         return "valid: no problems found"
     count = len(problems)
-    lines = [str(p) for p in problems]
+    lines = [safe(str(p)) for p in problems]
     lines.append(f"{count} problem{'s' if count != 1 else ''} found")
     return "\n".join(lines)
 
@@ -34,7 +35,8 @@ def _github(problems: list[Problem]) -> str:
 
 
 def _escape(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    escaped = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return safe(escaped)
 
 
 def _escape_property(text: str) -> str:

@@ -11,6 +11,7 @@ import pytest
 from reconciler.errors import UserError
 from reconciler.plan.model import Action, Change, Plan, PortalRef
 from reconciler.plan.planner import build_plan
+from reconciler.plan.render import Mode
 from reconciler.plan.render.json import plan_from_json, render_json
 from reconciler.plan.render.markdown import render_markdown
 from reconciler.plan.render.text import render_text
@@ -168,3 +169,39 @@ def test_people_read_times_as_iso_while_json_keeps_milliseconds() -> None:
     assert '"startTime": "2026-12-01T02:00:00Z"' in text
     assert "2026-10-01T00:00:00Z" in render_markdown(plan)
     assert '"created": 1790812800000' in render_json(plan)
+
+
+HOSTILE_NAME = "Evil\n```\n# injected \x1b[31mred\u202eexe.txt"
+HOSTILE_PLAN = Plan(
+    PortalRef("https://portal.example.com/sharing/rest", "p1", "self-hosted", "11.3"),
+    changes=(
+        Change(
+            f"Role/{HOSTILE_NAME}",
+            Action.CREATE,
+            None,
+            {"description": "a\x1b[2Jb\u202ec`````d", "privileges": ["portal:user:joinGroup"]},
+        ),
+    ),
+)
+
+
+@pytest.mark.parametrize("mode", ["plan", "drift"])
+def test_control_and_bidi_characters_are_shown_as_escapes(mode: Mode) -> None:
+    for shown in (render_text(HOSTILE_PLAN, mode), render_markdown(HOSTILE_PLAN, mode)):
+        assert "\x1b" not in shown and "\u202e" not in shown, shown
+        assert "Evil\\n```\\n# injected \\x1b[31mred\\u202eexe.txt" in shown, shown
+
+
+def test_a_name_cannot_close_the_markdown_code_block() -> None:
+    shown = render_markdown(HOSTILE_PLAN, "plan")
+    fences = [line for line in shown.splitlines() if line.lstrip().startswith("```")]
+    # Only the renderer's own fences open and close blocks: pairs, each longer than the
+    # five backticks of the description.
+    assert fences and len(fences) % 2 == 0, fences
+    assert all(line.startswith("``````") for line in fences), fences
+    assert "# injected" not in [line.strip() for line in shown.splitlines()]
+
+
+def test_json_keeps_the_exact_text() -> None:
+    document = json.loads(render_json(HOSTILE_PLAN))
+    assert document["changes"][0]["address"] == f"Role/{HOSTILE_NAME}"

@@ -8,16 +8,19 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from reconciler.plan.model import Action, Call, Change, Plan
+from reconciler.plan.model import Action, Call, Change, Plan, PlanProblem
 from reconciler.plan.normalize import TIME_FIELDS
 from reconciler.plan.render import Mode
+from reconciler.shown import safe
 
 SIGNS = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}
 
 
 def show(value: Any, name: str = "") -> str:
-    """A field's value for people: JSON, with epoch-millisecond times as ISO 8601 UTC."""
-    return json.dumps(_readable(name, value), ensure_ascii=False, separators=(", ", ": "))
+    """A field's value for people: JSON, with epoch-millisecond times as ISO 8601 UTC, and
+    no character that could reorder the line or drive a terminal (`reconciler.shown`)."""
+    text = json.dumps(_readable(name, value), ensure_ascii=False, separators=(", ", ": "))
+    return safe(text)
 
 
 def _readable(name: str, value: Any) -> Any:
@@ -46,7 +49,16 @@ def field_lines(change: Change) -> Iterator[str]:
 def call_line(call: Call) -> str:
     after = f" [after {', '.join(str(s) for s in call.dependsOn)}]" if call.dependsOn else ""
     params = ", ".join(f"{k}={v}" for k, v in call.shown_params.items())
-    return f"{call.seq}. {call.method} {call.url}{after}" + (f" {params}" if params else "")
+    line = f"{call.seq}. {call.method} {call.url}{after}" + (f" {params}" if params else "")
+    return safe(line)
+
+
+def address_line(change: Change) -> str:
+    return f"{SIGNS[change.action]} {safe(change.address)}"
+
+
+def problem_line(problem: PlanProblem) -> str:
+    return safe(str(problem))
 
 
 def summary_line(plan: Plan, mode: Mode) -> str:

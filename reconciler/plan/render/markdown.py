@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from reconciler.plan.model import Plan
 from reconciler.plan.render import Mode
-from reconciler.plan.render.lines import SIGNS, call_line, field_lines, summary_line
+from reconciler.plan.render.lines import (
+    SIGNS,
+    address_line,
+    call_line,
+    field_lines,
+    summary_line,
+)
+from reconciler.shown import longest_backtick_run, safe
 
 LIMIT = 65_000
 # Room kept for the closing fences and the note on what was left out.
@@ -19,7 +26,7 @@ def _head(plan: Plan, mode: Mode, limit: int) -> list[str]:
     counts = plan.summary()
     title = "orgctl drift" if mode == "drift" else "orgctl plan"
     out = [
-        f"## {title}: {plan.portal.url}",
+        f"## {title}: {safe(plan.portal.url)}",
         "",
         f"**{summary_line(plan, mode)}**",
         "",
@@ -32,9 +39,16 @@ def _head(plan: Plan, mode: Mode, limit: int) -> list[str]:
     for title, problems in (("Errors", plan.errors), ("Warnings", plan.warnings)):
         if problems:
             out.append(f"### {title}")
-            out.extend(_capped([f"- `{p.address}`: {p.message}" for p in problems], limit // 4))
+            items = [f"- {_code(safe(p.address))}: {safe(p.message)}" for p in problems]
+            out.extend(_capped(items, limit // 4))
             out.append("")
     return out
+
+
+def _code(text: str) -> str:
+    """`text` as inline code that its own backticks cannot end."""
+    ticks = "`" * (longest_backtick_run(text) + 1)
+    return f"{ticks} {text} {ticks}" if ticks != "`" else f"`{text}`"
 
 
 def _capped(items: list[str], room: int) -> list[str]:
@@ -52,7 +66,7 @@ def _capped(items: list[str], room: int) -> list[str]:
 def _change_blocks(plan: Plan) -> list[str]:
     blocks = []
     for change in plan.changes:
-        lines = [f"{SIGNS[change.action]} {change.address}"]
+        lines = [address_line(change)]
         lines.extend(f"{SIGNS[change.action]}     {line}" for line in field_lines(change))
         blocks.append("\n".join(lines))
     return blocks
@@ -67,8 +81,10 @@ def render_markdown(plan: Plan, mode: Mode = "plan", *, limit: int = LIMIT) -> s
     budget = limit - RESERVE - sum(len(p) + 1 for p in parts)
     omitted: dict[str, int] = {}
     for index, (title, fence, items) in enumerate(sections):
-        opening = [f"<details><summary>{title} ({len(items)})</summary>", "", f"```{fence}"]
-        closing = ["```", "", "</details>", ""]
+        # A fence longer than any run of backticks inside cannot be closed from within.
+        ticks = "`" * max(3, 1 + max((longest_backtick_run(i) for i in items), default=0))
+        opening = [f"<details><summary>{title} ({len(items)})</summary>", "", f"{ticks}{fence}"]
+        closing = [ticks, "", "</details>", ""]
         budget -= sum(len(p) + 1 for p in opening + closing)
         # Each section may take an equal share of what is left, so the changes cannot
         # crowd the calls out entirely; what a section leaves unused passes on.

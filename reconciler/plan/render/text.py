@@ -9,7 +9,13 @@ from rich.text import Text
 
 from reconciler.plan.model import Action, Plan
 from reconciler.plan.render import Mode
-from reconciler.plan.render.lines import SIGNS, call_line, field_lines, summary_line
+from reconciler.plan.render.lines import (
+    address_line,
+    call_line,
+    field_lines,
+    problem_line,
+    summary_line,
+)
 
 STYLES = {Action.CREATE: "green", Action.UPDATE: "yellow", Action.DELETE: "red"}
 
@@ -22,7 +28,7 @@ def _lines(plan: Plan, mode: Mode) -> list[Line]:
         out.append(("Differences from the manifests (live → desired):", "bold"))
     for change in plan.changes:
         style = STYLES[change.action]
-        out.append((f"  {SIGNS[change.action]} {change.address}", style))
+        out.append((f"  {address_line(change)}", style))
         out.extend((f"      {line}", None) for line in field_lines(change))
     if plan.changes:
         out.append(("", None))
@@ -32,7 +38,7 @@ def _lines(plan: Plan, mode: Mode) -> list[Line]:
     ):
         if problems:
             out.append((title, style))
-            out.extend((f"  - {p}", style) for p in problems)
+            out.extend((f"  - {problem_line(p)}", style) for p in problems)
             out.append(("", None))
     out.append((summary_line(plan, mode), "bold"))
     if mode == "plan" and plan.calls:
