@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from reconciler.shown import safe
 from reconciler.manifest import Problem, validate
+from reconciler.shown import safe
 
 
 def _text(problems: list[Problem]) -> str:
