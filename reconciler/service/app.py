@@ -26,8 +26,10 @@ from reconciler.operations import Root
 from reconciler.service import control, routes
 from reconciler.service.auth import caller_for
 from reconciler.service.capabilities import check_write
+from reconciler.service.clock import WallClock
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request, not_found
+from reconciler.service.oauth import OAuthFlows, oauth_step
 from reconciler.service.params import Params
 from reconciler.service.store import Store
 from reconciler.service.world import World
@@ -46,20 +48,52 @@ class Reply:
 
 
 class Service:
-    def __init__(self, store: Store, world: World, control_enabled: bool) -> None:
+    def __init__(
+        self, store: Store, world: World, control_enabled: bool, ticking: bool = False
+    ) -> None:
         self.store = store
         self.world = world
         self.control_enabled = control_enabled
         self.lock = threading.Lock()
+        self.wall = WallClock() if ticking else None
+        self.oauth = OAuthFlows()
+        if self.wall is not None:
+            world.clock = self.wall.start(world.clock)
+
+    def tick(self) -> None:
+        """Bring a wall-time clock up to now (called under the lock, before any work)."""
+        if self.wall is not None:
+            self.world.clock = self.wall.advance(self.world.clock)
 
     async def handle(self, request: Request) -> Response:
-        reply = await self.answer(request)
-        response = render(reply)
+        segments = path_segments(request.scope.get("path", "/"))
+        step = oauth_step(segments)
+        if step is not None:
+            response = await self.sign_in(request, segments, step)
+        else:
+            response = render(await self.answer(request))
         # The service states its own clock, as any HTTP server states its time: clients
         # judge ages (task runs, schedules) by the portal's clock.
         moment = datetime.fromtimestamp(self.world.clock / 1000, UTC)
         response.headers["date"] = format_datetime(moment, usegmt=True)
         return response
+
+    async def sign_in(self, request: Request, segments: list[str], step: str) -> Response:
+        """A step of the OAuth2 sign-in flow: pages and redirects, not REST envelopes."""
+        try:
+            fields = await read_fields(request)
+        except ApiError as exc:
+            return render(error_reply(exc, "json", False))
+        portal = self.world.portal_by_key(segments[0])
+        if portal is None:
+            return render(Reply(envelope(not_found("No portal at this address")), "json", 404))
+        with self.lock:
+            self.tick()
+            ctx = Ctx(self.world, portal, Params(fields), {})
+            page = self.oauth.answer(ctx, step, portal_base(request, segments[0]))
+            if ctx.new_tokens:
+                self.persist(ctx)
+        return Response(page.body, page.status, page.headers, page.media_type)
 
     async def answer(self, request: Request) -> Reply:
         segments = path_segments(request.scope.get("path", "/"))
@@ -85,9 +119,11 @@ class Service:
         else:
             return Reply(envelope(not_found("Resource not found")), fmt, 404)
         with self.lock:
+            self.tick()
             ctx = Ctx(self.world, portal, Params(fields), {})
             ctx.referer = request.headers.get("referer", "")
             ctx.client_ip = request.client.host if request.client else ""
+            ctx.base_url = portal_base(request, segments[0])
             try:
                 return Reply(self.dispatch(request, ctx, root, rest, fields), fmt)
             except ApiError as exc:
@@ -142,6 +178,7 @@ class Service:
         if request.method.upper() != "POST":
             return Reply(envelope(ApiError(405, "GWM_0007", "Control calls are POST")), fmt, 405)
         with self.lock:
+            self.tick()
             try:
                 return Reply(self.control_call(segments, fields), fmt)
             except ApiError as exc:
@@ -167,11 +204,16 @@ class Service:
 
 def path_segments(path: str) -> list[str]:
     """The path's segments as sent (`request.url` would drop control characters, so a
-    `%0A` segment could vanish); an empty segment inside the path matches nothing."""
-    segments = path.split("/")[1:]
-    if segments and segments[-1] == "":
-        segments.pop()
-    return segments
+    `%0A` segment could vanish). Empty segments are dropped, as the portal's web tier
+    does: clients join a root ending in `/` with a path starting with one
+    (`…/rest//portals/self/updateUserLevel`)."""
+    return [part for part in path.split("/") if part]
+
+
+def portal_base(request: Request, url_key: str) -> str:
+    """The portal's address as the client reached it, for links the service hands out."""
+    host = request.headers.get("host") or f"{request.url.hostname}:{request.url.port}"
+    return f"{request.url.scheme}://{host}/{url_key}"
 
 
 def bearer_token(request: Request) -> str | None:
@@ -282,5 +324,7 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             return
 
 
-def create_app(store: Store, world: World, control_enabled: bool = False) -> ServiceApp:
-    return ServiceApp(Service(store, world, control_enabled))
+def create_app(
+    store: Store, world: World, control_enabled: bool = False, ticking: bool = False
+) -> ServiceApp:
+    return ServiceApp(Service(store, world, control_enabled, ticking))

@@ -46,7 +46,7 @@ WRITES: dict[OperationName, Handler] = {
 
 READ_HANDLERS: dict[ReadName, Handler] = {
     ReadName.ROOT: portal.root_info,
-    ReadName.INFO: portal.root_info,
+    ReadName.INFO: portal.server_info,
     ReadName.GENERATE_TOKEN: portal.generate_token,
     ReadName.ADMIN_GENERATE_TOKEN: portal.generate_token,
     ReadName.PORTAL: portal.portal_self,
