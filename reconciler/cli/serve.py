@@ -103,6 +103,8 @@ def command(
         access_log=False,
         lifespan="off",
         date_header=False,
+        # Clients keep connections open between calls; a stop should not wait on them.
+        timeout_graceful_shutdown=1,
         ssl_certfile=str(files.cert) if files else None,
         ssl_keyfile=str(files.key) if files else None,
     )

@@ -8,12 +8,14 @@ an update and an answered write is durable.
 
 from __future__ import annotations
 
+import email.policy
 import html
 import json
 import logging
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from email.parser import BytesParser
 from email.utils import format_datetime
 from typing import Any
 from urllib.parse import parse_qsl
@@ -34,6 +36,8 @@ from reconciler.service.params import Params
 from reconciler.service.store import Store
 from reconciler.service.world import World
 
+# The roots that answer in the admin envelope (`status`, `messages`), by path segment.
+ADMIN_ROOTS = {"admin": Root.ADMIN, "portaladmin": Root.PORTAL_ADMIN}
 MAX_BODY_BYTES = 1_000_000
 MAX_FIELDS = 1_000
 FORMATS = ("html", "json", "pjson")
@@ -97,7 +101,7 @@ class Service:
 
     async def answer(self, request: Request) -> Reply:
         segments = path_segments(request.scope.get("path", "/"))
-        admin = len(segments) > 1 and segments[1] == "admin"
+        admin = len(segments) > 1 and segments[1] in ADMIN_ROOTS
         try:
             fields = await read_fields(request)
         except ApiError as exc:
@@ -113,7 +117,7 @@ class Service:
         if portal is None:
             return Reply(envelope(not_found("No portal at this address")), fmt, 404)
         if admin:
-            root, rest = Root.ADMIN, segments[2:]
+            root, rest = ADMIN_ROOTS[segments[1]], segments[2:]
         elif segments[1:3] == ["sharing", "rest"]:
             root, rest = Root.SHARING, segments[3:]
         else:
@@ -240,9 +244,33 @@ async def read_fields(request: Request) -> dict[str, str]:
             raise ApiError(413, "GWM_0008", f"Request body exceeds {MAX_BODY_BYTES} bytes")
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "multipart/form-data":
-        raise bad_request("Send the fields form-encoded (application/x-www-form-urlencoded)")
-    if kind in ("", "application/x-www-form-urlencoded", "text/plain"):
+        fields.update(multipart_fields(request.headers.get("content-type", ""), body))
+    elif kind in ("", "application/x-www-form-urlencoded", "text/plain"):
         fields.update(_parse_pairs(body))
+    return fields
+
+
+def multipart_fields(content_type: str, body: bytes) -> dict[str, str]:
+    """The parts of a multipart form as text fields; an uploaded file (the vendor client
+    sends `invitationResponseFile` so) becomes a field holding the file's text."""
+    message = BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body
+    )
+    if not message.is_multipart():
+        raise bad_request("Malformed multipart form: no parts")
+    fields: dict[str, str] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not isinstance(name, str) or not name:
+            continue
+        payload = part.get_payload(decode=True)
+        raw = payload if isinstance(payload, bytes) else b""
+        try:
+            fields[name] = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise bad_request(f"Form part '{name[:40]}' must be UTF-8 text") from None
+        if len(fields) > MAX_FIELDS:
+            raise bad_request(f"More than {MAX_FIELDS} form fields")
     return fields
 
 

@@ -131,3 +131,20 @@ def member_detail(user: Doc, portal: Doc) -> dict[str, Any]:
         "groups": groups,
         "appLicenses": list(user["appLicenses"]),
     }
+
+
+def servers(ctx: Ctx) -> dict[str, Any]:
+    """`portals/self/servers`: the federated servers; the reference portal has none."""
+    return {"servers": []}
+
+
+def portal_admin_root(ctx: Ctx) -> dict[str, Any]:
+    """`<portal>/portaladmin`: the Portal Administrator API's root, which clients open
+    before any admin call; administrators only."""
+    if ctx.user["role"] != "org_admin":
+        raise ApiError(403, "GWM_0005", "You do not have permissions to access this resource.")
+    return {
+        "resources": ["system", "security", "logs", "machines", "federation", "license"],
+        "currentVersion": ctx.portal["version"],
+        "fullVersion": ctx.portal["version"],
+    }
