@@ -271,16 +271,8 @@ class PrebuiltRole:
     privileges: tuple[str, ...]
 
 
-_VIEWING = (
-    "portal:user:joinGroup",
-    "portal:user:viewOrgGroups",
-    "portal:user:viewOrgItems",
-    "portal:user:viewOrgUsers",
-    "premium:user:geocode",
-    "premium:user:networkanalysis",
-    "premium:user:demographics",
-    "premium:user:elevation",
-)
+# Viewer holds what a level-1 member can use (those the platform offers).
+_VIEWING = tuple(sorted(LEVEL_ONE_PRIVILEGES))
 # The vendor's client names these ids (its role aliases `viewer` and `editor`).
 PREBUILT_ROLES: tuple[PrebuiltRole, ...] = (
     PrebuiltRole("iAAAAAAAAAAAAAAA", "Viewer", "Views content and data", _VIEWING),

@@ -97,8 +97,8 @@ class Platform:
 
 # The portal's REST API version (`currentVersion`) of each self-hosted release: the two
 # numberings differ, and clients gate features on the REST one (10.7 brought user types
-# at REST 6.4, so a 10.6.1 portal must answer below 6.4). Since 11.2 the REST version is
-# the release's year and half. docs/rules.md §A lists where each row was confirmed.
+# at REST 6.4, so a 10.6.1 portal must answer below 6.4). From 11.2 on it is a year and a
+# number (2023.2). docs/rules.md (REST API versions) says where each row comes from.
 REST_VERSIONS: dict[str, str] = {
     "10.5": "5.1",
     "10.5.1": "5.2",

@@ -4,11 +4,10 @@ less than verification, and sends the Referer a referer-bound token needs."""
 from __future__ import annotations
 
 import asyncio
-import json
 import ssl
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -22,19 +21,7 @@ from reconciler.live.retry import RetryPolicy
 from reconciler.service.tls import make_local_certificate
 from reconciler.state import Auth
 from tests.live.fakes import ENV, TOKEN, NoSleep
-
-
-class _Portal(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        body = json.dumps({"id": "p1", "referer": self.headers.get("Referer")}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
+from tests.live.test_tls import _PlainHttp as PlainHttp
 
 
 @pytest.fixture
@@ -43,7 +30,7 @@ def private_ca_portal(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     files = make_local_certificate(tmp_path)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(str(files.cert), str(files.key))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Portal)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), PlainHttp)
     server.socket = context.wrap_socket(server.socket, server_side=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
