@@ -32,7 +32,7 @@ schema: install
 demo: install
 	$(BIN)/python scripts/demo.py
 
-# Speed and memory targets (design §9), measured rather than asserted in timed tests.
+# Speed and memory targets (benchmarks/README.md), measured rather than asserted in timed tests.
 bench: install
 	$(BIN)/python benchmarks/examples.py
 	$(BIN)/python benchmarks/plan_cpu.py

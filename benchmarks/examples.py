@@ -1,4 +1,4 @@
-"""What planning and applying each example costs against the demo state (design §9).
+"""What planning and applying each example costs against the demo state (benchmarks/README.md).
 
 Starts `orgctl serve` with `examples/demo/state.yaml`, then for each example: the HTTP
 requests a plan makes and its read + plan wall time (in process, so the count is exact),

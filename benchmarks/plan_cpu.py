@@ -1,4 +1,4 @@
-"""Planner CPU and memory (design §9): diff and order 10,000 members + 1,000 roles in
+"""Planner CPU and memory (benchmarks/README.md): diff and order 10,000 members + 1,000 roles in
 well under a second; plan a 100,000-member portal within 300 MB.
 
 Run: .venv/bin/python benchmarks/plan_cpu.py

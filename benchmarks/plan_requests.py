@@ -1,4 +1,4 @@
-"""Round trips and wall time of a plan against a large portal (design §9).
+"""Round trips and wall time of a plan against a large portal (benchmarks/README.md).
 
 Seeds the reference service with 10,000 members and 1,000 roles, then plans manifests
 that manage every role and every member's role. Target: the requests a plan makes are

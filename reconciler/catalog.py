@@ -16,7 +16,7 @@ from enum import StrEnum
 
 from reconciler.versions import Deployment, Platform, Release
 
-# --- privileges (spec §4.3) --------------------------------------------------------------
+# --- privileges (docs/rules.md §4.3) --------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +222,7 @@ _ADMIN_SETTINGS = _rows(
     ],
 )
 
-# Introduced at self-hosted 11.0 (spec §4.3 and §9); hosted cloud has them.
+# Introduced at self-hosted 11.0 (docs/rules.md §4.3 and §9); hosted cloud has them.
 _SELF_HOSTED_SINCE = {"portal:user:reassignItems": "11.0", "portal:user:receiveItems": "11.0"}
 
 PRIVILEGES: dict[str, Privilege] = {
@@ -240,7 +240,7 @@ PRIVILEGES: dict[str, Privilege] = {
     )
 }
 
-# The only privileges a level-1 member can use (spec §2). Two of them
+# The only privileges a level-1 member can use (docs/rules.md §2). Two of them
 # (joinNonOrgGroup, demographics) are hosted-cloud only while levels exist only on
 # self-hosted <= 10.6.1: the set is kept exactly as the spec states it.
 LEVEL_ONE_PRIVILEGES: frozenset[str] = frozenset(
@@ -322,7 +322,7 @@ def privileges_for(platform: Platform) -> frozenset[str]:
     return frozenset(p for p in PRIVILEGES if privilege_problem(p, platform) is None)
 
 
-# --- limits and defaults (spec §2, §8) ----------------------------------------------------
+# --- limits and defaults (docs/rules.md §2, §8) ---------------------------------------------------
 
 ROLE_NAME_MAX = 128
 ROLE_DESCRIPTION_MAX = 250
@@ -356,7 +356,7 @@ WEBHOOK_SETTINGS: dict[str, IntRange] = {
 
 
 def schedule_problem(interval: int | None, repeat_count: int | None) -> str | None:
-    """Spec §2/§8: interval a positive integer; repeatCount a positive integer or -1."""
+    """docs/rules.md §2/§8: interval a positive integer; repeatCount a positive integer or -1."""
     if interval is not None and interval < 1:
         return f"interval must be a positive number of hours, got {interval}"
     if repeat_count is not None and repeat_count != SCHEDULE_REPEAT_FOREVER and repeat_count < 1:
@@ -364,7 +364,7 @@ def schedule_problem(interval: int | None, repeat_count: int | None) -> str | No
     return None
 
 
-# --- availability of operations and parameters (spec §4, §9) ------------------------------
+# --- availability of operations and parameters (docs/rules.md §4, §9) -----------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,7 +405,7 @@ ALWAYS = Gate(Bound(), Bound())
 
 
 def _since(version: str) -> Gate:
-    # A bare release number in spec §9 names a self-hosted release; hosted cloud, always
+    # A bare release number in docs/rules.md §9 names a self-hosted release; hosted cloud, always
     # on the newest release, has every such feature.
     return Gate(Bound(since=version), Bound())
 
@@ -460,7 +460,7 @@ def feature_problem(feature: Feature, platform: Platform) -> str | None:
     return GATES[feature].problem(feature.value, platform)
 
 
-# The feature each workspace field needs (spec §9): its operation's, or its own.
+# The feature each workspace field needs (docs/rules.md §9): its operation's, or its own.
 WORKSPACE_INFO_GATES: dict[str, Feature] = {
     "name": Feature.UPDATE_INFO,
     "description": Feature.UPDATE_INFO,

@@ -1,6 +1,40 @@
-"""Errors a user can cause and fix. The CLI prints them as one clear message and exits 1.
+"""The exceptions of orgctl, in one tree, and what becomes of each.
 
-Anything else is a bug and keeps its traceback (shown with --debug).
+    Exception
+    ├── UserError ............... the user's input, environment or portal is at fault:
+    │   │                         the CLI prints one message and exits 1 (--debug: the
+    │   │                         traceback, with its cause chained)
+    │   ├── ManifestError ....... manifests that do not validate; one line per problem,
+    │   │                         file:line first (here)
+    │   ├── LiveRecordError ..... a portal answered a record orgctl cannot read, named by
+    │   │                         resource and field (here)
+    │   ├── PlanFileError ....... a saved plan that is not a plan orgctl can apply
+    │   │                         (plan/render/json.py)
+    │   ├── StalePlan ........... the portal changed since the saved plan was made
+    │   │                         (plan/fingerprint.py)
+    │   └── PortalError ......... talking to a portal failed (live/errors.py)
+    │       ├── ServiceError .... it answered an error envelope (code, messageCode)
+    │       │   ├── AuthError ... 498/499, or a refused sign-in
+    │       │   ├── ForbiddenError  403
+    │       │   └── NotFoundError   404
+    │       ├── TransientError .. unreachable, no reply, 429/5xx after every retry
+    │       ├── TLSError ........ the TLS handshake failed (untrusted certificate, http)
+    │       └── AmbiguousRequestError  a write was sent and its reply lost: it may or
+    │                             may not have taken effect (never resent blindly)
+    ├── ValueError
+    │   └── VersionError ........ a release name orgctl does not know (versions.py);
+    │                             the validator and the reader turn it into a problem or
+    │                             a UserError that names the file or the portal
+    ├── UnresolvedPlaceholder ... apply: a reference whose call produced nothing; it
+    │                             fails that call, not the apply (apply/placeholders.py)
+    ├── _Retryable .............. the client's own signal between tries, never leaves
+    │                             live/client.py
+    └── ApiError ................ the reference service refusing a request; answered as
+                                  the error envelope, never raised to a client
+                                  (service/errors.py)
+
+Anything else is a bug: it keeps its traceback, and no `except` turns it into a user
+error.
 """
 
 from __future__ import annotations
@@ -18,3 +52,14 @@ class ManifestError(UserError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
+
+
+class LiveRecordError(UserError):
+    """A record the portal answered holds a value orgctl cannot read: the resource, the
+    field and what was wrong with it."""
+
+    def __init__(self, resource: str, field: str, problem: str) -> None:
+        self.resource = resource
+        self.field = field
+        where = f"{resource}: {field}" if field else resource
+        super().__init__(f"the portal answered {where}: {problem}")

@@ -61,7 +61,7 @@ class OperationName(StrEnum):
     REMOVE_PARTICIPATION = "removeParticipation"
     DELETE_COLLABORATION = "deleteCollaboration"
     DELETE_ROLE = "deleteRole"
-    # The portal's own delivery settings for organization webhooks (not spec §4.12).
+    # The portal's own delivery settings for organization webhooks (not docs/rules.md §4.12).
     UPDATE_PORTAL_WEBHOOK_SETTINGS = "updatePortalWebhookSettings"
 
 

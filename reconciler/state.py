@@ -178,7 +178,7 @@ class PortalTarget:
 @dataclass(slots=True)
 class DesiredState:
     """Everything the manifests declare, keyed by identity; `sources` maps a resource
-    address (design §3) to where it was declared."""
+    address (README: plan JSON) to where it was declared."""
 
     portal: PortalTarget
     roles: dict[str, Role] = field(default_factory=dict)

@@ -8,7 +8,7 @@ from reconciler import catalog
 from reconciler.catalog import Feature
 from reconciler.versions import Platform
 
-# Spec §4.3, privilege catalog: (id, C, S), in the spec's order.
+# docs/rules.md §4.3, privilege catalog: (id, C, S), in the spec's order.
 SPEC_PRIVILEGES: list[tuple[str, str, str]] = [
     ("portal:user:viewOrgUsers", "yes", "yes"),
     ("portal:user:createGroup", "yes", "yes"),
@@ -169,7 +169,7 @@ def test_limits_and_ranges_of_spec_section_8() -> None:
     assert catalog.schedule_problem(None, -2) is not None
 
 
-# Spec §9, one row each: (feature, platform that lacks it, platform that has it).
+# docs/rules.md §9, one row each: (feature, platform that lacks it, platform that has it).
 VERSION_ROWS: list[tuple[Feature, Platform | None, Platform | None]] = [
     (Feature.UPDATE_USER_LEVEL, sh("10.6.2"), sh("10.6.1")),
     (Feature.UPDATE_USER_LEVEL, cloud("2026-06"), sh("10.5")),
@@ -207,6 +207,6 @@ def test_each_versioning_row(
 
 
 def test_bare_release_numbers_are_available_on_hosted_cloud() -> None:
-    # A bare number in spec §9 names a self-hosted release; hosted cloud has the feature.
+    # A bare number in docs/rules.md §9 names a self-hosted release; hosted cloud has the feature.
     for feature in (Feature.UPDATE_SCHEDULE, Feature.DELETE_TASK_RUN, Feature.DELETE_ORG_WEBHOOK):
         assert catalog.feature_problem(feature, cloud("2020-01")) is None

@@ -1,5 +1,5 @@
 """The applier: sends a plan's calls in dependency order, concurrently where allowed, and
-records each step in a journal (design §5)."""
+records each step in a journal (README: journals and partial failures)."""
 
 from reconciler.apply.engine import execute
 from reconciler.apply.events import CallEvent, EventKind

@@ -27,9 +27,27 @@ COMMANDS: dict[str, str] = {
 }
 
 
+# command name -> the line `orgctl --help` shows, so listing the commands imports none
+SUMMARIES: dict[str, str] = {
+    "apply": "Converge the portal on the manifests (or on a saved --plan).",
+    "drift": "Report every difference between the portal and the manifests.",
+    "export": "Read a live portal and write manifests that describe it.",
+    "plan": "Show the ordered calls that would converge the portal.",
+    "schema": "Print the JSON Schema of the manifest format.",
+    "serve": "Run the reference service (every portal of a state file).",
+    "targets": "List the portal folders below a fleet root.",
+    "validate": "Check manifests offline: every problem at once.",
+}
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, SUMMARIES[name]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)

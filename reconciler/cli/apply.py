@@ -21,10 +21,9 @@ from reconciler.cli.output import (
     reading,
 )
 from reconciler.errors import UserError
-from reconciler.live.client import PortalClient
-from reconciler.manifest.desired import load_desired
-from reconciler.plan.model import Plan
-from reconciler.plan.render.json import plan_from_json
+from reconciler.live import PortalClient
+from reconciler.manifest import load_desired
+from reconciler.plan import Plan, plan_from_json
 from reconciler.state import DesiredState
 from reconciler.workflow import (
     PlanOptions,

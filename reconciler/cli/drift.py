@@ -8,7 +8,7 @@ import click
 
 from reconciler.cli import options
 from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
-from reconciler.manifest.desired import load_desired
+from reconciler.manifest import load_desired
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run
 

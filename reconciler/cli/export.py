@@ -1,4 +1,4 @@
-"""`orgctl export`: write manifests that describe a live portal (adoption, design §1).
+"""`orgctl export`: write manifests that describe a live portal (adoption).
 
 Reads the whole portal through the live reader, then writes one file per kind; `orgctl
 plan` on the result shows no changes. Credentials come from the environment only, and the
@@ -17,10 +17,8 @@ from pathlib import Path
 import click
 
 from reconciler.errors import UserError
-from reconciler.export import write_manifests
-from reconciler.export.writer import check_output_folder
-from reconciler.live.client import PortalClient
-from reconciler.live.reader import Scope, read_live
+from reconciler.export import check_output_folder, write_manifests
+from reconciler.live import PortalClient, Scope, read_live
 from reconciler.state import Auth, LiveState
 
 TOKEN_ENV = "ORGCTL_TOKEN"

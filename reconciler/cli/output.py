@@ -14,14 +14,9 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from reconciler.apply.events import CallEvent, EventKind
-from reconciler.apply.result import ApplyResult
+from reconciler.apply import ApplyResult, CallEvent, EventKind
 from reconciler.files import open_output
-from reconciler.plan.model import Plan
-from reconciler.plan.render import Mode
-from reconciler.plan.render.json import render_json
-from reconciler.plan.render.markdown import render_markdown
-from reconciler.plan.render.text import render_text
+from reconciler.plan import Mode, Plan, render_json, render_markdown, render_text
 
 
 def render(plan: Plan, fmt: str, mode: Mode, *, color: bool = False) -> str:

@@ -8,8 +8,8 @@ import click
 
 from reconciler.cli import options
 from reconciler.cli.output import check_writable, echo_report, reading, write_output
-from reconciler.manifest.desired import load_desired
-from reconciler.plan.render.json import render_json
+from reconciler.manifest import load_desired
+from reconciler.plan import render_json
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, target_list
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from reconciler.manifest.schema import schema_text
+from reconciler.manifest import schema_text
 
 
 @click.command("schema")

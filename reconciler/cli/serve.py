@@ -79,8 +79,7 @@ def command(
     """Serve every portal of the state under /<urlKey>/sharing/rest and /<urlKey>/admin."""
     import uvicorn
 
-    from reconciler.service.app import create_app
-    from reconciler.service.boot import open_world
+    from reconciler.service import create_app, open_world
 
     files = _tls_files(tls, cert_file, key_file)
     store, world = open_world(state_file, db_file)

@@ -1,10 +1,11 @@
-"""Adoption of an existing portal: its live state written out as manifests (design §1, §2).
+"""Adoption of an existing portal: its live state written out as manifests (see the README's
+Export section).
 
 `write_manifests` is pure apart from writing files: it takes a `LiveState` already read
 and never talks to a portal. `orgctl export` reads the portal and calls it.
 """
 
 from reconciler.export.summary import ExportSummary
-from reconciler.export.writer import write_manifests
+from reconciler.export.writer import check_output_folder, write_manifests
 
-__all__ = ["ExportSummary", "write_manifests"]
+__all__ = ["ExportSummary", "check_output_folder", "write_manifests"]

@@ -1,10 +1,10 @@
-"""Live records → manifest documents (design §2), as plain ordered mappings.
+"""Live records → manifest documents (README: manifest reference), as plain ordered mappings.
 
 Only what the manifest format can express, and only what this portal's platform and side
 of each collaboration may change: a field the validator or the planner would refuse is
 never written, so `orgctl plan` on the result is empty. Maps keyed by identity are sorted
 by that identity and privileges are sorted; the fields of one record keep the order of
-design §2, so the same live state always gives the same documents.
+README: manifest reference, so the same live state always gives the same documents.
 """
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ def _group_link(link: GroupLink, platform: Platform) -> dict[str, Any]:
         if getattr(link, key) is not None and _available(feature, platform)
     }
     if out.get("enableFeatureServiceBidirectionalSync") and not out.get("copyFeatureServiceData"):
-        # The manifest rule (spec §4.7) refuses this pair; a portal that reports it anyway
+        # The manifest rule (docs/rules.md §4.7) refuses this pair; a portal that reports it anyway
         # keeps it unmanaged rather than made invalid.
         del out["enableFeatureServiceBidirectionalSync"]
     return out
@@ -203,7 +203,7 @@ def _group_link(link: GroupLink, platform: Platform) -> dict[str, Any]:
 
 
 def webhook_settings_document(live: LiveState) -> Document | None:
-    """All five settings, in the order of spec §2, when the portal has them and told them."""
+    """All five settings, in the order of docs/rules.md §2, when the portal has and tells them."""
     settings = live.webhookSettings
     if settings is None or not _available(Feature.WEBHOOK_SETTINGS, live.portal.platform):
         return None

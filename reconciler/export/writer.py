@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from reconciler import catalog
+from reconciler.addresses import extras
 from reconciler.catalog import Feature
 from reconciler.errors import UserError
 from reconciler.export import documents as docs
 from reconciler.export.render import render
 from reconciler.export.summary import ExportSummary
-from reconciler.live.urls import extras
 from reconciler.state import Auth, LiveState
 
 PORTAL_FILE = "portal.yaml"

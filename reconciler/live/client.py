@@ -18,7 +18,9 @@ from typing import Any
 
 import httpx
 
+from reconciler.addresses import extras
 from reconciler.errors import UserError
+from reconciler.live.concurrency import gather
 from reconciler.live.credentials import Credentials, load_credentials
 from reconciler.live.envelopes import decode
 from reconciler.live.errors import (
@@ -32,7 +34,7 @@ from reconciler.live.errors import (
 )
 from reconciler.live.retry import RetryPolicy, parse_retry_after
 from reconciler.live.trust import trust_store
-from reconciler.live.urls import check_url, extras, join, shown
+from reconciler.live.urls import check_url, join, shown
 from reconciler.state import Auth, PortalTarget
 
 PAGE_SIZE = 100
@@ -158,7 +160,7 @@ class PortalClient:
             # A server that caps `num` below our ask shows it on page 1: step by its size.
             step = len(items) if 0 < len(items) < min(page_size, total) else page_size
             starts = range(1 + step, total + 1, step)
-            pages = await asyncio.gather(
+            pages = await gather(
                 *(self.get_json(path, {**base, "start": s, "num": page_size}) for s in starts)
             )
             for page in pages:
@@ -237,7 +239,8 @@ class PortalClient:
     def _decoded(self, response: httpx.Response) -> dict[str, Any]:
         url = shown(response.request.url)
         self._note_server_clock(response.headers.get("date"))
-        if response.status_code in TRANSIENT_STATUSES:
+        if response.status_code in TRANSIENT_STATUSES or response.status_code >= 500:
+            # Whatever the body: a web adaptor or load balancer answers its 5xx in HTML.
             raise _Retryable(
                 TransientError(f"portal at {url} answered HTTP {response.status_code}"),
                 # 429 is a refusal before any work; a gateway's 502/504 may follow work.

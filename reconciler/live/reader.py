@@ -1,4 +1,4 @@
-"""Read a live portal into a `LiveState` (design §6) with as few round trips as possible.
+"""Read a live portal into a `LiveState` (docs/rules.md §A) with as few round trips as possible.
 
 Only what the manifests need is read: workspaces of declared collaborations, schedules of
 workspaces whose schedule is managed, per-member details only for members whose level
@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from reconciler.errors import UserError
 from reconciler.live import records
 from reconciler.live.client import PortalClient
+from reconciler.live.concurrency import first_failure, gather
 from reconciler.live.errors import NotFoundError, ServiceError
 from reconciler.operations import READS, ReadName
 from reconciler.state import (
@@ -76,14 +77,7 @@ async def read_live(
     client: PortalClient, desired: DesiredState | None, scope: Scope = Scope.DESIRED
 ) -> LiveState:
     """The live state the planner diffs `desired` against (or the whole portal)."""
-    try:
-        return await _read(client, Needs.of(desired, scope))
-    except (KeyError, ValueError, TypeError) as exc:
-        # a record without its identity or with a value of the wrong kind
-        raise UserError(
-            f"portal at {client.root} answered a record orgctl cannot read "
-            f"({type(exc).__name__}: {exc}): is the URL the sharing REST root?"
-        ) from None
+    return await _read(client, Needs.of(desired, scope))
 
 
 async def _read(client: PortalClient, needs: Needs) -> LiveState:
@@ -93,21 +87,20 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
     if not portal.id:
         raise UserError(f"portal at {client.root} answered portals/self without an id")
     reader = _Reader(client, portal.id, needs)
-    (
-        roles,
-        (members, details),
-        collaborations,
-        webhooks,
-        (settings, unread),
-        tasks,
-    ) = await asyncio.gather(
-        reader.roles(),
-        reader.members(),
-        reader.collaborations(),
-        reader.webhooks(),
-        reader.settings(),
-        reader.tasks(),
-    )
+    # The first failure cancels the other reads and is reported alone.
+    try:
+        async with asyncio.TaskGroup() as group:
+            reading_roles = group.create_task(reader.roles())
+            reading_members = group.create_task(reader.members())
+            reading_collaborations = group.create_task(reader.collaborations())
+            reading_webhooks = group.create_task(reader.webhooks())
+            reading_settings = group.create_task(reader.settings())
+            reading_tasks = group.create_task(reader.tasks())
+    except BaseExceptionGroup as failed:
+        raise first_failure(failed) from None
+    roles, (members, details) = reading_roles.result(), reading_members.result()
+    collaborations, webhooks = reading_collaborations.result(), reading_webhooks.result()
+    (settings, unread), tasks = reading_settings.result(), reading_tasks.result()
     return LiveState(
         portal=portal,
         roles={r.name: r for r in roles},
@@ -125,11 +118,11 @@ def _with_role_names(raw_members: list[dict[str, Any]], roles: list[Role]) -> di
     names = {r.id: r.name for r in roles if r.id}
     members: dict[str, Member] = {}
     for raw in raw_members:
-        level = raw.get("level")
-        members[str(raw["username"])] = Member(
-            username=str(raw["username"]),
+        username = records.member_username(raw)
+        members[username] = Member(
+            username=username,
             role=records.member_role(raw, names),
-            level=int(level) if level not in (None, "") else None,
+            level=records.member_level(raw, username),
         )
     return members
 
@@ -161,16 +154,16 @@ class _Reader:
     async def members(self) -> tuple[list[dict[str, Any]], dict[str, MemberDetail]]:
         raw = await self.pages(ReadName.MEMBERS)
         changing = [
-            str(m["username"])
-            for m in raw
-            if m.get("username") in self.needs.levels
-            and _level(m) != self.needs.levels[str(m["username"])]
+            username
+            for username, m in ((records.member_username(m), m) for m in raw)
+            if username in self.needs.levels
+            and records.member_level(m, username) != self.needs.levels[username]
         ]
-        details = await asyncio.gather(*(self.member_detail(u) for u in changing))
+        details = await gather(*(self.member_detail(u) for u in changing))
         return raw, {d.username: d for d in details}
 
     async def member_detail(self, username: str) -> MemberDetail:
-        user, items = await asyncio.gather(
+        user, items = await gather(
             self.one(ReadName.MEMBER, username=username),
             self.one(ReadName.MEMBER_ITEMS, {"num": 1}, username=username),
         )
@@ -180,24 +173,25 @@ class _Reader:
         raw = await self.pages(ReadName.COLLABORATIONS)
         listed = [records.collaboration(c) for c in raw]
         wanted = [c for c in listed if self.needs.everything or c.id in self.needs.collaborations]
-        filled = await asyncio.gather(*(self.collaboration(c) for c in wanted))
+        filled = await gather(*(self.collaboration(c) for c in wanted))
         by_id = {c.id: c for c in listed}
         by_id.update({c.id: c for c in filled})
         return by_id
 
     async def collaboration(self, collab: Collaboration) -> Collaboration:
         host = collab.hostPortalId == self.portal_id
-        workspaces, invitations = await asyncio.gather(
-            self.workspaces(collab), self.invitations(collab.id, host)
-        )
-        return replace(collab, workspaces=workspaces, invitations=invitations)
+        try:
+            async with asyncio.TaskGroup() as group:
+                workspaces = group.create_task(self.workspaces(collab))
+                invitations = group.create_task(self.invitations(collab.id, host))
+        except BaseExceptionGroup as failed:
+            raise first_failure(failed) from None
+        return replace(collab, workspaces=workspaces.result(), invitations=invitations.result())
 
     async def workspaces(self, collab: Collaboration) -> dict[str, Workspace]:
         raw = await self.pages(ReadName.WORKSPACES, collaborationId=collab.id)
         guest = collab.hostPortalId != self.portal_id
-        schedules = await asyncio.gather(
-            *(self.schedule(collab.id, str(w["id"]), guest) for w in raw)
-        )
+        schedules = await gather(*(self.schedule(collab.id, str(w["id"]), guest) for w in raw))
         return {
             str(w["id"]): records.workspace(w, self.portal_id, s)
             for w, s in zip(raw, schedules, strict=True)
@@ -211,7 +205,7 @@ class _Reader:
             raw = await self.one(ReadName.SCHEDULE, collaborationId=cid, workspaceId=wid)
         except NotFoundError:
             return None  # no job scheduled
-        return records.schedule(raw)
+        return records.schedule(raw, f"the schedule of Workspace/{cid}/{wid}")
 
     async def invitations(self, cid: str, host: bool) -> dict[str, str]:
         # Only the host invalidates invitations, so only the host's export needs them.
@@ -243,7 +237,7 @@ class _Reader:
     async def tasks(self) -> dict[str, list[Task]]:
         """Tasks by owner; an owner the portal does not know is left out."""
         owners = sorted(self.needs.task_owners)
-        found = await asyncio.gather(*(self.user_tasks(u) for u in owners))
+        found = await gather(*(self.user_tasks(u) for u in owners))
         return {user: tasks for user, tasks in zip(owners, found, strict=True) if tasks is not None}
 
     async def user_tasks(self, user: str) -> list[Task] | None:
@@ -253,16 +247,11 @@ class _Reader:
             return None  # no such user
         wanted = self.needs.task_owners[user]
         covered = [t for t in raw if "*" in wanted or str(t["id"]) in wanted]
-        runs = await asyncio.gather(
+        runs = await gather(
             *(self.pages(ReadName.RUNS, username=user, taskId=str(t["id"])) for t in covered)
         )
         tasks = [records.task(t, user, r) for t, r in zip(covered, runs, strict=True)]
         return sorted(tasks, key=lambda t: t.id)
-
-
-def _level(raw: dict[str, Any]) -> int | None:
-    level = raw.get("level")
-    return int(level) if level not in (None, "") else None
 
 
 async def _tolerant(read: Awaitable[T], fallback: T) -> T:

@@ -6,11 +6,11 @@ Pure functions of one JSON object each, so the reader stays about *what* to read
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from reconciler.catalog import BUILTIN_ROLES, WEBHOOK_SETTINGS
-from reconciler.errors import UserError
+from reconciler.errors import LiveRecordError, UserError
 from reconciler.state import (
     Collaboration,
     GroupLink,
@@ -27,6 +27,30 @@ from reconciler.values import boolean, epoch_ms, int_keys, integer, number
 from reconciler.versions import Deployment, Platform, VersionError, release_text
 
 Json = dict[str, Any]
+T = TypeVar("T")
+
+
+def _value(raw: Json, name: str, convert: Callable[[Any], T], resource: str) -> T:
+    """Field `name` of a wire record, converted; a value of the wrong kind names the
+    resource and the field (the conversions refuse bad data with ValueError only)."""
+    try:
+        return convert(raw.get(name))
+    except ValueError as exc:
+        raise LiveRecordError(resource, name, str(exc)) from exc
+
+
+def _object(value: Any) -> Json:
+    return value if isinstance(value, dict) else {}
+
+
+def _identity(raw: Any, name: str, resource: str) -> str:
+    """The identifying field of a wire record, which must be there."""
+    if not isinstance(raw, dict):
+        raise LiveRecordError(resource, "", f"expected a JSON object, got {type(raw).__name__}")
+    value = raw.get(name)
+    if value is None or isinstance(value, dict | list) or str(value) == "":
+        raise LiveRecordError(resource, name, "missing; every entry must have one")
+    return str(value)
 
 
 def portal_info(raw: Json, url: str) -> PortalInfo:
@@ -51,12 +75,14 @@ def portal_info(raw: Json, url: str) -> PortalInfo:
 
 
 def role(raw: Json) -> Role:
+    name = _identity(raw, "name", "a role")
+    where = f"Role/{name}"
     return Role(
-        name=str(raw["name"]),
+        name=name,
         description=str(raw.get("description") or ""),
         privileges=frozenset(str(p) for p in raw.get("privileges") or ()),
-        id=str(raw["id"]),
-        editable=boolean(raw.get("editable", True)) is not False,
+        id=_identity(raw, "id", where),
+        editable=_value(raw, "editable", boolean, where) is not False,
     )
 
 
@@ -70,11 +96,19 @@ def member_role(raw: Json, custom_names: Mapping[str, str]) -> str | None:
     return str(raw["role"]) if raw.get("role") is not None else None
 
 
+def member_username(raw: Any) -> str:
+    return _identity(raw, "username", "a member")
+
+
+def member_level(raw: Json, username: str) -> int | None:
+    return _value(raw, "level", integer, f"Member/{username}")
+
+
 def member_detail(username: str, user: Json, items: Json) -> MemberDetail:
     groups = [g for g in user.get("groups") or () if isinstance(g, dict)]
     return MemberDetail(
         username=username,
-        ownedItems=integer(items.get("total")) or 0,
+        ownedItems=_value(items, "total", integer, f"Member/{username}") or 0,
         ownedGroups=sum(1 for g in groups if g.get("owner") == username),
         appLicenses=frozenset(_license(a) for a in user.get("appLicenses") or ()),
         privileges=frozenset(str(p) for p in user.get("privileges") or ()),
@@ -90,25 +124,27 @@ def _license(value: Any) -> str:
 def collaboration(raw: Json) -> Collaboration:
     host = raw.get("collaborationHostPortalId")
     return Collaboration(
-        id=str(raw["id"]),
+        id=_identity(raw, "id", "a collaboration"),
         name=raw.get("name"),
         hostPortalId=str(host) if host is not None else None,
     )
 
 
 def workspace(raw: Json, portal_id: str, schedule: Schedule | None) -> Workspace:
-    config = raw.get("config") or {}
-
-    def setting(name: str) -> Any:
-        return config.get(name, raw.get(name))
-
+    workspace_id = _identity(raw, "id", "a workspace")
+    where = f"Workspace/{workspace_id}"
+    config = _object(raw.get("config"))
+    # Older releases answer the settings at the top level rather than under `config`.
+    settings = {**raw, **config}
     return Workspace(
-        id=str(raw["id"]),
+        id=workspace_id,
         name=raw.get("name"),
         description=raw.get("description"),
-        maxItemSizeInMB=number(setting("maxItemSizeInMB")),
-        maxReplicationPackageSizeInMB=number(setting("maxReplicationPackageSizeInMB")),
-        copyByRefIfCopyFail=boolean(setting("copyByRefIfCopyFail")),
+        maxItemSizeInMB=_value(settings, "maxItemSizeInMB", number, where),
+        maxReplicationPackageSizeInMB=_value(
+            settings, "maxReplicationPackageSizeInMB", number, where
+        ),
+        copyByRefIfCopyFail=_value(settings, "copyByRefIfCopyFail", boolean, where),
         groupLink=group_link(raw, portal_id),
         schedule=schedule,
     )
@@ -118,32 +154,34 @@ def group_link(raw: Json, portal_id: str) -> GroupLink | None:
     """THIS portal's link: the `participantGroupLinks` entry carrying its id."""
     for link in raw.get("participantGroupLinks") or ():
         if isinstance(link, dict) and str(link.get("portalId")) == portal_id:
-            config = link.get("config") or {}
-            bidirectional = boolean(config.get("enableFeatureServiceBidirectionalSync"))
+            config = _object(link.get("config"))
+            where = f"the group link of workspace {raw.get('id')}"
+            bidirectional = _value(config, "enableFeatureServiceBidirectionalSync", boolean, where)
             return GroupLink(
                 portalGroupId=link.get("portalGroupId"),
-                enableRealtimeSync=boolean(config.get("enableRealtimeSync")),
-                copyFeatureServiceData=boolean(config.get("copyFeatureServiceData")),
-                # spec §4.7: false unless set
+                enableRealtimeSync=_value(config, "enableRealtimeSync", boolean, where),
+                copyFeatureServiceData=_value(config, "copyFeatureServiceData", boolean, where),
+                # docs/rules.md §4.7: false unless set
                 enableFeatureServiceBidirectionalSync=bool(bidirectional),
             )
     return None
 
 
-def schedule(raw: Json) -> Schedule:
+def schedule(raw: Json, where: str) -> Schedule:
     return Schedule(
-        startTime=epoch_ms(raw.get("startTime")),
-        interval=integer(raw.get("interval")),
-        repeatCount=integer(raw.get("repeatCount")),
-        timesTriggered=integer(raw.get("timesTriggered")),
+        startTime=_value(raw, "startTime", epoch_ms, where),
+        interval=_value(raw, "interval", integer, where),
+        repeatCount=_value(raw, "repeatCount", integer, where),
+        timesTriggered=_value(raw, "timesTriggered", integer, where),
     )
 
 
 def webhook(raw: Json) -> Webhook:
+    webhook_id = _identity(raw, "id", "an organization webhook")
     return Webhook(
-        id=str(raw["id"]),
+        id=webhook_id,
         name=str(raw.get("name") or ""),
-        active=boolean(raw.get("active", True)) is not False,
+        active=_value(raw, "active", boolean, f"OrganizationWebhook/{webhook_id}") is not False,
     )
 
 
@@ -152,18 +190,22 @@ def webhook_settings(raw: Json) -> dict[str, int] | None:
     if not any(name in raw for name in WEBHOOK_SETTINGS):
         return None
     return {
-        name: integer(raw.get(name)) or limits.default for name, limits in WEBHOOK_SETTINGS.items()
+        name: _value(raw, name, integer, "WebhookSettings") or limits.default
+        for name, limits in WEBHOOK_SETTINGS.items()
     }
 
 
 def task(raw: Json, owner: str, runs: list[Json]) -> Task:
-    records = [
-        TaskRun(
-            runId=str(r["runId"]),
-            status=str(r.get("status") or ""),
-            created=epoch_ms(r.get("created")) or 0,
-        )
-        for r in runs
-    ]
+    task_id = _identity(raw, "id", f"a task of {owner}")
+    records = [_run(r, f"TaskRun/{owner}/{task_id}") for r in runs]
     records.sort(key=lambda r: (r.created, r.runId))
-    return Task(id=str(raw["id"]), owner=owner, runs=tuple(records))
+    return Task(id=task_id, owner=owner, runs=tuple(records))
+
+
+def _run(raw: Json, where: str) -> TaskRun:
+    run_id = _identity(raw, "runId", f"a run of {where}")
+    return TaskRun(
+        runId=run_id,
+        status=str(raw.get("status") or ""),
+        created=_value(raw, "created", epoch_ms, f"{where}/{run_id}") or 0,
+    )

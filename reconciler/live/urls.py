@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-import ipaddress
-from urllib.parse import urlsplit
-
 import httpx
 
+from reconciler.addresses import is_loopback
 from reconciler.errors import UserError
-
-
-def is_loopback(host: str) -> bool:
-    if host.lower() in ("localhost", "localhost."):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def check_url(url: str) -> httpx.URL:
@@ -34,19 +23,6 @@ def check_url(url: str) -> httpx.URL:
             f"{shown(url)} uses plain http; https is required except on a loopback host"
         )
     raise UserError(f"{shown(url)} is not an http(s) URL of a portal")
-
-
-def extras(url: str) -> list[str]:
-    """What makes `url` more than a plain address: a portal root is joined with every
-    request path, so a query or fragment would swallow it, and user info would carry a
-    credential. Named, never shown: the part found may be the very secret."""
-    parts = urlsplit(url)
-    found = (
-        ("user info", "@" in parts.netloc),
-        ("a query", "?" in url),
-        ("a fragment", "#" in url),
-    )
-    return [name for name, present in found if present]
 
 
 def shown(url: str | httpx.URL) -> str:

@@ -1,25 +1,9 @@
 """The manifest layer: YAML documents in, validated desired state (or every problem) out."""
 
-from __future__ import annotations
-
-import os
-from collections.abc import Mapping
-from pathlib import Path
-
-from reconciler.manifest import loader, rules
+from reconciler.manifest.desired import load_desired
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
+from reconciler.manifest.schema import schema_text
+from reconciler.manifest.validation import validate
 
-__all__ = ["Document", "Problem", "validate"]
-
-
-def validate(
-    path: Path, environ: Mapping[str, str] | None = None
-) -> tuple[list[Document], list[Problem]]:
-    """The documents under `path` and every problem found in them, sorted by file and line."""
-    env = os.environ if environ is None else environ
-    loaded = loader.load(path)
-    problems = loaded.problems + rules.check(
-        loaded.documents, str(path), env, loaded.rejected_kinds
-    )
-    return loaded.documents, sorted(set(problems))
+__all__ = ["Document", "Problem", "load_desired", "schema_text", "validate"]

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from reconciler import state
 from reconciler.errors import ManifestError
-from reconciler.manifest import models, validate
+from reconciler.manifest import models
 from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import declared_platform, effective_urls
+from reconciler.manifest.validation import validate
 from reconciler.versions import Platform
 
 

@@ -1,4 +1,4 @@
-"""Pydantic models of the manifest documents (design §2).
+"""Pydantic models of the manifest documents (README: manifest reference).
 
 The models check shape only: types, required fields, unknown fields, and the limits
 that are plain bounds (so the exported JSON Schema carries them too). Rules that need

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from reconciler import catalog
+from reconciler.addresses import extras, is_loopback
 from reconciler.catalog import Feature
-from reconciler.live.urls import extras, is_loopback
 from reconciler.manifest import models
 from reconciler.manifest.loader import Document, KeyPath
 from reconciler.manifest.portal import (

@@ -2,7 +2,7 @@
 invalidation (host), deletion (host) or leaving (guest).
 
 Whether this portal hosts a collaboration is read live: it is the host when the
-collaboration's host portal id is its own id (spec §5 decides who may call what).
+collaboration's host portal id is its own id (docs/rules.md §5 decides who may call what).
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def _completed(
 def schedule_complete(want: Schedule, now_ms: int) -> bool:
     """A finite schedule whose last trigger has come: the service deleted the job then.
 
-    It fires at startTime and is re-triggered repeatCount times (spec §2, §3), so its
+    It fires at startTime and is re-triggered repeatCount times (docs/rules.md §2, §3), so its
     last trigger is at startTime + interval × repeatCount hours. Without a declared
     startTime the trigger times are unknown and the job is never taken as complete.
     """

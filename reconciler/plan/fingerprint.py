@@ -47,7 +47,7 @@ def live_fingerprint(live: LiveState) -> str:
 
 
 def live_resources(live: LiveState) -> Iterator[tuple[str, Any]]:
-    """Every live resource by its plan address (design §3)."""
+    """Every live resource by its plan address (README: plan JSON)."""
     yield "Portal", live.portal
     for name, role in live.roles.items():
         yield f"Role/{name}", role

@@ -1,5 +1,5 @@
 """Member role assignments and level changes, with the failures the service would
-answer predicted from live data (spec §3, §7)."""
+answer predicted from live data (docs/rules.md §3, §7)."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ SET_FIELDS = frozenset({"privileges"})
 TEXT_FIELDS = frozenset({"description"})
 
 
-# The service's defaults (spec §2): a value it leaves out is this one.
+# The service's defaults (docs/rules.md §2): a value it leaves out is this one.
 DEFAULTS: dict[str, Any] = {
     "enableFeatureServiceBidirectionalSync": False,
     "interval": catalog.SCHEDULE_DEFAULT_INTERVAL_HOURS,

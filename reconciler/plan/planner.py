@@ -97,7 +97,7 @@ def _check_gates(draft: Draft) -> None:
 
 def _warn_views_not_copied(draft: Draft, call: PendingCall) -> None:
     """Before 10.7 copyFeatureServiceData copies feature services but not hosted feature
-    layer views (spec §9): legal, but maybe not what the author expects."""
+    layer views (docs/rules.md §9): legal, but maybe not what the author expects."""
     if call.params.get("copyFeatureServiceData") != "true":
         return
     platform = draft.live.portal.platform

@@ -18,7 +18,7 @@ class LevelMove:
     source: int
     target: int
     role_call: str | None = None  # key of the member's role assignment
-    # A built-in role needs level 2 (spec §2): a level-1 member rises before taking it.
+    # A built-in role needs level 2 (docs/rules.md §2): a level-1 member rises before taking it.
     # Otherwise the role comes first, so a member entering level 1 already has a custom one.
     role_waits: bool = False
 

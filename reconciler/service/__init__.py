@@ -1,8 +1,8 @@
 """The reference Organization Administration Service (`orgctl serve`).
 
 Several portals in one process, each under `/<urlKey>/sharing/rest/...` and
-`/<urlKey>/admin/...`; every operation of the spec (§4) with its rules (§3, §5, §7-§9),
-the reads of design §6, persisted in SQLite. Modules: `app` (addressing, formats,
+`/<urlKey>/admin/...`; every operation of the docs/rules.md (§4) with its rules (§3, §5, §7-§9),
+the reads of docs/rules.md §A, persisted in SQLite. Modules: `app` (addressing, formats,
 envelopes), `routes`, `auth` (tokens, capabilities), `params` (typed fields, paging),
 `store` (sqlite3), `seed`/`boot` (state file), `clock`, `timeline` (schedules and
 webhook deactivation), one module per resource group (`portal`, `roles`, `members`,
@@ -54,7 +54,7 @@ Auth
 Rules
 - Level change (target differs from the current level), in order: level 1 needs a
   custom role (ORG_1085); the quota at the target level, counting the members already
-  at it (ORG_1086); owned items or groups block level 1 (ORG_1084, as spec §3 lists it
+  at it (ORG_1086); owned items or groups block level 1 (ORG_1084, as docs/rules.md §3 lists it
   for level 1 only); licenses for apps disallowed at the target level (ORG_1087).
 - Role names are unique per portal, case-insensitively; a role assigned to members or
   seeded `editable: false` cannot be deleted; the latter cannot be changed either.
@@ -63,7 +63,7 @@ Rules
 - updatePortalGroupLink keeps the link's omitted fields, except
   enableFeatureServiceBidirectionalSync, whose omission means its default false.
 - copyFeatureServiceData before 10.7 copies feature services but not hosted feature
-  layer views (spec §9). The service holds no items, so the difference cannot be seen
+  layer views (docs/rules.md §9). The service holds no items, so the difference cannot be seen
   here; the planner warns about it instead.
 - Webhook settings: an omitted field is reset to its default.
 - importInvitationResponse sets the invitation to `guest_accepted` and adds the guest.
@@ -81,6 +81,11 @@ Time
   (default 1); control paths answer real HTTP 404 when `--control` is off.
 - Service webhook failures count in fixed, back-to-back windows of `daysInPast` UTC
   calendar days: the first starts on the day of the first failure, each next one the day
-  after the last ends (spec §3), so a failure on day 8 of a 5-day policy counts in the
+  after the last ends (docs/rules.md §3), so a failure on day 8 of a 5-day policy counts in the
   window of days 6-10. The policy in force when a failure is recorded applies.
 """
+
+from reconciler.service.app import create_app
+from reconciler.service.boot import open_world
+
+__all__ = ["create_app", "open_world"]

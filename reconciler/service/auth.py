@@ -1,11 +1,11 @@
-"""Tokens (generateToken) and capabilities (spec §5, `catalog.OPERATIONS`).
+"""Tokens (generateToken) and capabilities (docs/rules.md §5, `catalog.OPERATIONS`).
 
 Who holds what:
 - org_admin members hold every privilege of their platform's catalog; org_publisher the
   `portal:user:*`, `portal:publisher:*`, `premium:*` and `features:user:*` ones;
   org_user the `portal:user:*` ones plus `features:user:edit`.
 - A custom role's member holds the role's privileges; at level 1 only those among the
-  nine level-1 privileges (spec §2).
+  nine level-1 privileges (docs/rules.md §2).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Distributed collaborations (spec §4.4-§4.8, §4.10): reads, host and guest writes, and
+"""Distributed collaborations (docs/rules.md §4.4-§4.8, §4.10): reads, host and guest writes, and
 the timing of a host's deletion reaching its guests.
 
 A collaboration the host deleted is gone from the host at once and from each guest at

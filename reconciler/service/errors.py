@@ -1,6 +1,6 @@
-"""The error every handler raises; `app` turns it into the spec §7 envelope.
+"""The error every handler raises; `app` turns it into the docs/rules.md §7 envelope.
 
-messageCodes (stable; spec §7 fixes only ORG_1084). A request malformed before any rule
+messageCodes (stable; docs/rules.md §7 fixes only ORG_1084). A request malformed before any rule
 applies (a field missing or not parsable) answers GWM_0001 whatever the operation:
 
 | messageCode | code | when |

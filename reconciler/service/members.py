@@ -1,4 +1,4 @@
-"""Members: listings, one member, their items; updateUserLevel (spec §4.1, §3) and the
+"""Members: listings, one member, their items; updateUserLevel (docs/rules.md §4.1, §3) and the
 updateuserrole extension write.
 """
 
@@ -92,7 +92,7 @@ def update_user_level(ctx: Ctx) -> dict[str, Any]:
 
 
 def level_problem(portal: Doc, user: Doc, level: int) -> None:
-    """Spec §3 conditions, in order: custom role, quota, owned content, app licenses."""
+    """docs/rules.md §3 conditions, in order: custom role, quota, owned content, app licenses."""
     if level == 1 and user["role"] not in portal["roles"]:
         raise ApiError(
             400,

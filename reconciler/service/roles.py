@@ -1,4 +1,4 @@
-"""Custom roles: listing and reads; createRole, setPrivileges (spec §4.2, §4.3) and the
+"""Custom roles: listing and reads; createRole, setPrivileges (docs/rules.md §4.2, §4.3) and the
 update/delete extension writes. Names are unique per portal, case-insensitively.
 """
 

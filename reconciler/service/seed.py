@@ -1,4 +1,5 @@
-"""Load a state file (design §7) into a fresh `World`. It seeds an empty database only."""
+"""Load a state file (README: reference service) into a fresh `World`; only an empty
+database is seeded."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tasks, runs (spec §4.9) and the item resource files the runs leave behind.
+"""Tasks, runs (docs/rules.md §4.9) and the item resource files the runs leave behind.
 
 An item's resources are the files of the runs of the tasks that use the item, so a
 deleted run's files disappear from `content/items/<itemId>/resources` with it.

@@ -1,11 +1,11 @@
-"""Time-driven behaviours of spec §3, as pure functions of the service clock.
+"""Time-driven behaviours of docs/rules.md §3, as pure functions of the service clock.
 
 - A workspace job fires at `startTime` and is re-triggered `repeatCount` times, every
   `interval` hours; with a finite `repeatCount` it is deleted after its last trigger.
 - A service webhook is deactivated when its failed deliveries reach `numberOfFailures`
   inside a fixed window of `daysInPast` calendar days (UTC). The first window starts on
-  the day of the first failure; the day after a window ends starts the next one (spec
-  §3), whether or not a failure falls on that day, and the count restarts.
+  the day of the first failure; the day after a window ends starts the next one
+  (docs/rules.md §3), whether or not a failure falls on that day, and the count restarts.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""Organization webhooks (spec §4.11), service webhooks and their delivery settings
-(spec §4.12) under the administrative root.
+"""Organization webhooks (docs/rules.md §4.11), service webhooks and their delivery settings
+(docs/rules.md §4.12) under the administrative root.
 
 Every settings call writes all five fields: an omitted field is reset to its spec
-default (spec §4.12 lists defaults, not "unchanged"), which is why orgctl always sends
+default (docs/rules.md §4.12 lists defaults, not "unchanged"), which is why orgctl always sends
 all five.
 """
 
@@ -54,7 +54,7 @@ def one_org_webhook(ctx: Ctx) -> dict[str, Any]:
 
 
 # The portal's own delivery settings for organization webhooks (`portals/self/webhooks/
-# settings`), older than and separate from the admin root's spec §4.12 settings. Ranges
+# settings`), older than and separate from docs/rules.md §4.12. Ranges
 # as the vendor documents them; a field left out of an update keeps its value.
 PORTAL_DELIVERY = {
     "notificationAttempts": (3, 1, 5),

@@ -1,4 +1,4 @@
-"""Faults between orgctl and the portal, injected by a loopback proxy (design §5): a
+"""Faults between orgctl and the portal, injected by a loopback proxy (README: journals): a
 createRole sent without a reply is adopted, never duplicated; a 503 is retried; a
 success that changed nothing is caught by the re-plan after sending; an apply killed
 mid-call is told by its journal, and running it again converges."""

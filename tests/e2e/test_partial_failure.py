@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 
 PARTIAL = MANIFESTS / "partial"
 # admin2 administers the organization but is not its default administrator, so the
-# service refuses createRole and setPrivileges (spec §5) with 403.
+# service refuses createRole and setPrivileges (docs/rules.md §5) with 403.
 NOT_DEFAULT = ("admin2", "admin2-pass")
 
 

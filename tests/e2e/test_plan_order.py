@@ -21,7 +21,7 @@ def json_plan(world: World, directory: object, portal: str) -> dict[str, Any]:
 
 
 def assert_well_formed(plan: dict[str, Any]) -> None:
-    """Design §3: every key, seqs 1..n in send order, dependencies only on earlier calls."""
+    """README: plan JSON: every key, seqs 1..n in send order, dependencies only on earlier calls."""
     assert plan["formatVersion"] == 1
     assert set(plan) >= {
         "formatVersion",

@@ -1,4 +1,4 @@
-"""`write_manifests`: live records in, manifest files out (design §2)."""
+"""`write_manifests`: live records in, manifest files out (README: manifest reference)."""
 
 from __future__ import annotations
 
@@ -195,7 +195,7 @@ def test_guest_on_10_6_1_leaves_out_group_link_fields_it_lacks(tmp_path: Path) -
     live.collaborations["c1"] = replace(live.collaborations["c1"], workspaces={"ws1": ws})
     export(live, tmp_path)
     [collab] = spec_of(tmp_path / "collaborations.yaml", "Collaboration")
-    # bidirectional sync came at 10.9 (spec §9)
+    # bidirectional sync came at 10.9 (docs/rules.md §9)
     assert collab["workspaces"]["ws1"] == {
         "groupLink": {
             "portalGroupId": "g1",

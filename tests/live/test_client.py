@@ -509,3 +509,28 @@ def test_server_clock_comes_from_the_date_header() -> None:
             return client.server_clock
 
     assert asyncio.run(scenario()) == datetime(2026, 11, 1, tzinfo=UTC).timestamp()
+
+
+def test_a_gateway_error_page_is_retried_like_any_5xx() -> None:
+    """A web adaptor or load balancer answers 500 with an HTML page: a transient failure,
+    not a sign that the URL is wrong."""
+    fake, sleep = FakePortal(), NoSleep()
+    page = "<html><body><h1>500 Internal Server Error</h1></body></html>"
+    flaky(
+        fake,
+        [
+            httpx.Response(500, html=page),
+            httpx.Response(502, html=page),
+            httpx.Response(500, json={"error": {"code": 500, "message": "busy"}}),
+        ],
+        {"id": "p1"},
+    )
+    assert run(fetch(make_client(fake, sleep=sleep))) == {"id": "p1"}
+    assert len(sleep.waits) == 3
+
+
+def test_html_with_a_success_status_still_says_the_url_is_wrong() -> None:
+    fake = FakePortal()
+    fake.route(path("portals/self"), lambda r, p: httpx.Response(200, html="<html>login</html>"))
+    with pytest.raises(UserError, match="answered HTML, not JSON: is the URL the sharing REST"):
+        run(fetch(make_client(fake, sleep=NoSleep())))

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from reconciler.errors import UserError
+from reconciler.errors import LiveRecordError, UserError
+from reconciler.live.errors import ServiceError
 from reconciler.live.reader import Scope, read_live
 from reconciler.state import (
     Auth,
@@ -369,5 +370,42 @@ def test_large_portal_costs_about_its_page_count() -> None:
 def test_a_record_without_identity_is_a_user_error() -> None:
     fake = FakePortal()
     hq(fake, members=[{"role": "org_user", "level": "2"}])
-    with pytest.raises(UserError, match="cannot read"):
+    with pytest.raises(UserError, match="a member: username: missing"):
         read(fake, desired())
+
+
+def test_a_value_of_the_wrong_kind_names_the_resource_and_field_and_keeps_its_cause() -> None:
+    fake = FakePortal()
+    hq(fake, members=[{"username": "alice", "role": "org_user", "level": "two"}])
+    with pytest.raises(LiveRecordError) as caught:
+        read(fake, desired())
+    assert str(caught.value) == "the portal answered Member/alice: level: not a number: 'two'"
+    # --debug shows the chain: the conversion's own error is the cause.
+    assert isinstance(caught.value.__cause__, ValueError)
+
+
+def test_a_failed_read_cancels_the_others_and_is_reported_once() -> None:
+    """One listing fails while other reads go on (here: a member's details for each level
+    change): the user gets that one error, and no sibling keeps sending. Through a client
+    about to close, each such request ended in a traceback that asyncio printed."""
+    members = [{"username": f"u{i:04d}", "role": "org_user", "level": "2"} for i in range(300)]
+    fake = FakePortal(yields=2)
+    hq(fake, members=members)
+    refusal = {"error": {"code": 400, "messageCode": "X_1", "message": "listing refused"}}
+    fake.route(path(f"{BASE}/collaborations"), refusal)
+    levels = {m["username"]: Member(m["username"], None, 1) for m in members}
+
+    async def main() -> tuple[str, int, int]:
+        async with make_client(fake) as client:
+            try:
+                await read_live(client, desired(members=levels))
+            except ServiceError as error:
+                at_failure = len(fake.seen)
+                for _ in range(500):  # time for any sibling still running to send
+                    await asyncio.sleep(0)
+                return str(error), at_failure, len(fake.seen)
+        raise AssertionError("the read did not fail")
+
+    message, at_failure, later = asyncio.run(main())
+    assert "listing refused" in message
+    assert later == at_failure, f"{later - at_failure} requests sent after the failure"

@@ -112,3 +112,29 @@ def test_missing_path_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"{missing}: no such file or folder" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_offline_validate_and_help_load_no_network_stack() -> None:
+    """`orgctl validate` and `orgctl --help` import only what they use: neither the HTTP
+    client, nor asyncio, nor the applier."""
+    probe = (
+        "import sys\n"
+        "from reconciler.cli import run\n"
+        "run(['validate', sys.argv[1]]); run(['--help'])\n"
+        "heavy = ('httpx', 'asyncio', 'reconciler.apply', 'reconciler.live', 'starlette')\n"
+        "print(sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(EXAMPLES / "hq")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+def test_every_command_has_a_summary_for_help() -> None:
+    from reconciler.cli import COMMANDS, SUMMARIES
+
+    assert set(SUMMARIES) == set(COMMANDS)

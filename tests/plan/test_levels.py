@@ -36,7 +36,7 @@ def test_level_change_follows_the_role_assignment() -> None:
 
 
 def test_a_level_one_member_rises_before_taking_a_built_in_role() -> None:
-    # erin is a level-1 Analyst live; a built-in role is only for level 2 (spec §2).
+    # erin is a level-1 Analyst live; a built-in role is only for level 2 (docs/rules.md §2).
     plan = plan_for(erin=Member("erin", "org_user", 2))
     level, assign = plan.calls
     assert (level.operation, level.params["level"]) == ("updateUserLevel", "2")

@@ -1,4 +1,5 @@
-"""Distributed collaborations: spec §4.4-§4.8, §4.10, importInvitationResponse, §3 rows."""
+"""Distributed collaborations: docs/rules.md §4.4-§4.8, §4.10, importInvitationResponse
+and the §3 rows (section numbers below are those of docs/rules.md)."""
 
 from __future__ import annotations
 

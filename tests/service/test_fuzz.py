@@ -160,7 +160,7 @@ def test_write_fuzz_raw_bytes(fuzzed: Api, name: str, body: bytes) -> None:
 
 def _wrong_methods() -> list[tuple[str, str]]:
     """Each write with each method it does not take; GET is right where the address is
-    also a read (design §6: webhook settings)."""
+    also a read (docs/rules.md §A: webhook settings)."""
     pairs = []
     for name, (root, portal, path, _) in sorted(WRITES.items()):
         for method in ("GET", "PUT", "DELETE", "PATCH"):

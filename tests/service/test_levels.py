@@ -1,4 +1,4 @@
-"""Member levels (spec §4.1, §3 rows 1-2) and role assignment (updateuserrole)."""
+"""Member levels (docs/rules.md §4.1, §3 rows 1-2) and role assignment (updateuserrole)."""
 
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def test_assign_role_refused_to_a_member(world_ro: Api) -> None:
 
 
 def test_builtin_role_refused_to_a_level_one_member(world_ro: Api) -> None:
-    # Spec §2: level 1 exists only for members with a custom role.
+    # docs/rules.md §2: level 1 exists only for members with a custom role.
     error_of(set_role(world_ro, "hq", HQ, "erin", "org_user"), 400, message_code="ORG_1090")
     assert members(world_ro, "hq", HQ)["erin"]["roleId"] == ANALYST
 

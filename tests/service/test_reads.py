@@ -1,4 +1,4 @@
-"""The reads of design §6 and their paging (`start`, `num` <= 100, `total`, `nextStart`)."""
+"""The reads of docs/rules.md §A and their paging (`start`, `num` <= 100, `total`, `nextStart`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Custom roles: createRole (spec §4.2), setPrivileges (§4.3), role update and delete."""
+"""Custom roles: createRole (docs/rules.md §4.2), setPrivileges (§4.3), role update and delete."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Task run delete (spec §4.9), organization webhook delete (§4.11), webhook settings
+"""Task run delete (docs/rules.md §4.9), organization webhook delete (§4.11), webhook settings
 (§4.12) and the deactivation policy of service webhooks (§3, its four examples)."""
 
 from __future__ import annotations

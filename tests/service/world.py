@@ -93,7 +93,7 @@ WRITES: dict[str, tuple[str, str, str, dict[str, str]]] = {
     "webhookSettings": ("admin", "field", "services/webhooks/settings", {"daysInPast": "9"}),
 }
 
-# Every read of design §6: (root, urlKey, path).
+# Every read of docs/rules.md §A: (root, urlKey, path).
 READS: dict[str, tuple[str, str, str]] = {
     "portal": ("sharing", "hq", "portals/self"),
     "roles": ("sharing", "hq", f"portals/{HQ}/roles"),

@@ -1,4 +1,4 @@
-"""The service in-process: auth, envelopes, formats, rules and the spec §3 behaviours."""
+"""The service in-process: auth, envelopes, formats, rules and the docs/rules.md §3 behaviours."""
 
 from __future__ import annotations
 
