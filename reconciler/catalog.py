@@ -260,6 +260,28 @@ LEVEL_ONE_PRIVILEGES: frozenset[str] = frozenset(
 BUILTIN_ROLES: tuple[str, ...] = ("org_admin", "org_publisher", "org_user")
 
 
+@dataclass(frozen=True, slots=True)
+class PrebuiltRole:
+    """A role every portal ships: listed with the custom roles, assignable by name or
+    id, never editable or deletable."""
+
+    id: str
+    name: str
+    description: str
+    privileges: tuple[str, ...]
+
+
+# Viewer holds what a level-1 member can use (those the platform offers).
+_VIEWING = tuple(sorted(LEVEL_ONE_PRIVILEGES))
+# The vendor's client names these ids (its role aliases `viewer` and `editor`).
+PREBUILT_ROLES: tuple[PrebuiltRole, ...] = (
+    PrebuiltRole("iAAAAAAAAAAAAAAA", "Viewer", "Views content and data", _VIEWING),
+    PrebuiltRole(
+        "iBBBBBBBBBBBBBBB", "Data Editor", "Views and edits data", (*_VIEWING, "features:user:edit")
+    ),
+)
+
+
 def privilege_problem(privilege: str, platform: Platform, extra: Iterable[str] = ()) -> str | None:
     """Why `privilege` cannot be assigned on `platform`, or None when it can.
 

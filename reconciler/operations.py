@@ -27,6 +27,7 @@ class Root(StrEnum):
 
     SHARING = "sharing"
     ADMIN = "admin"
+    PORTAL_ADMIN = "portaladmin"  # the Portal Administrator API, `<portal>/portaladmin`
 
 
 class Capability(StrEnum):
@@ -60,6 +61,8 @@ class OperationName(StrEnum):
     REMOVE_PARTICIPATION = "removeParticipation"
     DELETE_COLLABORATION = "deleteCollaboration"
     DELETE_ROLE = "deleteRole"
+    # The portal's own delivery settings for organization webhooks (not docs/rules.md §4.12).
+    UPDATE_PORTAL_WEBHOOK_SETTINGS = "updatePortalWebhookSettings"
 
 
 class ReadName(StrEnum):
@@ -88,6 +91,14 @@ class ReadName(StrEnum):
     ITEM_RESOURCES = "itemResources"
     SERVICE_WEBHOOKS = "serviceWebhooks"
     WEBHOOK_SETTINGS = "webhookSettings"
+    ORG_WEBHOOK = "orgWebhook"
+    PORTAL_WEBHOOK_SETTINGS = "portalWebhookSettings"
+    RUN = "run"
+    INVITATION = "invitation"
+    USER_SEARCH = "userSearch"
+    ALL_SCHEDULED_TASKS = "allScheduledTasks"
+    SERVERS = "servers"
+    PORTAL_ADMIN = "portalAdmin"
 
 
 _ARGUMENT = re.compile(r"\{([A-Za-z]+)\}")
@@ -204,6 +215,7 @@ _COLLABORATION = _PORTAL + "/collaborations/{collaborationId}"
 _WORKSPACE = _COLLABORATION + "/workspaces/{workspaceId}"
 _TASK = "community/users/{username}/tasks/{taskId}"
 _WEBHOOK_SETTINGS = Path(Root.ADMIN, "services/webhooks/settings")
+_PORTAL_WEBHOOK_SETTINGS = _PORTAL + "/webhooks/settings"
 
 
 def _sharing(template: str) -> Path:
@@ -347,6 +359,14 @@ _OPERATION_ROWS = (
         rank=15,
         gone_when_missing=True,
     ),
+    Operation(
+        # Sent by the vendor's client (WebhookManager.settings); orgctl never sends it.
+        OperationName.UPDATE_PORTAL_WEBHOOK_SETTINGS,
+        _sharing(_PORTAL_WEBHOOK_SETTINGS + "/update"),
+        Capability.WEBHOOK_ADMIN,
+        rank=16,
+        feature=Feature.DELETE_ORG_WEBHOOK,  # organization webhooks came at 10.7
+    ),
 )
 
 OPERATIONS: Mapping[OperationName, Operation] = MappingProxyType(
@@ -376,6 +396,15 @@ _READ_ROWS = (
         entries="collaborationInvitations",
     ),
     Read(ReadName.ORG_WEBHOOKS, _sharing(_PORTAL + "/webhooks"), entries="webhooks"),
+    # Before the one-webhook row: `settings` is matched as itself, not as a webhook id.
+    Read(ReadName.PORTAL_WEBHOOK_SETTINGS, _sharing(_PORTAL_WEBHOOK_SETTINGS)),
+    Read(ReadName.ORG_WEBHOOK, _sharing(_PORTAL + "/webhooks/{webhookId}")),
+    Read(ReadName.INVITATION, _sharing(_COLLABORATION + "/invitations/{invitationId}")),
+    Read(ReadName.USER_SEARCH, _sharing("community/users"), entries="results"),
+    Read(ReadName.ALL_SCHEDULED_TASKS, _sharing(_PORTAL + "/allScheduledTasks"), "tasks"),
+    Read(ReadName.SERVERS, _sharing(_PORTAL + "/servers")),
+    Read(ReadName.RUN, _sharing(_TASK + "/runs/{runId}")),
+    Read(ReadName.PORTAL_ADMIN, Path(Root.PORTAL_ADMIN, "")),
     Read(ReadName.TASKS, _sharing("community/users/{username}/tasks"), entries="tasks"),
     Read(ReadName.TASK, _sharing(_TASK)),
     Read(ReadName.RUNS, _sharing(_TASK + "/runs"), entries="runs"),

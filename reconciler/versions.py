@@ -93,3 +93,58 @@ class Platform:
 
     def __str__(self) -> str:
         return f"{self.deployment} {self.release}"
+
+
+# The portal's REST API version (`currentVersion`) of each self-hosted release: the two
+# numberings differ, and clients gate features on the REST one (10.7 brought user types
+# at REST 6.4, so a 10.6.1 portal must answer below 6.4). From 11.2 on it is a year and a
+# number (2023.2). docs/rules.md (REST API versions) says where each row comes from.
+REST_VERSIONS: dict[str, str] = {
+    "10.5": "5.1",
+    "10.5.1": "5.2",
+    "10.6": "6.1",
+    "10.6.1": "6.2",
+    "10.7": "6.4",
+    "10.7.1": "7.1",
+    "10.8": "7.3",
+    "10.8.1": "8.2",
+    "10.9": "8.4",
+    "10.9.1": "9.2",
+    "11.0": "10.1",
+    "11.1": "10.3",
+    "11.2": "2023.2",
+    "11.3": "2024.1",
+    "11.4": "2024.2",
+    "11.5": "2025.1",
+    "12.0": "2025.2",
+    "12.1": "2026.1",
+    "12.2": "2026.2",
+}
+_RELEASE_OF_REST = {rest: release for release, rest in REST_VERSIONS.items()}
+
+
+def rest_version(platform: Platform) -> str:
+    """What the portal answers as `currentVersion` for its release. A hosted-cloud
+    release month answers `YYYY.M`; a self-hosted release missing from the table answers
+    its own number."""
+    release = platform.release
+    if platform.deployment is Deployment.HOSTED_CLOUD:
+        return f"{release.parts[0]}.{release.parts[1]}"
+    return REST_VERSIONS.get(str(release), str(release))
+
+
+def release_text(deployment: Deployment, fields: dict[str, object]) -> str:
+    """The product release a portal's answer states, from whichever field it gives:
+    `fullVersion` (the release), `enterpriseVersion` (11.3+), or the REST
+    `currentVersion` translated back to its release."""
+    for name in ("fullVersion", "enterpriseVersion"):
+        given = str(fields.get(name) or "").strip()
+        if given:
+            return given
+    current = str(fields.get("currentVersion") or "").strip()
+    if deployment is Deployment.HOSTED_CLOUD:
+        year, _, month = current.partition(".")
+        if year.isdigit() and month.isdigit() and 1 <= int(month) <= 12:
+            return f"{year}-{int(month):02d}"
+        return current
+    return _RELEASE_OF_REST.get(current, current)

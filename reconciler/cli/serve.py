@@ -8,6 +8,22 @@ from pathlib import Path
 import click
 
 from reconciler.errors import UserError
+from reconciler.service.tls import TlsFiles, make_local_certificate, user_certificate
+
+
+def _tls_files(tls: bool, cert: Path | None, key: Path | None) -> TlsFiles | None:
+    if (cert is None) != (key is None):
+        raise UserError("--cert and --key go together: give both, or --tls alone")
+    if cert is not None and key is not None:
+        return user_certificate(cert, key)
+    return make_local_certificate() if tls else None
+
+
+def world_ticks(state_file: Path | None) -> bool:
+    """A state without `clock` runs on wall time; one with `clock` stands still."""
+    from reconciler.service.seed import declares_clock
+
+    return state_file is None or not declares_clock(state_file)
 
 
 @click.command()
@@ -36,14 +52,36 @@ from reconciler.errors import UserError
     is_flag=True,
     help="Enable /_control/... (move the clock, record webhook failures).",
 )
+@click.option(
+    "--tls",
+    is_flag=True,
+    help="Serve https with a certificate made for localhost; prints the CA file to trust.",
+)
+@click.option(
+    "--cert",
+    "cert_file",
+    type=click.Path(path_type=Path),
+    help="Serve https with this certificate (PEM; with --key).",
+)
+@click.option(
+    "--key", "key_file", type=click.Path(path_type=Path), help="Private key (PEM) of --cert."
+)
 def command(
-    state_file: Path | None, db_file: Path | None, host: str, port: int, control: bool
+    state_file: Path | None,
+    db_file: Path | None,
+    host: str,
+    port: int,
+    control: bool,
+    tls: bool,
+    cert_file: Path | None,
+    key_file: Path | None,
 ) -> None:
     """Serve every portal of the state under /<urlKey>/sharing/rest and /<urlKey>/admin."""
     import uvicorn
 
     from reconciler.service import create_app, open_world
 
+    files = _tls_files(tls, cert_file, key_file)
     store, world = open_world(state_file, db_file)
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -57,13 +95,24 @@ def command(
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     real_port = listener.getsockname()[1]
-    app = create_app(store, world, control_enabled=control)
+    app = create_app(store, world, control_enabled=control, ticking=world_ticks(state_file))
     config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="off", date_header=False
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        date_header=False,
+        # Clients keep connections open between calls; a stop should not wait on them.
+        timeout_graceful_shutdown=1,
+        ssl_certfile=str(files.cert) if files else None,
+        ssl_keyfile=str(files.key) if files else None,
     )
     keys = ", ".join(p["urlKey"] for p in world.portals.values()) or "none"
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"orgctl serve: listening on http://{shown}:{real_port} (portals: {keys})")
+    scheme = "https" if files else "http"
+    click.echo(f"orgctl serve: listening on {scheme}://{shown}:{real_port} (portals: {keys})")
+    if files and files.ca:
+        click.echo(f"orgctl serve: CA certificate to trust: {files.ca}")
     try:
         uvicorn.Server(config).run(sockets=[listener])
     finally:

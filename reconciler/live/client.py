@@ -36,6 +36,7 @@ from reconciler.live.errors import (
     TransientError,
 )
 from reconciler.live.retry import RetryPolicy, parse_retry_after
+from reconciler.live.trust import trust_store
 from reconciler.live.urls import check_url, join, shown
 from reconciler.state import Auth, PortalTarget
 
@@ -75,7 +76,11 @@ class PortalClient:
             _check_root("admin URL", admin_root)
         self.root = root.rstrip("/")
         self.admin_root = admin_root.rstrip("/") if admin_root else None
-        self.credentials: Credentials = load_credentials(auth or Auth(), env)
+        environ = os.environ if env is None else env
+        self.credentials: Credentials = load_credentials(auth or Auth(), environ)
+        # A token bound to a referer is good only with that Referer; by default orgctl
+        # names the portal's own root (and asks generateToken for a token bound to it).
+        self.referer = (environ.get("ORGCTL_REFERER") or "").strip() or self.root
         self.retry = retry or RetryPolicy()
         self.requests = 0  # every HTTP request sent, retries and sign-ins included
         self.server_clock: float | None = None  # Unix seconds, from the last Date header
@@ -83,7 +88,9 @@ class PortalClient:
         self._token: str | None = self.credentials.token
         self._issued: list[str] = []  # generated tokens: secrets as much as the password
         self._token_lock = asyncio.Lock()
-        self._http = httpx.AsyncClient(transport=transport, timeout=timeout, verify=True)
+        self._http = httpx.AsyncClient(
+            transport=transport, timeout=timeout, verify=trust_store(environ)
+        )
 
     def __repr__(self) -> str:
         return f"PortalClient({self.root!r}, {self.credentials.describe()})"
@@ -213,7 +220,7 @@ class PortalClient:
     async def _send_once(
         self, method: str, url: str, form: dict[str, Any], token: str | None
     ) -> dict[str, Any]:
-        headers = {"Referer": self.root}
+        headers = {"Referer": self.referer}
         if token:
             headers["X-Esri-Authorization"] = f"Bearer {token}"
         async with self._gate:
@@ -286,7 +293,7 @@ class PortalClient:
                     "username": creds.username,
                     "password": creds.password,
                     "client": "referer",
-                    "referer": self.root,
+                    "referer": self.referer,
                     "expiration": TOKEN_MINUTES,
                 },
                 idempotent=True,

@@ -24,7 +24,7 @@ from reconciler.state import (
     Workspace,
 )
 from reconciler.values import boolean, epoch_ms, int_keys, integer, number
-from reconciler.versions import Deployment, Platform, VersionError
+from reconciler.versions import Deployment, Platform, VersionError, release_text
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -55,7 +55,7 @@ def _identity(raw: Any, name: str, resource: str) -> str:
 
 def portal_info(raw: Json, url: str) -> PortalInfo:
     deployment = Deployment.SELF_HOSTED if boolean(raw.get("isPortal")) else Deployment.HOSTED_CLOUD
-    version = str(raw.get("fullVersion") or raw.get("currentVersion") or "")
+    version = release_text(deployment, raw)
     try:
         platform = Platform.parse(deployment, version)
     except VersionError as exc:

@@ -8,12 +8,14 @@ an update and an answered write is durable.
 
 from __future__ import annotations
 
+import email.policy
 import html
 import json
 import logging
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from email.parser import BytesParser
 from email.utils import format_datetime
 from typing import Any
 from urllib.parse import parse_qsl
@@ -26,12 +28,16 @@ from reconciler.operations import Root
 from reconciler.service import control, routes
 from reconciler.service.auth import caller_for
 from reconciler.service.capabilities import check_write
+from reconciler.service.clock import WallClock
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request, not_found
+from reconciler.service.oauth import OAuthFlows, oauth_step
 from reconciler.service.params import Params
 from reconciler.service.store import Store
 from reconciler.service.world import World
 
+# The roots that answer in the admin envelope (`status`, `messages`), by path segment.
+ADMIN_ROOTS = {"admin": Root.ADMIN, "portaladmin": Root.PORTAL_ADMIN}
 MAX_BODY_BYTES = 1_000_000
 MAX_FIELDS = 1_000
 FORMATS = ("html", "json", "pjson")
@@ -46,24 +52,56 @@ class Reply:
 
 
 class Service:
-    def __init__(self, store: Store, world: World, control_enabled: bool) -> None:
+    def __init__(
+        self, store: Store, world: World, control_enabled: bool, ticking: bool = False
+    ) -> None:
         self.store = store
         self.world = world
         self.control_enabled = control_enabled
         self.lock = threading.Lock()
+        self.wall = WallClock() if ticking else None
+        self.oauth = OAuthFlows()
+        if self.wall is not None:
+            world.clock = self.wall.start(world.clock)
+
+    def tick(self) -> None:
+        """Bring a wall-time clock up to now (called under the lock, before any work)."""
+        if self.wall is not None:
+            self.world.clock = self.wall.advance(self.world.clock)
 
     async def handle(self, request: Request) -> Response:
-        reply = await self.answer(request)
-        response = render(reply)
+        segments = path_segments(request.scope.get("path", "/"))
+        step = oauth_step(segments)
+        if step is not None:
+            response = await self.sign_in(request, segments, step)
+        else:
+            response = render(await self.answer(request))
         # The service states its own clock, as any HTTP server states its time: clients
         # judge ages (task runs, schedules) by the portal's clock.
         moment = datetime.fromtimestamp(self.world.clock / 1000, UTC)
         response.headers["date"] = format_datetime(moment, usegmt=True)
         return response
 
+    async def sign_in(self, request: Request, segments: list[str], step: str) -> Response:
+        """A step of the OAuth2 sign-in flow: pages and redirects, not REST envelopes."""
+        try:
+            fields = await read_fields(request)
+        except ApiError as exc:
+            return render(error_reply(exc, "json", False))
+        portal = self.world.portal_by_key(segments[0])
+        if portal is None:
+            return render(Reply(envelope(not_found("No portal at this address")), "json", 404))
+        with self.lock:
+            self.tick()
+            ctx = Ctx(self.world, portal, Params(fields), {})
+            page = self.oauth.answer(ctx, step, portal_base(request, segments[0]))
+            if ctx.new_tokens:
+                self.persist(ctx)
+        return Response(page.body, page.status, page.headers, page.media_type)
+
     async def answer(self, request: Request) -> Reply:
         segments = path_segments(request.scope.get("path", "/"))
-        admin = len(segments) > 1 and segments[1] == "admin"
+        admin = len(segments) > 1 and segments[1] in ADMIN_ROOTS
         try:
             fields = await read_fields(request)
         except ApiError as exc:
@@ -79,15 +117,17 @@ class Service:
         if portal is None:
             return Reply(envelope(not_found("No portal at this address")), fmt, 404)
         if admin:
-            root, rest = Root.ADMIN, segments[2:]
+            root, rest = ADMIN_ROOTS[segments[1]], segments[2:]
         elif segments[1:3] == ["sharing", "rest"]:
             root, rest = Root.SHARING, segments[3:]
         else:
             return Reply(envelope(not_found("Resource not found")), fmt, 404)
         with self.lock:
+            self.tick()
             ctx = Ctx(self.world, portal, Params(fields), {})
             ctx.referer = request.headers.get("referer", "")
             ctx.client_ip = request.client.host if request.client else ""
+            ctx.base_url = portal_base(request, segments[0])
             try:
                 return Reply(self.dispatch(request, ctx, root, rest, fields), fmt)
             except ApiError as exc:
@@ -142,6 +182,7 @@ class Service:
         if request.method.upper() != "POST":
             return Reply(envelope(ApiError(405, "GWM_0007", "Control calls are POST")), fmt, 405)
         with self.lock:
+            self.tick()
             try:
                 return Reply(self.control_call(segments, fields), fmt)
             except ApiError as exc:
@@ -167,11 +208,16 @@ class Service:
 
 def path_segments(path: str) -> list[str]:
     """The path's segments as sent (`request.url` would drop control characters, so a
-    `%0A` segment could vanish); an empty segment inside the path matches nothing."""
-    segments = path.split("/")[1:]
-    if segments and segments[-1] == "":
-        segments.pop()
-    return segments
+    `%0A` segment could vanish). Empty segments are dropped, as the portal's web tier
+    does: clients join a root ending in `/` with a path starting with one
+    (`…/rest//portals/self/updateUserLevel`)."""
+    return [part for part in path.split("/") if part]
+
+
+def portal_base(request: Request, url_key: str) -> str:
+    """The portal's address as the client reached it, for links the service hands out."""
+    host = request.headers.get("host") or f"{request.url.hostname}:{request.url.port}"
+    return f"{request.url.scheme}://{host}/{url_key}"
 
 
 def bearer_token(request: Request) -> str | None:
@@ -198,9 +244,33 @@ async def read_fields(request: Request) -> dict[str, str]:
             raise ApiError(413, "GWM_0008", f"Request body exceeds {MAX_BODY_BYTES} bytes")
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "multipart/form-data":
-        raise bad_request("Send the fields form-encoded (application/x-www-form-urlencoded)")
-    if kind in ("", "application/x-www-form-urlencoded", "text/plain"):
+        fields.update(multipart_fields(request.headers.get("content-type", ""), body))
+    elif kind in ("", "application/x-www-form-urlencoded", "text/plain"):
         fields.update(_parse_pairs(body))
+    return fields
+
+
+def multipart_fields(content_type: str, body: bytes) -> dict[str, str]:
+    """The parts of a multipart form as text fields; an uploaded file (the vendor client
+    sends `invitationResponseFile` so) becomes a field holding the file's text."""
+    message = BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body
+    )
+    if not message.is_multipart():
+        raise bad_request("Malformed multipart form: no parts")
+    fields: dict[str, str] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if not isinstance(name, str) or not name:
+            continue
+        payload = part.get_payload(decode=True)
+        raw = payload if isinstance(payload, bytes) else b""
+        try:
+            fields[name] = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise bad_request(f"Form part '{name[:40]}' must be UTF-8 text") from None
+        if len(fields) > MAX_FIELDS:
+            raise bad_request(f"More than {MAX_FIELDS} form fields")
     return fields
 
 
@@ -282,5 +352,7 @@ async def _lifespan(receive: Receive, send: Send) -> None:
             return
 
 
-def create_app(store: Store, world: World, control_enabled: bool = False) -> ServiceApp:
-    return ServiceApp(Service(store, world, control_enabled))
+def create_app(
+    store: Store, world: World, control_enabled: bool = False, ticking: bool = False
+) -> ServiceApp:
+    return ServiceApp(Service(store, world, control_enabled, ticking))

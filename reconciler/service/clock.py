@@ -1,8 +1,10 @@
 """Service time: epoch milliseconds, parsed from ISO 8601 or YAML timestamps.
 
-The service owns its clock (persisted with the state); it stands still unless moved
-through `/_control/clock`, so schedules, token expiry and webhook windows are
-reproducible.
+The service owns its clock (persisted with the state). Seeded from a state file's
+`clock`, it stands still unless moved through `/_control/clock`, so schedules, token
+expiry and webhook windows are reproducible. Without one it runs on wall time
+(`WallClock`): clients that judge a token's `expires` by their own clock see it valid,
+and `/_control/clock` can still move it forward.
 """
 
 from __future__ import annotations
@@ -16,6 +18,25 @@ DAY_MS = 24 * HOUR_MS
 
 def now_real_ms() -> int:
     return int(time.time() * 1000)
+
+
+class WallClock:
+    """Moves a service clock forward by the real time that passed since the last look;
+    a jump made through control stays, as an offset, since only elapsed time is added."""
+
+    def __init__(self) -> None:
+        self._seen = time.monotonic()
+
+    def start(self, clock: int) -> int:
+        """The clock to run from: never behind the wall (a database kept from yesterday)."""
+        self._seen = time.monotonic()
+        return max(clock, now_real_ms())
+
+    def advance(self, clock: int) -> int:
+        now = time.monotonic()
+        elapsed = int((now - self._seen) * 1000)
+        self._seen = now
+        return clock + max(elapsed, 0)
 
 
 def parse_time(value: object) -> int:

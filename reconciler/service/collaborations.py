@@ -171,21 +171,33 @@ def participants(ctx: Ctx) -> dict[str, Any]:
     return page(ctx.params, rows, "participants")
 
 
+def invitation_view(collaboration: Doc, invitation: Doc) -> dict[str, Any]:
+    return {
+        "id": invitation["id"],
+        "collaborationId": collaboration["id"],
+        "hostPortalId": collaboration["hostPortalId"],
+        "guestPortalId": invitation["guestPortalId"],
+        "guestPortalUrl": "",
+        "status": invitation["status"],
+        "created": invitation["created"],
+    }
+
+
 def invitations(ctx: Ctx) -> dict[str, Any]:
     collaboration = addressed(ctx)
     rows = [
-        {
-            "id": inv["id"],
-            "collaborationId": collaboration["id"],
-            "hostPortalId": collaboration["hostPortalId"],
-            "guestPortalId": inv["guestPortalId"],
-            "guestPortalUrl": "",
-            "status": inv["status"],
-            "created": inv["created"],
-        }
+        invitation_view(collaboration, inv)
         for inv in sorted(collaboration["invitations"].values(), key=lambda i: i["id"])
     ]
     return page(ctx.params, rows, "collaborationInvitations")
+
+
+def one_invitation(ctx: Ctx) -> dict[str, Any]:
+    collaboration = addressed(ctx)
+    invitation = collaboration["invitations"].get(ctx.args["invitationId"])
+    if invitation is None:
+        raise not_found(f"Invitation '{ctx.args['invitationId']}' not found")
+    return invitation_view(collaboration, invitation)
 
 
 # --- host writes ------------------------------------------------------------------------
@@ -257,7 +269,9 @@ def invalidate_invitation(ctx: Ctx) -> dict[str, Any]:
 
 def import_invitation_response(ctx: Ctx) -> dict[str, Any]:
     collaboration = addressed(ctx)
-    response = ctx.params.json_value("invitationResponse", required=True)
+    # A form field, or the file the vendor's client uploads as multipart.
+    given = "invitationResponseFile" if ctx.params.given("invitationResponseFile") else None
+    response = ctx.params.json_value(given or "invitationResponse", required=True)
     if not isinstance(response, dict) or not all(
         isinstance(response.get(k), str) and response.get(k)
         for k in ("invitationId", "guestPortalId")

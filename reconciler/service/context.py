@@ -18,6 +18,7 @@ class Ctx:
     caller: Doc | None = None
     referer: str = ""  # the request's Referer header and address, for bound tokens
     client_ip: str = ""
+    base_url: str = ""  # the portal's address as the client reached it: scheme://host/<key>
     # what the handler changed, so only that is written back
     touched_portals: set[str] = field(default_factory=set)
     touched_collaborations: bool = False

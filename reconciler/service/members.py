@@ -17,9 +17,45 @@ from reconciler.service.world import Doc
 
 
 def list_members(ctx: Ctx) -> dict[str, Any]:
+    """`role` keeps the members of one role: a built-in name or a role id."""
     check_portal_id(ctx)
+    role = (ctx.params.text("role") or "").strip()
     users = sorted(ctx.portal["users"].values(), key=lambda u: u["username"].lower())
+    if role:
+        users = [u for u in users if u["role"] == role]
     return page(ctx.params, users, "users", lambda u: member_view(u, ctx.portal))
+
+
+SEARCH_FIELDS = {"username": "username", "fullname": "fullName", "role": "role"}
+
+
+def search_users(ctx: Ctx) -> dict[str, Any]:
+    """`community/users?q=`: members matching every term of `q`. A term is `field:value`
+    (username, fullname, role, accountid/orgid) or a word found in the username or full
+    name; `*` is a wildcard, AND/OR are read as AND. Results come under `results`."""
+    terms = [t for t in (ctx.params.text("q") or "").split() if t.upper() not in ("AND", "OR")]
+    for term in terms:
+        field, _, value = term.partition(":")
+        if value and field.lower() in ("accountid", "orgid") and value != ctx.portal["id"]:
+            return page(ctx.params, [], "results")
+    users = [u for u in ctx.portal["users"].values() if all(_matches(u, t) for t in terms)]
+    reverse = (ctx.params.text("sortOrder") or "asc").lower() == "desc"
+    key = SEARCH_FIELDS.get((ctx.params.text("sortField") or "username").lower(), "username")
+    users.sort(key=lambda u: str(u[key]).lower(), reverse=reverse)
+    return page(ctx.params, users, "results", lambda u: member_view(u, ctx.portal))
+
+
+def _matches(user: Doc, term: str) -> bool:
+    field, _, value = term.partition(":")
+    if not value:
+        field, value = "", term
+    if field.lower() in ("accountid", "orgid"):
+        return True
+    wanted = value.strip('"').lower().replace("*", "")
+    if field:
+        column = SEARCH_FIELDS.get(field.lower())
+        return column is not None and wanted in str(user[column]).lower()
+    return wanted in user["username"].lower() or wanted in user["fullName"].lower()
 
 
 def one_member(ctx: Ctx) -> dict[str, Any]:

@@ -14,7 +14,8 @@ from reconciler.service.auth import (
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request
 from reconciler.service.seed import password_hash
-from reconciler.service.world import Doc
+from reconciler.service.world import Doc, portal_platform
+from reconciler.versions import rest_version
 
 
 def generate_token(ctx: Ctx) -> dict[str, Any]:
@@ -54,20 +55,47 @@ def _token_binding(ctx: Ctx) -> str:
     raise bad_request(f"'client' must be referer, ip or requestip, got {client[:40]!r}")
 
 
+def versions(portal: Doc) -> dict[str, str]:
+    """`currentVersion` is the REST API version, `fullVersion` the product release."""
+    return {
+        "currentVersion": rest_version(portal_platform(portal)),
+        "fullVersion": portal["version"],
+    }
+
+
 def root_info(ctx: Ctx) -> dict[str, Any]:
-    return {"currentVersion": ctx.portal["version"], "fullVersion": ctx.portal["version"]}
+    return versions(ctx.portal)
+
+
+def server_info(ctx: Ctx) -> dict[str, Any]:
+    """`<root>/info`: where tokens come from. Clients read it before they sign in."""
+    return {
+        **versions(ctx.portal),
+        "owningSystemUrl": ctx.base_url,
+        "authInfo": {
+            "isTokenBasedSecurity": True,
+            "tokenServicesUrl": f"{ctx.base_url}/sharing/rest/generateToken",
+        },
+    }
 
 
 def portal_self(ctx: Ctx) -> dict[str, Any]:
     portal = ctx.portal
     levels = ("1", "2")
+    self_hosted = portal["deployment"] == "self-hosted"
     return {
         "id": portal["id"],
         "name": portal["name"],
         "urlKey": portal["urlKey"],
-        "isPortal": portal["deployment"] == "self-hosted",
-        "currentVersion": portal["version"],
-        "fullVersion": portal["version"],
+        "isPortal": self_hosted,
+        # Clients tell the two kinds apart by these (and pick the admin API from them).
+        "portalName": "Portal for ArcGIS" if self_hosted else "ArcGIS Online",
+        "portalMode": "singletenant" if self_hosted else "multitenant",
+        "portalHostname": ctx.base_url.split("://", 1)[-1],
+        "allSSL": ctx.base_url.startswith("https://"),
+        "supportsOAuth": True,
+        "helperServices": {},
+        **versions(portal),
         "deployment": portal["deployment"],
         "levelQuotas": {k: portal["levelQuotas"][k] for k in levels if k in portal["levelQuotas"]},
         "levelDisallowedApps": {k: list(portal["disallowedApps"].get(k, [])) for k in levels},
@@ -102,4 +130,21 @@ def member_detail(user: Doc, portal: Doc) -> dict[str, Any]:
         "privileges": effective_privileges(user, portal),
         "groups": groups,
         "appLicenses": list(user["appLicenses"]),
+    }
+
+
+def servers(ctx: Ctx) -> dict[str, Any]:
+    """`portals/self/servers`: the federated servers; the reference portal has none."""
+    return {"servers": []}
+
+
+def portal_admin_root(ctx: Ctx) -> dict[str, Any]:
+    """`<portal>/portaladmin`: the Portal Administrator API's root, which clients open
+    before any admin call; administrators only."""
+    if ctx.user["role"] != "org_admin":
+        raise ApiError(403, "GWM_0005", "You do not have permissions to access this resource.")
+    return {
+        "resources": ["system", "security", "logs", "machines", "federation", "license"],
+        "currentVersion": ctx.portal["version"],
+        "fullVersion": ctx.portal["version"],
     }

@@ -42,11 +42,12 @@ WRITES: dict[OperationName, Handler] = {
     OperationName.REMOVE_PARTICIPATION: collaborations.remove_participation,
     OperationName.DELETE_COLLABORATION: collaborations.delete_collaboration,
     OperationName.DELETE_ROLE: roles.delete_role,
+    OperationName.UPDATE_PORTAL_WEBHOOK_SETTINGS: webhooks.update_portal_webhook_settings,
 }
 
 READ_HANDLERS: dict[ReadName, Handler] = {
     ReadName.ROOT: portal.root_info,
-    ReadName.INFO: portal.root_info,
+    ReadName.INFO: portal.server_info,
     ReadName.GENERATE_TOKEN: portal.generate_token,
     ReadName.ADMIN_GENERATE_TOKEN: portal.generate_token,
     ReadName.PORTAL: portal.portal_self,
@@ -70,6 +71,14 @@ READ_HANDLERS: dict[ReadName, Handler] = {
     ReadName.ITEM_RESOURCES: tasks.item_resources,
     ReadName.SERVICE_WEBHOOKS: webhooks.list_service_webhooks,
     ReadName.WEBHOOK_SETTINGS: webhooks.read_settings,
+    ReadName.ORG_WEBHOOK: webhooks.one_org_webhook,
+    ReadName.PORTAL_WEBHOOK_SETTINGS: webhooks.portal_webhook_settings,
+    ReadName.RUN: tasks.one_run,
+    ReadName.INVITATION: collaborations.one_invitation,
+    ReadName.USER_SEARCH: members.search_users,
+    ReadName.ALL_SCHEDULED_TASKS: tasks.all_scheduled_tasks,
+    ReadName.SERVERS: portal.servers,
+    ReadName.PORTAL_ADMIN: portal.portal_admin_root,
 }
 
 

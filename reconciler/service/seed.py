@@ -10,7 +10,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from reconciler.catalog import BUILTIN_ROLES, WEBHOOK_SETTINGS
+from reconciler.catalog import BUILTIN_ROLES, PREBUILT_ROLES, WEBHOOK_SETTINGS, privileges_for
 from reconciler.errors import UserError
 from reconciler.service.clock import now_real_ms, parse_time
 from reconciler.service.world import Doc, World
@@ -30,6 +30,15 @@ def load_state_file(path: Path) -> World:
         return build_world(data or {})
     except (KeyError, TypeError, ValueError, VersionError) as exc:
         raise UserError(f"{path}: invalid state: {exc}") from None
+
+
+def declares_clock(path: Path) -> bool:
+    """Whether the state file fixes the clock (`clock:`); without it the clock is wall time."""
+    try:
+        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, YAMLError):
+        return False
+    return isinstance(data, dict) and data.get("clock") is not None
 
 
 def build_world(data: dict[str, Any]) -> World:
@@ -52,8 +61,9 @@ def _portal(raw: dict[str, Any], clock: int) -> Doc:
     for key in ("id", "urlKey", "name", "deployment", "version"):
         if not raw.get(key):
             raise ValueError(f"{where}: missing {key!r}")
-    Platform.parse(raw["deployment"], str(raw["version"]))
+    platform = Platform.parse(raw["deployment"], str(raw["version"]))
     roles = {str(r["id"]): _role(r, clock) for r in raw.get("roles") or []}
+    roles = {**_prebuilt_roles(platform, clock), **roles}
     settings = {
         name: int((raw.get("webhookSettings") or {}).get(name, spec.default))
         for name, spec in WEBHOOK_SETTINGS.items()
@@ -92,6 +102,23 @@ def _role(raw: dict[str, Any], clock: int) -> Doc:
         "editable": bool(raw.get("editable", True)),
         "created": clock,
         "modified": clock,
+    }
+
+
+def _prebuilt_roles(platform: Platform, clock: int) -> dict[str, Doc]:
+    """Viewer and Data Editor, in every portal (a state may list them to change them)."""
+    offered = privileges_for(platform)
+    return {
+        role.id: {
+            "id": role.id,
+            "name": role.name,
+            "description": role.description,
+            "privileges": [p for p in role.privileges if p in offered],
+            "editable": False,
+            "created": clock,
+            "modified": clock,
+        }
+        for role in PREBUILT_ROLES
     }
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.service.auth import is_admin, require_self_or_admin
+from reconciler.service.auth import is_admin, require_admin, require_self_or_admin
 from reconciler.service.context import Ctx
 from reconciler.service.errors import forbidden, not_found
 from reconciler.service.params import page
+from reconciler.service.rules import check_portal_id
 from reconciler.service.world import Doc
 
 
@@ -30,6 +31,7 @@ def task_view(task: Doc) -> dict[str, Any]:
         "id": task["id"],
         "itemId": task["itemId"],
         "owner": task["owner"],
+        "userId": task["owner"],  # the name clients read the owner under
         "title": task["title"],
         "type": task["type"],
         "active": True,
@@ -54,14 +56,41 @@ def one_task(ctx: Ctx) -> dict[str, Any]:
     return task_view(addressed(ctx))
 
 
+def run_view(run: Doc) -> dict[str, Any]:
+    return {"runId": run["runId"], "status": run["status"], "result": {}, "created": run["created"]}
+
+
 def list_runs(ctx: Ctx) -> dict[str, Any]:
     require_self_or_admin(ctx, ctx.args["username"])
     task = addressed(ctx)
-    rows = [
-        {"runId": r["runId"], "status": r["status"], "result": {}, "created": r["created"]}
-        for r in sorted(task["runs"], key=lambda r: (r["created"], r["runId"]))
-    ]
+    rows = [run_view(r) for r in sorted(task["runs"], key=lambda r: (r["created"], r["runId"]))]
+    if not (ctx.params.given("start") or ctx.params.given("num")):
+        # Unpaged, a task's runs come whole (a task keeps at most 30); clients read them so.
+        return {"total": len(rows), "start": 1, "num": len(rows), "nextStart": -1, "runs": rows}
     return page(ctx.params, rows, "runs")
+
+
+def one_run(ctx: Ctx) -> dict[str, Any]:
+    require_self_or_admin(ctx, ctx.args["username"])
+    task = addressed(ctx)
+    for run in task["runs"]:
+        if run["runId"] == ctx.args["runId"]:
+            return run_view(run)
+    raise not_found(f"Run '{ctx.args['runId']}' not found for task '{task['id']}'")
+
+
+def all_scheduled_tasks(ctx: Ctx) -> dict[str, Any]:
+    """Every member's tasks, for administrators; `userFilter` and `itemId` narrow it."""
+    check_portal_id(ctx)
+    require_admin(ctx)
+    user = ctx.params.text("userFilter")
+    item = ctx.params.text("itemId")
+    rows = [
+        task_view(t)
+        for t in sorted(ctx.portal["tasks"].values(), key=lambda t: t["id"])
+        if (not user or t["owner"] == user) and (not item or t["itemId"] == item)
+    ]
+    return page(ctx.params, rows, "tasks")
 
 
 def delete_run(ctx: Ctx) -> dict[str, Any]:

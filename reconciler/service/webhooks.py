@@ -15,29 +15,80 @@ from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, not_found
 from reconciler.service.params import page
 from reconciler.service.rules import check_portal_id
+from reconciler.service.world import Doc
+
+
+def webhook_view(ctx: Ctx, webhook: Doc) -> dict[str, Any]:
+    settings = ctx.portal["webhookSettings"]
+    return {
+        "id": webhook["id"],
+        "name": webhook["name"],
+        "payloadUrl": webhook["payloadUrl"],
+        "active": webhook["active"],
+        "events": list(webhook["events"]),
+        "config": {
+            "deactivationPolicy": {
+                "numberOfFailures": settings["numberOfFailures"],
+                "daysInPast": settings["daysInPast"],
+            }
+        },
+        "created": webhook["created"],
+        "modified": webhook["created"],
+    }
 
 
 def list_org_webhooks(ctx: Ctx) -> dict[str, Any]:
     check_portal_id(ctx)
     rows = [
-        {
-            "id": w["id"],
-            "name": w["name"],
-            "payloadUrl": w["payloadUrl"],
-            "active": w["active"],
-            "events": list(w["events"]),
-            "config": {
-                "deactivationPolicy": {
-                    "numberOfFailures": ctx.portal["webhookSettings"]["numberOfFailures"],
-                    "daysInPast": ctx.portal["webhookSettings"]["daysInPast"],
-                }
-            },
-            "created": w["created"],
-            "modified": w["created"],
-        }
-        for w in sorted(ctx.portal["webhooks"].values(), key=lambda w: w["id"])
+        webhook_view(ctx, w) for w in sorted(ctx.portal["webhooks"].values(), key=lambda w: w["id"])
     ]
     return page(ctx.params, rows, "webhooks")
+
+
+def one_org_webhook(ctx: Ctx) -> dict[str, Any]:
+    check_portal_id(ctx)
+    webhook = ctx.portal["webhooks"].get(ctx.args["webhookId"])
+    if webhook is None:
+        raise not_found(f"Webhook '{ctx.args['webhookId']}' not found")
+    return webhook_view(ctx, webhook)
+
+
+# The portal's own delivery settings for organization webhooks (`portals/self/webhooks/
+# settings`), older than and separate from docs/rules.md §4.12. Ranges
+# as the vendor documents them; a field left out of an update keeps its value.
+PORTAL_DELIVERY = {
+    "notificationAttempts": (3, 1, 5),
+    "notificationTimeOutInSeconds": (10, 1, 60),
+    "notificationElapsedTimeInSeconds": (30, 1, 100),
+}
+
+
+def _portal_delivery(ctx: Ctx) -> dict[str, int]:
+    kept = ctx.portal.get("portalWebhookSettings") or {}
+    return {name: int(kept.get(name, spec[0])) for name, spec in PORTAL_DELIVERY.items()}
+
+
+def portal_webhook_settings(ctx: Ctx) -> dict[str, Any]:
+    check_portal_id(ctx)
+    return _portal_delivery(ctx)
+
+
+def update_portal_webhook_settings(ctx: Ctx) -> dict[str, Any]:
+    check_portal_id(ctx)
+    values = _portal_delivery(ctx)
+    problems = []
+    for name, (_, low, high) in PORTAL_DELIVERY.items():
+        value = ctx.params.integer(name)
+        if value is None:
+            continue
+        if not low <= value <= high:
+            problems.append(f"{name} must be from {low} to {high}, got {value}")
+        values[name] = value
+    if problems:
+        raise ApiError(400, "WHK_1001", "Invalid webhook settings", problems)
+    ctx.portal["portalWebhookSettings"] = values
+    ctx.touch_portal()
+    return {"success": True}
 
 
 def delete_org_webhook(ctx: Ctx) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from ruamel.yaml import YAML
 
 STATES = Path(__file__).parent / "states"
 READY_TIMEOUT_SECONDS = 20.0
-_URL = re.compile(r"http://127\.0\.0\.1:\d+")
+_URL = re.compile(r"https?://127\.0\.0\.1:\d+")
 _DEFAULT = object()  # "use the portal's default administrator token"
 
 
@@ -42,10 +42,17 @@ def write_state(state: str | dict[str, Any], directory: Path) -> Path:
 class Service:
     """One `orgctl serve` subprocess; `url` is its root address."""
 
-    def __init__(self, db: Path, state: Path | None = None, control: bool = True) -> None:
+    def __init__(
+        self,
+        db: Path,
+        state: Path | None = None,
+        control: bool = True,
+        options: tuple[str, ...] = (),
+    ) -> None:
         self.db = db
         self.state = state
         self.control = control
+        self.options = options  # further `orgctl serve` options, e.g. --cert/--key
         self.url = ""
         self._process: subprocess.Popen[str] | None = None
         self._output: list[str] = []
@@ -57,6 +64,7 @@ class Service:
             command += ["--state", str(self.state)]
         if self.control:
             command.append("--control")
+        command += self.options
         self._output = []
         self._process = subprocess.Popen(
             command,

@@ -30,7 +30,12 @@ def test_portal_self_of_hosted_cloud(world_ro: Api) -> None:
 def test_role_listing_with_privileges(world_ro: Api) -> None:
     roles = world_ro.listing("hq", f"portals/{HQ}/roles", "roles", returnPrivileges="true")
     by_id = {role["id"]: role for role in roles}
-    assert set(by_id) == {ANALYST, LEGACY_VIEWER}
+    # Every portal lists the pre-built Viewer and Data Editor beside its custom roles.
+    assert set(by_id) == {ANALYST, LEGACY_VIEWER, "iAAAAAAAAAAAAAAA", "iBBBBBBBBBBBBBBB"}
+    assert (by_id["iAAAAAAAAAAAAAAA"]["name"], by_id["iAAAAAAAAAAAAAAA"]["editable"]) == (
+        "Viewer",
+        False,
+    )
     assert by_id[ANALYST]["name"] == "Analyst"
     assert "portal:user:createItem" in by_id[ANALYST]["privileges"]
 
@@ -182,9 +187,10 @@ def many_roles_state(count: int) -> dict[str, Any]:
 def test_paging_caps_num_at_100_and_defaults_to_10(serve: Any) -> None:
     api = serve(many_roles_state(120))
     first = api.get("hq", f"portals/{HQ}/roles", num=500)
-    assert (len(first["roles"]), first["total"], first["nextStart"]) == (100, 120, 101)
+    # 120 custom roles and the two pre-built ones
+    assert (len(first["roles"]), first["total"], first["nextStart"]) == (100, 122, 101)
     last = api.get("hq", f"portals/{HQ}/roles", start=101, num=100)
-    assert (len(last["roles"]), last["nextStart"]) == (20, -1)
+    assert (len(last["roles"]), last["nextStart"]) == (22, -1)
     default = api.get("hq", f"portals/{HQ}/roles")
     assert (len(default["roles"]), default["start"], default["nextStart"]) == (10, 1, 11)
     beyond = api.get("hq", f"portals/{HQ}/roles", start=500)

@@ -67,12 +67,15 @@ def test_malformed_fields_answer_400(client: TestClient, hq: Api) -> None:
 
 
 def test_create_role_names_are_unique_and_bounded(hq: Api) -> None:
-    created = hq.post("portals/self/createRole", name="Viewer", description="d")
+    created = hq.post("portals/self/createRole", name="Auditor", description="d")
     assert created["success"] is True
+    assert error_code(hq.post("portals/self/createRole", name="auditor")) == (400, "ROLE_1001")
+    # the pre-built roles' names are taken too
     assert error_code(hq.post("portals/self/createRole", name="viewer")) == (400, "ROLE_1001")
     assert error_code(hq.post("portals/self/createRole", name="x" * 129)) == (400, "ROLE_1001")
     listed = hq.get("portals/self/roles", returnPrivileges="true")
-    assert {r["name"] for r in listed["roles"]} == {"Analyst", "Viewer"}
+    names = {r["name"] for r in listed["roles"]}
+    assert names == {"Analyst", "Auditor", "Viewer", "Data Editor"}
 
 
 def test_only_the_default_admin_creates_roles(client: TestClient) -> None:

@@ -1,0 +1,116 @@
+"""orgctl trusts the CA file the user names (`ORGCTL_CA_BUNDLE`, `SSL_CERT_FILE`), never
+less than verification, and sends the Referer a referer-bound token needs."""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import threading
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from reconciler.errors import UserError
+from reconciler.live.client import PortalClient
+from reconciler.live.errors import TLSError
+from reconciler.live.retry import RetryPolicy
+from reconciler.service.tls import make_local_certificate
+from reconciler.state import Auth
+from tests.live.fakes import ENV, TOKEN, NoSleep
+from tests.live.test_tls import _PlainHttp as PlainHttp
+
+
+@pytest.fixture
+def private_ca_portal(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """An https portal whose certificate a private CA signed, and that CA's file."""
+    files = make_local_certificate(tmp_path)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(str(files.cert), str(files.key))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), PlainHttp)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert files.ca is not None
+        yield f"https://127.0.0.1:{server.server_address[1]}/hq/sharing/rest", files.ca
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def fetch(root: str, env: dict[str, str]) -> dict[str, Any]:
+    async def main() -> dict[str, Any]:
+        retry = RetryPolicy(attempts=2, sleep=NoSleep())
+        async with PortalClient(root, env=env, retry=retry) as client:
+            return await client.get_json("portals/self")
+
+    return asyncio.run(main())
+
+
+def test_a_private_ca_is_untrusted_until_named(private_ca_portal: tuple[str, Path]) -> None:
+    root, _ = private_ca_portal
+    with pytest.raises(TLSError, match="is not trusted"):
+        fetch(root, {})
+
+
+@pytest.mark.parametrize("variable", ["ORGCTL_CA_BUNDLE", "SSL_CERT_FILE"])
+def test_the_named_ca_file_is_trusted(private_ca_portal: tuple[str, Path], variable: str) -> None:
+    root, ca = private_ca_portal
+    assert fetch(root, {variable: str(ca)})["id"] == "p1"
+
+
+def test_orgctl_ca_bundle_comes_before_ssl_cert_file(
+    private_ca_portal: tuple[str, Path], tmp_path: Path
+) -> None:
+    root, ca = private_ca_portal
+    (tmp_path / "other").mkdir()
+    other = make_local_certificate(tmp_path / "other")
+    assert other.ca is not None
+    env = {"ORGCTL_CA_BUNDLE": str(ca), "SSL_CERT_FILE": str(other.ca)}
+    assert fetch(root, env)["id"] == "p1"
+
+
+def test_an_unreadable_ca_file_is_one_error_naming_it(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.pem"
+    with pytest.raises(UserError) as caught:
+        PortalClient(
+            "https://portal.example.com/sharing/rest", env={"ORGCTL_CA_BUNDLE": str(missing)}
+        )
+    assert str(caught.value).startswith(
+        f"{missing}: cannot read the CA file named by ORGCTL_CA_BUNDLE"
+    )
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_text("not a certificate")
+    with pytest.raises(
+        UserError, match=r"garbage\.pem: cannot read the CA file named by SSL_CERT_FILE"
+    ):
+        PortalClient("https://portal.example.com/sharing/rest", env={"SSL_CERT_FILE": str(garbage)})
+
+
+def test_orgctl_referer_is_the_referer_sent_with_a_pre_issued_token() -> None:
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"id": "p1"})
+
+    env = {**ENV, "ORGCTL_REFERER": "https://apps.example.com/admin-tool"}
+
+    async def main() -> None:
+        client = PortalClient(
+            "https://portal.example.com/sharing/rest",
+            auth=Auth(tokenEnv="ORG_TOKEN"),
+            env=env,
+            transport=httpx.MockTransport(answer),
+        )
+        async with client:
+            await client.get_json("portals/self")
+
+    asyncio.run(main())
+    assert seen[0].headers["referer"] == "https://apps.example.com/admin-tool"
+    assert seen[0].headers["x-esri-authorization"] == f"Bearer {TOKEN}"
