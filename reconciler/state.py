@@ -218,6 +218,8 @@ class LiveState:
     webhookSettingsUnread: str | None = None  # why the settings could not be read
     webhooks: dict[str, Webhook] = field(default_factory=dict)  # organization, by id
     tasks: dict[str, list[Task]] = field(default_factory=dict)  # by owner
+    # Resources the portal answered with values orgctl cannot read, by address: why.
+    unreadable: dict[str, str] = field(default_factory=dict)
 
 
 def managed_fields(record: Any) -> dict[str, Any]:

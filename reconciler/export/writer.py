@@ -187,8 +187,12 @@ POLICIES_NOTE = (
 
 
 def _unexpressed(live: LiveState) -> list[str]:
-    """Live resources the manifest format has no way to declare."""
-    notes = []
+    """Live resources the manifest format has no way to declare, or that could not be
+    read (written out, they would claim values nobody saw)."""
+    notes = [
+        f"{address} left out: its live values could not be read ({why})"
+        for address, why in sorted(live.unreadable.items())
+    ]
     if live.webhooks:
         notes.append(
             f"{len(live.webhooks)} organization webhook(s) left out: a manifest can only"

@@ -9,12 +9,13 @@ changes. Independent reads are gathered; the client's semaphore bounds them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import partial
 from typing import Any, TypeVar
 
-from reconciler.errors import UserError
+from reconciler.errors import LiveRecordError, UserError
 from reconciler.live import records
 from reconciler.live.client import PortalClient
 from reconciler.live.concurrency import first_failure, gather
@@ -34,6 +35,8 @@ from reconciler.state import (
 )
 
 T = TypeVar("T")
+X = TypeVar("X")
+Json = dict[str, Any]
 
 
 class Scope(StrEnum):
@@ -104,27 +107,15 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
     return LiveState(
         portal=portal,
         roles={r.name: r for r in roles},
-        members=_with_role_names(members, roles),
+        members=reader.named_members(members, roles),
         memberDetails=details,
         collaborations=collaborations,
         webhookSettings=settings,
         webhookSettingsUnread=unread,
         webhooks=webhooks,
         tasks=tasks,
+        unreadable=reader.unreadable,
     )
-
-
-def _with_role_names(raw_members: list[dict[str, Any]], roles: list[Role]) -> dict[str, Member]:
-    names = {r.id: r.name for r in roles if r.id}
-    members: dict[str, Member] = {}
-    for raw in raw_members:
-        username = records.member_username(raw)
-        members[username] = Member(
-            username=username,
-            role=records.member_role(raw, names),
-            level=records.member_level(raw, username),
-        )
-    return members
 
 
 class _Reader:
@@ -132,6 +123,7 @@ class _Reader:
         self.client = client
         self.portal_id = portal_id
         self.needs = needs
+        self.unreadable: dict[str, str] = {}  # resource -> what the portal answered wrong
 
     def pages(
         self, read: ReadName, params: dict[str, str] | None = None, **arguments: str
@@ -147,17 +139,36 @@ class _Reader:
         path = READS[read].build(**{"portalId": self.portal_id, **arguments})
         return self.client.get_json(path, params)
 
+    def readable(self, convert: Callable[[], T]) -> T | None:
+        """The record `convert` makes, or None when the portal answered a value orgctl
+        cannot read: then the resource is kept in `unreadable`, for the plan to show as
+        an error of that resource while the rest is read and planned."""
+        try:
+            return convert()
+        except LiveRecordError as error:
+            self.unreadable[error.resource] = str(error)
+            return None
+
+    def kept(self, entries: Iterable[X], convert: Callable[[X], T]) -> list[T]:
+        found = (self.readable(partial(convert, entry)) for entry in entries)
+        return [record for record in found if record is not None]
+
+    def named_members(self, raw_members: list[Json], roles: list[Role]) -> dict[str, Member]:
+        names = {r.id: r.name for r in roles if r.id}
+        found = self.kept(raw_members, partial(records.member, custom_names=names))
+        return {member.username: member for member in found}
+
     async def roles(self) -> list[Role]:
         raw = await self.pages(ReadName.ROLES, {"returnPrivileges": "true"})
-        return [records.role(r) for r in raw]
+        return self.kept(raw, records.role)
 
     async def members(self) -> tuple[list[dict[str, Any]], dict[str, MemberDetail]]:
         raw = await self.pages(ReadName.MEMBERS)
         changing = [
-            username
-            for username, m in ((records.member_username(m), m) for m in raw)
-            if username in self.needs.levels
-            and records.member_level(m, username) != self.needs.levels[username]
+            member.username
+            for member in self.kept(raw, partial(records.member, custom_names={}))
+            if member.username in self.needs.levels
+            and member.level != self.needs.levels[member.username]
         ]
         details = await gather(*(self.member_detail(u) for u in changing))
         return raw, {d.username: d for d in details}
@@ -171,7 +182,7 @@ class _Reader:
 
     async def collaborations(self) -> dict[str, Collaboration]:
         raw = await self.pages(ReadName.COLLABORATIONS)
-        listed = [records.collaboration(c) for c in raw]
+        listed = self.kept(raw, records.collaboration)
         wanted = [c for c in listed if self.needs.everything or c.id in self.needs.collaborations]
         filled = await gather(*(self.collaboration(c) for c in wanted))
         by_id = {c.id: c for c in listed}
@@ -190,12 +201,17 @@ class _Reader:
 
     async def workspaces(self, collab: Collaboration) -> dict[str, Workspace]:
         raw = await self.pages(ReadName.WORKSPACES, collaborationId=collab.id)
+        where = f"a workspace of Collaboration/{collab.id}"
+        listed = [
+            (wid, w) for w in raw if (wid := self.readable(partial(records.entry_id, w, where)))
+        ]
         guest = collab.hostPortalId != self.portal_id
-        schedules = await gather(*(self.schedule(collab.id, str(w["id"]), guest) for w in raw))
-        return {
-            str(w["id"]): records.workspace(w, self.portal_id, s)
-            for w, s in zip(raw, schedules, strict=True)
-        }
+        schedules = await gather(*(self.schedule(collab.id, wid, guest) for wid, _ in listed))
+        built = (
+            self.readable(partial(records.workspace, w, self.portal_id, s, collab.id))
+            for (_, w), s in zip(listed, schedules, strict=True)
+        )
+        return {w.id: w for w in built if w is not None}
 
     async def schedule(self, cid: str, wid: str, guest: bool) -> Schedule | None:
         wanted = (cid, wid) in self.needs.schedules or (self.needs.everything and guest)
@@ -205,7 +221,7 @@ class _Reader:
             raw = await self.one(ReadName.SCHEDULE, collaborationId=cid, workspaceId=wid)
         except NotFoundError:
             return None  # no job scheduled
-        return records.schedule(raw, f"the schedule of Workspace/{cid}/{wid}")
+        return self.readable(partial(records.schedule, raw, f"Workspace/{cid}/{wid}"))
 
     async def invitations(self, cid: str, host: bool) -> dict[str, str]:
         # Only the host invalidates invitations, so only the host's export needs them.
@@ -220,7 +236,7 @@ class _Reader:
             return {}
         read = self.pages(ReadName.ORG_WEBHOOKS)
         raw = await (_tolerant(read, []) if self.needs.everything else read)
-        return {w.id: w for w in (records.webhook(r) for r in raw)}
+        return {w.id: w for w in self.kept(raw, records.webhook)}
 
     async def settings(self) -> tuple[dict[str, int] | None, str | None]:
         """(settings, None), or (None, why) when unknown: the read is undocumented, so any
@@ -232,7 +248,8 @@ class _Reader:
             raw = await self.client.get_json(url)
         except (ServiceError, UserError) as error:
             return None, str(error)
-        return records.webhook_settings(raw), None
+        settings = self.readable(partial(records.webhook_settings, raw))
+        return (settings, None) if settings is not None else (None, "unreadable values")
 
     async def tasks(self) -> dict[str, list[Task]]:
         """Tasks by owner; an owner the portal does not know is left out."""
@@ -246,12 +263,21 @@ class _Reader:
         except NotFoundError:
             return None  # no such user
         wanted = self.needs.task_owners[user]
-        covered = [t for t in raw if "*" in wanted or str(t["id"]) in wanted]
+        where = f"a task of {user}"
+        covered = [
+            (tid, t)
+            for t in raw
+            if (tid := self.readable(partial(records.entry_id, t, where)))
+            and ("*" in wanted or tid in wanted)
+        ]
         runs = await gather(
-            *(self.pages(ReadName.RUNS, username=user, taskId=str(t["id"])) for t in covered)
+            *(self.pages(ReadName.RUNS, username=user, taskId=tid) for tid, _ in covered)
         )
-        tasks = [records.task(t, user, r) for t, r in zip(covered, runs, strict=True)]
-        return sorted(tasks, key=lambda t: t.id)
+        built = (
+            self.readable(partial(records.task, t, user, r))
+            for (_, t), r in zip(covered, runs, strict=True)
+        )
+        return sorted((t for t in built if t is not None), key=lambda t: t.id)
 
 
 async def _tolerant(read: Awaitable[T], fallback: T) -> T:

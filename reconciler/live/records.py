@@ -14,6 +14,7 @@ from reconciler.errors import LiveRecordError, UserError
 from reconciler.state import (
     Collaboration,
     GroupLink,
+    Member,
     MemberDetail,
     PortalInfo,
     Role,
@@ -30,13 +31,13 @@ Json = dict[str, Any]
 T = TypeVar("T")
 
 
-def _value(raw: Json, name: str, convert: Callable[[Any], T], resource: str) -> T:
+def _value(raw: Json, name: str, convert: Callable[[Any], T], resource: str, prefix: str = "") -> T:
     """Field `name` of a wire record, converted; a value of the wrong kind names the
     resource and the field (the conversions refuse bad data with ValueError only)."""
     try:
         return convert(raw.get(name))
     except ValueError as exc:
-        raise LiveRecordError(resource, name, str(exc)) from exc
+        raise LiveRecordError(resource, prefix + name, str(exc)) from exc
 
 
 def _object(value: Any) -> Json:
@@ -100,6 +101,20 @@ def member_username(raw: Any) -> str:
     return _identity(raw, "username", "a member")
 
 
+def member(raw: Json, custom_names: Mapping[str, str]) -> Member:
+    username = member_username(raw)
+    return Member(
+        username=username,
+        role=member_role(raw, custom_names),
+        level=member_level(raw, username),
+    )
+
+
+def entry_id(raw: Any, resource: str) -> str:
+    """The `id` of a listing's entry, which it must have."""
+    return _identity(raw, "id", resource)
+
+
 def member_level(raw: Json, username: str) -> int | None:
     return _value(raw, "level", integer, f"Member/{username}")
 
@@ -130,9 +145,11 @@ def collaboration(raw: Json) -> Collaboration:
     )
 
 
-def workspace(raw: Json, portal_id: str, schedule: Schedule | None) -> Workspace:
-    workspace_id = _identity(raw, "id", "a workspace")
-    where = f"Workspace/{workspace_id}"
+def workspace(
+    raw: Json, portal_id: str, schedule: Schedule | None, collaboration_id: str
+) -> Workspace:
+    workspace_id = _identity(raw, "id", f"a workspace of Collaboration/{collaboration_id}")
+    where = f"Workspace/{collaboration_id}/{workspace_id}"
     config = _object(raw.get("config"))
     # Older releases answer the settings at the top level rather than under `config`.
     settings = {**raw, **config}
@@ -167,13 +184,12 @@ def group_link(raw: Json, portal_id: str) -> GroupLink | None:
     return None
 
 
-def schedule(raw: Json, where: str) -> Schedule:
-    return Schedule(
-        startTime=_value(raw, "startTime", epoch_ms, where),
-        interval=_value(raw, "interval", integer, where),
-        repeatCount=_value(raw, "repeatCount", integer, where),
-        timesTriggered=_value(raw, "timesTriggered", integer, where),
-    )
+def schedule(raw: Json, workspace: str) -> Schedule:
+    """The job schedule of `workspace` (its address); a bad value names schedule.<field>."""
+    fields = ("startTime", epoch_ms), ("interval", integer), ("repeatCount", integer)
+    values = {name: _value(raw, name, convert, workspace, "schedule.") for name, convert in fields}
+    times = _value(raw, "timesTriggered", integer, workspace, "schedule.")
+    return Schedule(**values, timesTriggered=times)
 
 
 def webhook(raw: Json) -> Webhook:

@@ -43,6 +43,7 @@ def build_plan(
     plan_webhook_removal(draft)
     plan_retention(draft)
     plan_role_deletions(draft, final_roles)
+    _leave_out_unreadable(draft)
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
@@ -65,6 +66,19 @@ def build_plan(
         liveDigests=digests,
         targets=tuple(targets),
     )
+
+
+def _leave_out_unreadable(draft: Draft) -> None:
+    """A resource whose live values could not be read is an error of its own, with no
+    change or call planned for it (its live state is unknown), while the rest is planned
+    as usual so the plan still shows everything else."""
+    unreadable = draft.live.unreadable
+    for address, why in sorted(unreadable.items()):
+        draft.error(address, why)
+    if not unreadable:
+        return
+    draft.changes = [c for c in draft.changes if c.address not in unreadable]
+    draft.calls = {k: c for k, c in draft.calls.items() if c.address not in unreadable}
 
 
 def _check_platform(draft: Draft) -> None:

@@ -409,3 +409,10 @@ def test_summary_sentence_counts_what_was_written(tmp_path: Path) -> None:
         "Collaboration": 1,
         "WebhookSettings": 1,
     }
+
+
+def test_what_could_not_be_read_is_left_out_and_said(tmp_path: Path) -> None:
+    live = worlds.hq()
+    live.unreadable = {"Member/alice": "the portal answered Member/alice: level: not a number"}
+    summary = export(live, tmp_path / "out")
+    assert any("Member/alice left out" in note for note in summary.notes), summary.notes

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from reconciler.errors import LiveRecordError, UserError
+from reconciler.errors import LiveRecordError
+from reconciler.live import records
 from reconciler.live.errors import ServiceError
 from reconciler.live.reader import Scope, read_live
 from reconciler.state import (
@@ -367,19 +368,37 @@ def test_large_portal_costs_about_its_page_count() -> None:
     assert requests <= pages * 1.1  # sign-in and portals/self on top
 
 
-def test_a_record_without_identity_is_a_user_error() -> None:
+def test_a_record_without_identity_is_left_out_and_named() -> None:
     fake = FakePortal()
-    hq(fake, members=[{"role": "org_user", "level": "2"}])
-    with pytest.raises(UserError, match="a member: username: missing"):
-        read(fake, desired())
+    hq(fake, members=[{"role": "org_user", "level": "2"}, {"username": "bob", "level": "2"}])
+    live, _ = read(fake, desired())
+    assert live.unreadable == {
+        "a member": "the portal answered a member: username: missing; every entry must have one"
+    }
+    assert set(live.members) == {"bob"}
 
 
-def test_a_value_of_the_wrong_kind_names_the_resource_and_field_and_keeps_its_cause() -> None:
+def test_a_value_of_the_wrong_kind_names_the_resource_and_field_and_the_rest_is_read() -> None:
     fake = FakePortal()
-    hq(fake, members=[{"username": "alice", "role": "org_user", "level": "two"}])
+    members = [
+        {"username": "alice", "role": "org_user", "level": "two"},
+        {"username": "bob", "role": "org_user", "level": "2"},
+    ]
+    hq(fake, members=members)
+    live, _ = read(fake, desired())
+    assert live.unreadable == {
+        "Member/alice": "the portal answered Member/alice: level: not a number: 'two'"
+    }
+    assert set(live.members) == {"bob"} and set(live.roles) == {"Analyst", "Legacy Viewer"}
+
+
+def test_a_time_out_of_range_names_the_schedule_field() -> None:
     with pytest.raises(LiveRecordError) as caught:
-        read(fake, desired())
-    assert str(caught.value) == "the portal answered Member/alice: level: not a number: 'two'"
+        records.schedule({"startTime": 300_000_000_000_000, "interval": 24}, "Workspace/c1/ws1")
+    assert str(caught.value) == (
+        "the portal answered Workspace/c1/ws1: schedule.startTime:"
+        " time 300000000000000 ms is outside 1970 to 9999"
+    )
     # --debug shows the chain: the conversion's own error is the cause.
     assert isinstance(caught.value.__cause__, ValueError)
 

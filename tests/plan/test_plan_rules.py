@@ -150,3 +150,17 @@ def test_order_refuses_a_dependency_cycle() -> None:
     b = PendingCall("b", Group.ROLES, "Role/b", create, "u", {}, {}, ("a",))
     with pytest.raises(RuntimeError, match="cycle"):
         order_calls({"a": a, "b": b})
+
+
+def test_an_unreadable_live_resource_is_its_own_error_and_the_rest_is_planned() -> None:
+    live = hq_live()
+    del live.roles["Analyst"]  # the reader left it out: one of its values was unreadable
+    live.unreadable = {"Role/Analyst": "the portal answered Role/Analyst: editable: ..."}
+    plan = build_plan(busy_hq(), live, now=NOW)
+    assert [(e.address, e.message) for e in plan.errors] == [
+        ("Role/Analyst", "the portal answered Role/Analyst: editable: ...")
+    ]
+    # Never a create for a role that exists but could not be read.
+    assert all(c.address != "Role/Analyst" for c in plan.changes), plan.changes
+    assert all(c.address != "Role/Analyst" for c in plan.calls), plan.calls
+    assert any(c.address == "Role/Zeta" for c in plan.changes)
