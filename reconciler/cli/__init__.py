@@ -16,6 +16,7 @@ from reconciler.errors import UserError
 
 # command name -> "module:attribute" of its click.Command
 COMMANDS: dict[str, str] = {
+    "adopt": "reconciler.cli.adopt:command",
     "apply": "reconciler.cli.apply:command",
     "drift": "reconciler.cli.drift:command",
     "export": "reconciler.cli.export:command",
