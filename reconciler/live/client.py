@@ -57,6 +57,7 @@ class PortalClient:
         auth: Auth | None = None,
         admin_root: str | None = None,
         env: Mapping[str, str] | None = None,
+        portal: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         retry: RetryPolicy | None = None,
         concurrency: int = 8,
@@ -67,7 +68,8 @@ class PortalClient:
             _check_root("admin URL", admin_root)
         self.root = root.rstrip("/")
         self.admin_root = admin_root.rstrip("/") if admin_root else None
-        self.credentials: Credentials = load_credentials(auth or Auth(), env)
+        # `portal` (the Portal's metadata.name) selects its own ORGCTL_<NAME>_* variables.
+        self.credentials: Credentials = load_credentials(auth or Auth(), env, portal)
         self.retry = retry or RetryPolicy()
         self.requests = 0  # every HTTP request sent, retries and sign-ins included
         self.server_clock: float | None = None  # Unix seconds, from the last Date header
@@ -375,5 +377,6 @@ def client_for(
         auth=target.auth,
         admin_root=environ.get("ORGCTL_ADMIN_URL") or target.adminUrl,
         env=environ,
+        portal=target.name,
         **options,
     )
