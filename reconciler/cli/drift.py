@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from reconciler.cli import options
+from reconciler.cli.failure import markdown_failure
 from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
 from reconciler.manifest.desired import load_desired
 from reconciler.state import DesiredState
@@ -21,10 +22,11 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run
 def command(ctx: click.Context, manifests: Path, fmt: str, out: Path | None) -> None:
     """Report every difference between the portal and MANIFESTS (exit 2 on drift, 1 on
     errors)."""
-    desired = load_desired(manifests)
-    if out is not None:
-        check_writable(out, "report")
-    plan = run(_read(desired)).plan
+    with markdown_failure(fmt, "drift", manifests.as_posix()):
+        desired = load_desired(manifests)
+        if out is not None:
+            check_writable(out, "report")
+        plan = run(_read(desired)).plan
     echo_report(plan, fmt, "drift")
     if out is not None:
         write_output(out, "report", render(plan, fmt, "drift"))

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from reconciler.cli import options
+from reconciler.cli.failure import markdown_failure
 from reconciler.cli.output import check_writable, echo_report, reading, write_output
 from reconciler.manifest.desired import load_desired
 from reconciler.plan.render.json import render_json
@@ -34,10 +35,11 @@ def command(
     allow_deletes: bool,
 ) -> None:
     """Show the ordered calls that would converge the portal on MANIFESTS."""
-    desired = load_desired(manifests)
-    if out is not None:
-        check_writable(out, "plan file")
-    planned = run(_plan(desired, PlanOptions(allow_deletes, target_list(targets))))
+    with markdown_failure(fmt, "plan", manifests.as_posix()):
+        desired = load_desired(manifests)
+        if out is not None:
+            check_writable(out, "plan file")
+        planned = run(_plan(desired, PlanOptions(allow_deletes, target_list(targets))))
     plan = planned.plan.with_manifests(manifests.as_posix())
     echo_report(plan, fmt, "plan")
     if out is not None:
