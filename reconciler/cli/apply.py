@@ -23,6 +23,7 @@ from reconciler.cli.output import (
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
 from reconciler.manifest.desired import load_desired
+from reconciler.notify import Notifier, apply_text, plan_text
 from reconciler.plan.model import Plan
 from reconciler.plan.render.json import plan_from_json
 from reconciler.state import DesiredState
@@ -47,6 +48,7 @@ class Request:
     journal: Path | None
     saved: Plan | None
     saved_path: Path | None
+    notifier: Notifier
 
 
 @click.command()
@@ -73,6 +75,7 @@ class Request:
 )
 @options.allow_deletes
 @options.targets
+@options.notify
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -84,28 +87,34 @@ def command(
     journal: Path | None,
     allow_deletes: bool,
     targets: tuple[str, ...],
+    notify_url: str | None,
 ) -> None:
     """Converge the portal on MANIFESTS (or on a saved --plan)."""
-    saved = _read_saved(saved_path) if saved_path else None
-    if saved is not None and (targets or allow_deletes):
-        raise UserError(
-            "--target and --allow-deletes shape a plan when it is made: pass them to"
-            " `orgctl plan -o`; a saved plan is applied as it was made"
+    label = (manifests or saved_path or Path(".")).as_posix()
+    notifier = Notifier.create(notify_url, "apply", label)
+    with notifier.failures():
+        saved = _read_saved(saved_path) if saved_path else None
+        if saved is not None and (targets or allow_deletes):
+            raise UserError(
+                "--target and --allow-deletes shape a plan when it is made: pass them to"
+                " `orgctl plan -o`; a saved plan is applied as it was made"
+            )
+        desired = load_desired(_manifests(manifests, saved, saved_path))
+        if journal is not None:
+            check_writable(journal, "journal")  # before the plan is shown and confirmed
+        scope = saved.targets if saved is not None else target_list(targets)
+        request = Request(
+            PlanOptions(allow_deletes, scope),
+            auto_approve,
+            dry_run,
+            parallelism,
+            journal,
+            saved,
+            saved_path,
+            notifier,
         )
-    desired = load_desired(_manifests(manifests, saved, saved_path))
-    if journal is not None:
-        check_writable(journal, "journal")  # before the plan is shown and confirmed
-    scope = saved.targets if saved is not None else target_list(targets)
-    request = Request(
-        PlanOptions(allow_deletes, scope),
-        auto_approve,
-        dry_run,
-        parallelism,
-        journal,
-        saved,
-        saved_path,
-    )
-    ctx.exit(0 if run(_apply(desired, request)) else 1)
+        ok = run(_apply(desired, request))
+    ctx.exit(0 if ok else 1)
 
 
 def _read_saved(path: Path) -> Plan:
@@ -131,8 +140,10 @@ async def _apply(desired: DesiredState, request: Request) -> bool:
         plan = await _plan_to_apply(client, desired, request)
         echo_report(plan, "text", "plan")
         if plan.errors:
+            request.notifier.send(plan_text(plan))
             return False
         if plan.empty:
+            request.notifier.send(apply_text(plan.portal.url, None, converged=True))
             return True
         if request.dry_run:
             echo_calls(plan)
@@ -140,7 +151,9 @@ async def _apply(desired: DesiredState, request: Request) -> bool:
         _confirm(request.auto_approve)
         result = await _send(client, plan, request)
         echo_result(result)
-        return await _verify(client, desired, request) and result.ok
+        converged = await _verify(client, desired, request)
+        request.notifier.send(apply_text(plan.portal.url, result, converged))
+        return converged and result.ok
 
 
 async def _plan_to_apply(client: PortalClient, desired: DesiredState, request: Request) -> Plan:

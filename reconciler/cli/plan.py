@@ -10,6 +10,7 @@ from reconciler.cli import options
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.output import check_writable, echo_report, reading, write_output
 from reconciler.manifest.desired import load_desired
+from reconciler.notify import Notifier, plan_text
 from reconciler.plan.render.json import render_json
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, target_list
@@ -24,6 +25,7 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, t
 )
 @options.targets
 @options.allow_deletes
+@options.notify
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -33,9 +35,11 @@ def command(
     detailed_exitcode: bool,
     targets: tuple[str, ...],
     allow_deletes: bool,
+    notify_url: str | None,
 ) -> None:
     """Show the ordered calls that would converge the portal on MANIFESTS."""
-    with markdown_failure(fmt, "plan", manifests.as_posix()):
+    notifier = Notifier.create(notify_url, "plan", manifests.as_posix())
+    with notifier.failures(), markdown_failure(fmt, "plan", manifests.as_posix()):
         desired = load_desired(manifests)
         if out is not None:
             check_writable(out, "plan file")
@@ -44,6 +48,7 @@ def command(
     echo_report(plan, fmt, "plan")
     if out is not None:
         write_output(out, "plan file", render_json(plan))
+    notifier.send(plan_text(plan))
     if plan.errors:
         ctx.exit(1)
     if detailed_exitcode and not plan.empty:
