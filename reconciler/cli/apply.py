@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -27,6 +28,7 @@ from reconciler.notify import Notifier, apply_text, plan_text
 from reconciler.plan.model import Plan
 from reconciler.plan.render.json import plan_from_json
 from reconciler.state import DesiredState
+from reconciler.windows import window_state
 from reconciler.workflow import (
     PlanOptions,
     check_current,
@@ -76,6 +78,11 @@ class Request:
 @options.allow_deletes
 @options.targets
 @options.notify
+@click.option(
+    "--ignore-windows",
+    is_flag=True,
+    help="Apply even outside the apply windows the Portal declares.",
+)
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -88,6 +95,7 @@ def command(
     allow_deletes: bool,
     targets: tuple[str, ...],
     notify_url: str | None,
+    ignore_windows: bool,
 ) -> None:
     """Converge the portal on MANIFESTS (or on a saved --plan)."""
     label = (manifests or saved_path or Path(".")).as_posix()
@@ -100,6 +108,8 @@ def command(
                 " `orgctl plan -o`; a saved plan is applied as it was made"
             )
         desired = load_desired(_manifests(manifests, saved, saved_path))
+        if not (dry_run or ignore_windows):
+            _inside_window(desired)
         if journal is not None:
             check_writable(journal, "journal")  # before the plan is shown and confirmed
         scope = saved.targets if saved is not None else target_list(targets)
@@ -115,6 +125,19 @@ def command(
         )
         ok = run(_apply(desired, request))
     ctx.exit(0 if ok else 1)
+
+
+def _inside_window(desired: DesiredState) -> None:
+    """Refuse, before anything is read or sent, outside the Portal's apply windows."""
+    windows = desired.portal.applyWindows
+    if not windows:
+        return
+    state = window_state(windows, datetime.now(UTC))
+    if state.open_until is None:
+        raise UserError(
+            f"refusing to apply outside the Portal's apply windows. {state.sentence()}"
+            " Pass --ignore-windows to apply anyway (or --dry-run to only print the calls)."
+        )
 
 
 def _read_saved(path: Path) -> Plan:

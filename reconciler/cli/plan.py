@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -13,6 +14,7 @@ from reconciler.manifest.desired import load_desired
 from reconciler.notify import Notifier, plan_text
 from reconciler.plan.render.json import render_json
 from reconciler.state import DesiredState
+from reconciler.windows import window_state
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, target_list
 
 
@@ -46,6 +48,10 @@ def command(
         planned = run(_plan(desired, PlanOptions(allow_deletes, target_list(targets))))
     plan = planned.plan.with_manifests(manifests.as_posix())
     echo_report(plan, fmt, "plan")
+    if desired.portal.applyWindows:
+        # Beside the report, on stdout unless it would spoil the JSON.
+        state = window_state(desired.portal.applyWindows, datetime.now(UTC))
+        click.echo(state.sentence(), err=fmt == "json")
     if out is not None:
         write_output(out, "plan file", render_json(plan))
     notifier.send(plan_text(plan))

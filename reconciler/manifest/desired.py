@@ -12,6 +12,7 @@ from reconciler.manifest import models, validate
 from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import effective_urls, platform_of
 from reconciler.versions import Platform
+from reconciler.windows import Window
 
 
 def load_desired(path: Path, environ: Mapping[str, str] | None = None) -> state.DesiredState:
@@ -42,6 +43,7 @@ def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarge
         auth=state.Auth(spec.auth.tokenEnv, spec.auth.usernameEnv, spec.auth.passwordEnv),
         extraPrivileges=frozenset(spec.extraPrivileges),
         maxDeletes=spec.safety.maxDeletes,
+        applyWindows=tuple(Window(w.schedule, w.duration, w.timeZone) for w in spec.applyWindows),
     )
 
 
