@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 lint: install
-	$(BIN)/ruff check reconciler tests scripts benchmarks
-	$(BIN)/ruff format --check reconciler tests scripts benchmarks
+	$(BIN)/ruff check reconciler tests scripts benchmarks examples/ci
+	$(BIN)/ruff format --check reconciler tests scripts benchmarks examples/ci
 
 typecheck: install
 	$(BIN)/mypy

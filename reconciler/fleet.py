@@ -16,6 +16,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from reconciler.errors import UserError
+from reconciler.live.credentials import portal_variables
 from reconciler.manifest.loader import manifest_files  # the files `plan` would read, no others
 
 
@@ -27,8 +28,22 @@ class Target:
     path: Path  # the portal folder
     url: str  # spec.url as declared (never a credential)
 
-    def to_json(self) -> dict[str, str]:
-        return {"name": self.name, "path": self.path.as_posix(), "url": self.url}
+    def secrets(self) -> dict[str, str]:
+        """The names of this portal's own credential variables (valid secret names)."""
+        own = portal_variables(self.name)
+        return {
+            "token": str(own.tokenEnv),
+            "username": str(own.usernameEnv),
+            "password": str(own.passwordEnv),
+        }
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "path": self.path.as_posix(),
+            "url": self.url,
+            "secrets": self.secrets(),
+        }
 
 
 def find_targets(root: Path) -> list[Target]:

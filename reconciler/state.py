@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from reconciler.versions import Platform
+from reconciler.windows import Window
 
 # --- where a declaration came from ---------------------------------------------------------
 
@@ -173,6 +174,7 @@ class PortalTarget:
     adminUrl: str | None = None
     extraPrivileges: frozenset[str] = frozenset()
     maxDeletes: int = 10
+    applyWindows: tuple[Window, ...] = ()  # empty: applies always allowed
 
 
 @dataclass(slots=True)

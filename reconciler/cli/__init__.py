@@ -17,6 +17,7 @@ from reconciler.shown import safe
 
 # command name -> "module:attribute" of its click.Command
 COMMANDS: dict[str, str] = {
+    "adopt": "reconciler.cli.adopt:command",
     "apply": "reconciler.cli.apply:command",
     "drift": "reconciler.cli.drift:command",
     "export": "reconciler.cli.export:command",
@@ -30,6 +31,7 @@ COMMANDS: dict[str, str] = {
 
 # command name -> the line `orgctl --help` shows, so listing the commands imports none
 SUMMARIES: dict[str, str] = {
+    "adopt": "Write live values of drifted resources into the manifests.",
     "apply": "Converge the portal on the manifests (or on a saved --plan).",
     "drift": "Report every difference between the portal and the manifests.",
     "export": "Read a live portal and write manifests that describe it.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -23,8 +24,10 @@ from reconciler.cli.output import (
 from reconciler.errors import UserError
 from reconciler.live import PortalClient
 from reconciler.manifest import load_desired
+from reconciler.notify import Notifier, apply_text, plan_text
 from reconciler.plan import Plan, plan_from_json
 from reconciler.state import DesiredState
+from reconciler.windows import window_state
 from reconciler.workflow import (
     PlanOptions,
     check_current,
@@ -46,6 +49,7 @@ class Request:
     journal: Path | None
     saved: Plan | None
     saved_path: Path | None
+    notifier: Notifier
 
 
 @click.command()
@@ -72,6 +76,12 @@ class Request:
 )
 @options.allow_deletes
 @options.targets
+@options.notify
+@click.option(
+    "--ignore-windows",
+    is_flag=True,
+    help="Apply even outside the apply windows the Portal declares.",
+)
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -83,28 +93,50 @@ def command(
     journal: Path | None,
     allow_deletes: bool,
     targets: tuple[str, ...],
+    notify_url: str | None,
+    ignore_windows: bool,
 ) -> None:
     """Converge the portal on MANIFESTS (or on a saved --plan)."""
-    saved = _read_saved(saved_path) if saved_path else None
-    if saved is not None and (targets or allow_deletes):
-        raise UserError(
-            "--target and --allow-deletes shape a plan when it is made: pass them to"
-            " `orgctl plan -o`; a saved plan is applied as it was made"
+    label = (manifests or saved_path or Path(".")).as_posix()
+    notifier = Notifier.create(notify_url, "apply", label)
+    with notifier.failures():
+        saved = _read_saved(saved_path) if saved_path else None
+        if saved is not None and (targets or allow_deletes):
+            raise UserError(
+                "--target and --allow-deletes shape a plan when it is made: pass them to"
+                " `orgctl plan -o`; a saved plan is applied as it was made"
+            )
+        desired = load_desired(_manifests(manifests, saved, saved_path))
+        if not (dry_run or ignore_windows):
+            _inside_window(desired)
+        if journal is not None:
+            check_writable(journal, "journal")  # before the plan is shown and confirmed
+        scope = saved.targets if saved is not None else target_list(targets)
+        request = Request(
+            PlanOptions(allow_deletes, scope),
+            auto_approve,
+            dry_run,
+            parallelism,
+            journal,
+            saved,
+            saved_path,
+            notifier,
         )
-    desired = load_desired(_manifests(manifests, saved, saved_path))
-    if journal is not None:
-        check_writable(journal, "journal")  # before the plan is shown and confirmed
-    scope = saved.targets if saved is not None else target_list(targets)
-    request = Request(
-        PlanOptions(allow_deletes, scope),
-        auto_approve,
-        dry_run,
-        parallelism,
-        journal,
-        saved,
-        saved_path,
-    )
-    ctx.exit(0 if run(_apply(desired, request)) else 1)
+        ok = run(_apply(desired, request))
+    ctx.exit(0 if ok else 1)
+
+
+def _inside_window(desired: DesiredState) -> None:
+    """Refuse, before anything is read or sent, outside the Portal's apply windows."""
+    windows = desired.portal.applyWindows
+    if not windows:
+        return
+    state = window_state(windows, datetime.now(UTC))
+    if state.open_until is None:
+        raise UserError(
+            f"refusing to apply outside the Portal's apply windows. {state.sentence()}"
+            " Pass --ignore-windows to apply anyway (or --dry-run to only print the calls)."
+        )
 
 
 def _read_saved(path: Path) -> Plan:
@@ -130,8 +162,10 @@ async def _apply(desired: DesiredState, request: Request) -> bool:
         plan = await _plan_to_apply(client, desired, request)
         echo_report(plan, "text", "plan")
         if plan.errors:
+            request.notifier.send(plan_text(plan))
             return False
         if plan.empty:
+            request.notifier.send(apply_text(plan.portal.url, None, converged=True))
             return True
         if request.dry_run:
             echo_calls(plan)
@@ -139,7 +173,9 @@ async def _apply(desired: DesiredState, request: Request) -> bool:
         _confirm(request.auto_approve)
         result = await _send(client, plan, request)
         echo_result(result)
-        return await _verify(client, desired, request) and result.ok
+        converged = await _verify(client, desired, request)
+        request.notifier.send(apply_text(plan.portal.url, result, converged))
+        return converged and result.ok
 
 
 async def _plan_to_apply(client: PortalClient, desired: DesiredState, request: Request) -> Plan:

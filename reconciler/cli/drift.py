@@ -7,8 +7,10 @@ from pathlib import Path
 import click
 
 from reconciler.cli import options
+from reconciler.cli.failure import markdown_failure
 from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
 from reconciler.manifest import load_desired
+from reconciler.notify import Notifier, drift_text
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run
 
@@ -17,17 +19,23 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run
 @options.manifests
 @options.report_format("text", "json", "markdown")
 @options.output_file("Also write the report to FILE.")
+@options.notify
 @click.pass_context
-def command(ctx: click.Context, manifests: Path, fmt: str, out: Path | None) -> None:
+def command(
+    ctx: click.Context, manifests: Path, fmt: str, out: Path | None, notify_url: str | None
+) -> None:
     """Report every difference between the portal and MANIFESTS (exit 2 on drift, 1 on
     errors)."""
-    desired = load_desired(manifests)
-    if out is not None:
-        check_writable(out, "report")
-    plan = run(_read(desired)).plan
+    notifier = Notifier.create(notify_url, "drift", manifests.as_posix())
+    with notifier.failures(), markdown_failure(fmt, "drift", manifests.as_posix()):
+        desired = load_desired(manifests)
+        if out is not None:
+            check_writable(out, "report")
+        plan = run(_read(desired)).plan
     echo_report(plan, fmt, "drift")
     if out is not None:
         write_output(out, "report", render(plan, fmt, "drift"))
+    notifier.send(drift_text(plan))
     # Errors first, as plan does: a report with errors compared less than it should, and a
     # scheduled check must fail rather than pass as ordinary drift.
     if plan.errors:

@@ -58,3 +58,13 @@ def output_file(help_text: str) -> Callable[[F], F]:
         )(function)
 
     return decorate
+
+
+def notify(function: F) -> F:
+    return click.option(
+        "--notify",
+        "notify_url",
+        metavar="URL",
+        default=None,
+        help="Post a summary to this Slack or Teams incoming webhook (or $ORGCTL_NOTIFY_URL).",
+    )(function)

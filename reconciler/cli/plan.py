@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
 from reconciler.cli import options
+from reconciler.cli.failure import markdown_failure
 from reconciler.cli.output import check_writable, echo_report, reading, write_output
 from reconciler.manifest import load_desired
+from reconciler.notify import Notifier, plan_text
 from reconciler.plan import render_json
 from reconciler.state import DesiredState
+from reconciler.windows import window_state
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, target_list
 
 
@@ -23,6 +27,7 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, t
 )
 @options.targets
 @options.allow_deletes
+@options.notify
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -32,16 +37,24 @@ def command(
     detailed_exitcode: bool,
     targets: tuple[str, ...],
     allow_deletes: bool,
+    notify_url: str | None,
 ) -> None:
     """Show the ordered calls that would converge the portal on MANIFESTS."""
-    desired = load_desired(manifests)
-    if out is not None:
-        check_writable(out, "plan file")
-    planned = run(_plan(desired, PlanOptions(allow_deletes, target_list(targets))))
+    notifier = Notifier.create(notify_url, "plan", manifests.as_posix())
+    with notifier.failures(), markdown_failure(fmt, "plan", manifests.as_posix()):
+        desired = load_desired(manifests)
+        if out is not None:
+            check_writable(out, "plan file")
+        planned = run(_plan(desired, PlanOptions(allow_deletes, target_list(targets))))
     plan = planned.plan.with_manifests(manifests.as_posix())
     echo_report(plan, fmt, "plan")
+    if desired.portal.applyWindows:
+        # Beside the report, on stdout unless it would spoil the JSON.
+        state = window_state(desired.portal.applyWindows, datetime.now(UTC))
+        click.echo(state.sentence(), err=fmt == "json")
     if out is not None:
         write_output(out, "plan file", render_json(plan))
+    notifier.send(plan_text(plan))
     if plan.errors:
         ctx.exit(1)
     if detailed_exitcode and not plan.empty:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from reconciler.errors import UserError
-from reconciler.service.tls import TlsFiles, make_local_certificate, user_certificate
+from reconciler.service import TlsFiles, make_local_certificate, user_certificate
 
 
 def _tls_files(tls: bool, cert: Path | None, key: Path | None) -> TlsFiles | None:
@@ -21,7 +21,7 @@ def _tls_files(tls: bool, cert: Path | None, key: Path | None) -> TlsFiles | Non
 
 def world_ticks(state_file: Path | None) -> bool:
     """A state without `clock` runs on wall time; one with `clock` stands still."""
-    from reconciler.service.seed import declares_clock
+    from reconciler.service import declares_clock
 
     return state_file is None or not declares_clock(state_file)
 

@@ -13,7 +13,13 @@ from reconciler.fleet import find_targets
 @click.command()
 @click.argument("root", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list for a CI matrix.")
-def command(root: Path, as_json: bool) -> None:
+@click.option(
+    "--secrets",
+    "with_secrets",
+    is_flag=True,
+    help="Also print the names of each portal's credential variables.",
+)
+def command(root: Path, as_json: bool, with_secrets: bool) -> None:
     """List the portal folders below ROOT, one Portal document each."""
     targets = find_targets(root)
     if as_json:
@@ -21,4 +27,8 @@ def command(root: Path, as_json: bool) -> None:
         click.echo(json.dumps([t.to_json() for t in targets], separators=(",", ":")))
         return
     for target in targets:
-        click.echo(target.path.as_posix())
+        line = target.path.as_posix()
+        if with_secrets:
+            names = target.secrets()
+            line += f"  {names['token']}, or {names['username']} + {names['password']}"
+        click.echo(line)

@@ -18,7 +18,15 @@ from reconciler import catalog
 from reconciler.catalog import Feature
 from reconciler.export.render import FlowMap
 from reconciler.manifest.models import API_VERSION
-from reconciler.state import Auth, Collaboration, GroupLink, LiveState, Schedule, Workspace
+from reconciler.state import (
+    Auth,
+    Collaboration,
+    GroupLink,
+    LiveState,
+    Role,
+    Schedule,
+    Workspace,
+)
 from reconciler.versions import Platform
 
 Document = dict[str, Any]
@@ -77,17 +85,15 @@ def portal_document(
 def role_documents(live: LiveState) -> list[Document]:
     """One document per editable custom role, by name."""
     return [
-        document(
-            "Role",
-            {"name": role.name},
-            {
-                "description": role.description or "",
-                "privileges": sorted(role.privileges or ()),
-            },
-        )
+        role_document(role)
         for role in sorted(live.roles.values(), key=lambda r: r.name)
         if role.editable
     ]
+
+
+def role_document(role: Role) -> Document:
+    spec = {"description": role.description or "", "privileges": sorted(role.privileges or ())}
+    return document("Role", {"name": role.name}, spec)
 
 
 def unknown_privileges(live: LiveState) -> list[str]:
@@ -106,16 +112,19 @@ def members_document(live: LiveState) -> Document | None:
     """Every member with its role; `level` only where the platform still has levels."""
     if not live.members:
         return None
-    with_levels = _available(Feature.UPDATE_USER_LEVEL, live.portal.platform)
-    members: dict[str, FlowMap] = {}
-    for username, member in sorted(live.members.items()):
-        entry = FlowMap()
-        if with_levels and member.level is not None:
-            entry["level"] = member.level
-        if member.role is not None:
-            entry["role"] = member.role
-        members[username] = entry
+    members = {username: member_entry(live, username) for username in sorted(live.members)}
     return document("Members", {"name": "members"}, {"members": members})
+
+
+def member_entry(live: LiveState, username: str) -> FlowMap:
+    """One member's role, and its level where the platform still has levels."""
+    member = live.members[username]
+    entry = FlowMap()
+    if member.level is not None and _available(Feature.UPDATE_USER_LEVEL, live.portal.platform):
+        entry["level"] = member.level
+    if member.role is not None:
+        entry["role"] = member.role
+    return entry
 
 
 # --- Collaborations --------------------------------------------------------------------------

@@ -43,26 +43,35 @@ def needs_quotes(text: str) -> bool:
     return bool(_AMBIGUOUS.match(text))
 
 
-def render(documents: Iterable[Mapping[str, Any]], header: Iterable[str]) -> bytes:
-    """`documents` as one YAML stream (`---` between documents), `header` lines first."""
+def manifest_yaml() -> YAML:
+    """A round-trip YAML reader and writer in the manifests' style (that of the examples):
+    a file in this style loads and dumps back byte for byte, comments included."""
     yaml = YAML()
+    yaml.preserve_quotes = True
     yaml.width = 4096  # never fold a long description across lines
     yaml.indent(mapping=2, sequence=4, offset=2)
+    return yaml
+
+
+def render(documents: Iterable[Mapping[str, Any]], header: Iterable[str]) -> bytes:
+    """`documents` as one YAML stream (`---` between documents), `header` lines first."""
+    yaml = manifest_yaml()
     stream = io.StringIO()
     for line in header:
         stream.write(f"# {line}\n" if line else "#\n")
-    yaml.dump_all([_node(d) for d in documents], stream)
+    yaml.dump_all([to_node(d) for d in documents], stream)
     return stream.getvalue().encode("utf-8")
 
 
-def _node(value: Any) -> Any:
+def to_node(value: Any) -> Any:
+    """Plain values as ruamel.yaml nodes in the manifests' style (flow maps, quoting)."""
     if isinstance(value, Mapping):
-        node = CommentedMap((_node(str(k)), _node(v)) for k, v in value.items())
+        node = CommentedMap((to_node(str(k)), to_node(v)) for k, v in value.items())
         if isinstance(value, FlowMap):
             node.fa.set_flow_style()
         return node
     if isinstance(value, list | tuple):
-        return CommentedSeq(_node(v) for v in value)
+        return CommentedSeq(to_node(v) for v in value)
     if isinstance(value, str) and needs_quotes(value):
         return DoubleQuotedScalarString(value)
     return value

@@ -66,6 +66,7 @@ class PortalClient:
         auth: Auth | None = None,
         admin_root: str | None = None,
         env: Mapping[str, str] | None = None,
+        portal: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         retry: RetryPolicy | None = None,
         concurrency: int = 8,
@@ -77,7 +78,8 @@ class PortalClient:
         self.root = root.rstrip("/")
         self.admin_root = admin_root.rstrip("/") if admin_root else None
         environ = os.environ if env is None else env
-        self.credentials: Credentials = load_credentials(auth or Auth(), environ)
+        # `portal` (the Portal's metadata.name) selects its own ORGCTL_<NAME>_* variables.
+        self.credentials: Credentials = load_credentials(auth or Auth(), environ, portal)
         # A token bound to a referer is good only with that Referer; by default orgctl
         # names the portal's own root (and asks generateToken for a token bound to it).
         self.referer = (environ.get("ORGCTL_REFERER") or "").strip() or self.root
@@ -424,5 +426,6 @@ def client_for(
         auth=target.auth,
         admin_root=environ.get("ORGCTL_ADMIN_URL") or target.adminUrl,
         env=environ,
+        portal=target.name,
         **options,
     )

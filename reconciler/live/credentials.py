@@ -1,4 +1,9 @@
-"""Credentials from the environment only (`Portal.spec.auth` names the variables).
+"""Credentials from the environment only.
+
+The variables read are, the first that is set: the portal's own (`ORGCTL_<NAME>_TOKEN`, or
+`ORGCTL_<NAME>_USERNAME` + `_PASSWORD`, NAME being the Portal's metadata.name), those
+`Portal.spec.auth` names, then the plain `ORGCTL_TOKEN` or `ORGCTL_USERNAME` +
+`ORGCTL_PASSWORD`. One CI job or shell can so hold the credentials of several portals.
 
 The secrets live in this object alone; its repr shows the variable names, never values.
 """
@@ -6,6 +11,7 @@ The secrets live in this object alone; its repr shows the variable names, never 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -38,26 +44,90 @@ class Credentials:
         return "no credentials"
 
 
-def load_credentials(auth: Auth, env: Mapping[str, str] | None = None) -> Credentials:
-    """Read the variables `auth` names; a missing one is a `UserError` naming it."""
-    environ = os.environ if env is None else env
+PLAIN = (
+    Auth(tokenEnv="ORGCTL_TOKEN"),
+    Auth(usernameEnv="ORGCTL_USERNAME", passwordEnv="ORGCTL_PASSWORD"),
+)
+
+
+def portal_variables(name: str) -> Auth:
+    """The variables named after a portal: `field-office` gives `ORGCTL_FIELD_OFFICE_TOKEN`,
+    `_USERNAME` and `_PASSWORD`. Only A-Z, 0-9 and `_` remain, so each is a valid GitHub
+    or GitLab secret name and a valid shell variable."""
+    stem = "ORGCTL_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+    return Auth(f"{stem}_TOKEN", f"{stem}_USERNAME", f"{stem}_PASSWORD")
+
+
+def resolve_auth(auth: Auth, portal: str | None, env: Mapping[str, str]) -> Auth:
+    """The variables to read: the first complete set, most specific first. When none is
+    set, `auth` as declared, so that the error names what the Portal asked for."""
+    own = portal_variables(portal) if portal else None
+    if own is not None:
+        _refuse_half_pair(own, env)
+    candidates = [*_split(own), *_split(auth), *PLAIN]
+    return next((c for c in candidates if _is_set(c, env)), auth)
+
+
+def _split(auth: Auth | None) -> list[Auth]:
+    if auth is None:
+        return []
+    return [Auth(tokenEnv=auth.tokenEnv), Auth(None, auth.usernameEnv, auth.passwordEnv)]
+
+
+def _is_set(auth: Auth, env: Mapping[str, str]) -> bool:
     if auth.tokenEnv:
-        return Credentials(auth, token=_required(environ, auth.tokenEnv, "tokenEnv"))
-    if auth.usernameEnv or auth.passwordEnv:
-        if not (auth.usernameEnv and auth.passwordEnv):
+        return bool(env.get(auth.tokenEnv))
+    return bool(
+        auth.usernameEnv
+        and auth.passwordEnv
+        and env.get(auth.usernameEnv)
+        and env.get(auth.passwordEnv)
+    )
+
+
+def _refuse_half_pair(own: Auth, env: Mapping[str, str]) -> None:
+    # Falling back past a half-set pair could sign in as someone else: say so instead.
+    assert own.usernameEnv and own.passwordEnv
+    user, password = bool(env.get(own.usernameEnv)), bool(env.get(own.passwordEnv))
+    if user != password:
+        present, missing = (
+            (own.usernameEnv, own.passwordEnv) if user else (own.passwordEnv, own.usernameEnv)
+        )
+        raise UserError(f"environment variable {present} is set but {missing} is not")
+
+
+def load_credentials(
+    auth: Auth, env: Mapping[str, str] | None = None, portal: str | None = None
+) -> Credentials:
+    """Read the credentials of portal `portal` (its metadata.name) whose Portal declares
+    `auth`; when none is set, a `UserError` naming the variables looked for."""
+    environ = os.environ if env is None else env
+    chosen = resolve_auth(auth, portal, environ)
+    hint = _hint(portal)
+    if chosen.tokenEnv:
+        return Credentials(chosen, token=_required(environ, chosen.tokenEnv, "tokenEnv", hint))
+    if chosen.usernameEnv or chosen.passwordEnv:
+        if not (chosen.usernameEnv and chosen.passwordEnv):
             raise UserError("Portal auth needs both usernameEnv and passwordEnv")
         return Credentials(
-            auth,
-            username=_required(environ, auth.usernameEnv, "usernameEnv"),
-            password=_required(environ, auth.passwordEnv, "passwordEnv"),
+            chosen,
+            username=_required(environ, chosen.usernameEnv, "usernameEnv", hint),
+            password=_required(environ, chosen.passwordEnv, "passwordEnv", hint),
         )
-    return Credentials(auth)
+    return Credentials(chosen)
 
 
-def _required(env: Mapping[str, str], name: str, field_name: str) -> str:
+def _hint(portal: str | None) -> str:
+    if not portal:
+        return ""
+    own = portal_variables(portal)
+    return f"; or set {own.tokenEnv}, or {own.usernameEnv} and {own.passwordEnv}"
+
+
+def _required(env: Mapping[str, str], name: str, field_name: str, hint: str) -> str:
     value = env.get(name)
     if not value:
         raise UserError(
-            f"environment variable {name} is not set (named by Portal auth.{field_name})"
+            f"environment variable {name} is not set (named by Portal auth.{field_name}){hint}"
         )
     return value

@@ -13,6 +13,7 @@ from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import declared_platform, effective_urls
 from reconciler.manifest.validation import validate
 from reconciler.versions import Platform
+from reconciler.windows import Window
 
 
 def load_desired(path: Path, environ: Mapping[str, str] | None = None) -> state.DesiredState:
@@ -43,6 +44,7 @@ def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarge
         auth=state.Auth(spec.auth.tokenEnv, spec.auth.usernameEnv, spec.auth.passwordEnv),
         extraPrivileges=frozenset(spec.extraPrivileges),
         maxDeletes=spec.safety.maxDeletes,
+        applyWindows=tuple(Window(w.schedule, w.duration, w.timeZone) for w in spec.applyWindows),
     )
 
 

@@ -7,11 +7,12 @@ the portal's platform or several documents live in `rules.py`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from reconciler import catalog, values
+from reconciler import catalog, values, windows
 
 API_VERSION = "orgctl/v1"
 
@@ -78,6 +79,28 @@ class Safety(Strict):
     maxDeletes: int = Field(10, ge=0)
 
 
+def _checked(parse: Callable[[str], Any]) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        parse(value)  # raises WindowError (a ValueError) with the reason
+        return value
+
+    return check
+
+
+class ApplyWindow(Strict):
+    """When applies are allowed: from each time `schedule` matches, for `duration`."""
+
+    schedule: Annotated[str, AfterValidator(_checked(windows.parse_cron))] = Field(
+        description="cron: minute hour day-of-month month day-of-week, e.g. '0 22 * * 1-5'"
+    )
+    duration: Annotated[str, AfterValidator(_checked(windows.parse_duration))] = Field(
+        description="how long the window stays open, e.g. 30m, 4h, 1h30m, 2d"
+    )
+    timeZone: Annotated[str, AfterValidator(_checked(windows.parse_zone))] = Field(
+        "UTC", description="IANA time zone of the schedule, e.g. Europe/Berlin"
+    )
+
+
 class PortalSpec(Strict):
     url: str
     adminUrl: str | None = None
@@ -86,6 +109,8 @@ class PortalSpec(Strict):
     auth: AuthSpec
     extraPrivileges: list[str] = []
     safety: Safety = Safety()
+    # Empty: applies are always allowed; else only while one of the windows is open.
+    applyWindows: list[ApplyWindow] = []
 
 
 # --- Role, Members ---------------------------------------------------------------------------

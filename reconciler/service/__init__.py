@@ -87,5 +87,14 @@ Time
 
 from reconciler.service.app import create_app
 from reconciler.service.boot import open_world
+from reconciler.service.seed import declares_clock
+from reconciler.service.tls import TlsFiles, make_local_certificate, user_certificate
 
-__all__ = ["create_app", "open_world"]
+__all__ = [
+    "TlsFiles",
+    "create_app",
+    "declares_clock",
+    "make_local_certificate",
+    "open_world",
+    "user_certificate",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import shlex
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from reconciler.cli import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((ROOT / "examples" / "ci").rglob("*.yml"))
+SCRIPT = ROOT / "examples" / "ci" / "orgctl_ci.py"
 # GitHub expressions and shell variables stand for values, never for flags.
 PLACEHOLDER = re.compile(r"\$\{\{[^}]*\}\}|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 
@@ -70,7 +72,16 @@ def _all_invocations() -> list[tuple[str, list[str]]]:
     for path in WORKFLOWS:
         for script in _scripts(_load(path)):
             found.extend((path.name, words) for words in _invocations(script))
+    found.extend((SCRIPT.name, words) for words in _script_invocations())
     return found
+
+
+def _script_invocations() -> Iterator[list[str]]:
+    """The `orgctl(...)` calls of the CI script, a variable argument standing for a value."""
+    tree = ast.parse(SCRIPT.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "orgctl":
+            yield [arg.value if isinstance(arg, ast.Constant) else "VALUE" for arg in node.args]
 
 
 def _check(words: list[str]) -> list[str]:
@@ -107,11 +118,28 @@ def test_every_orgctl_invocation_is_a_real_command_with_real_flags() -> None:
     assert problems == []
 
 
-def test_pull_requests_annotate_plan_and_comment_in_place() -> None:
+def test_pull_requests_annotate_and_the_script_plans_in_markdown() -> None:
     text = (ROOT / "examples/ci/github/orgctl-pull-request.yml").read_text()
-    assert "--format github" in text
-    assert "--format markdown" in text and "--detailed-exitcode" in text
-    assert "updateComment" in text and "<!-- orgctl-plan:" in text
+    assert "--format github" in text and "ci/orgctl_ci.py plan" in text
+    plan = next(w for _, w in _all_invocations() if w[0] == "plan" and "-o" in w)
+    assert plan[plan.index("--format") + 1] == "markdown" and "--detailed-exitcode" in plan
+
+
+def test_every_workflow_installs_the_one_pinned_requirement() -> None:
+    for path in WORKFLOWS:
+        text = path.read_text()
+        assert 'pip install "${ORGCTL_REQUIREMENT:?' in text, path.name
+        assert "orgctl==" not in text, f"{path.name} pins a version of its own"
+
+
+def test_credentials_come_from_each_portals_own_secrets() -> None:
+    for name in ("orgctl-pull-request.yml", "orgctl-apply.yml", "orgctl-drift.yml"):
+        workflow = _load(ROOT / "examples/ci/github" / name)
+        env = next(j["env"] for j in workflow["jobs"].values() if "strategy" in j)
+        assert env["ORGCTL_TOKEN"] == "${{ secrets[matrix.portal.secrets.token] }}"
+        assert env["ORGCTL_USERNAME"] == "${{ secrets[matrix.portal.secrets.username] }}"
+        assert env["ORGCTL_PASSWORD"] == "${{ secrets[matrix.portal.secrets.password] }}"
+    assert "eval" not in (ROOT / "examples/ci/gitlab/.gitlab-ci.yml").read_text()
 
 
 def test_applies_to_one_portal_never_overlap() -> None:
@@ -124,12 +152,10 @@ def test_applies_to_one_portal_never_overlap() -> None:
     assert gitlab["apply"]["resource_group"] == "orgctl-$PORTAL"
 
 
-def test_drift_runs_on_a_schedule_and_opens_one_issue() -> None:
+def test_drift_runs_on_a_schedule() -> None:
     workflow = _load(ROOT / "examples/ci/github/orgctl-drift.yml")
     assert workflow["on"]["schedule"][0]["cron"]
-    script = workflow["jobs"]["drift"]["steps"][-1]["with"]["script"]
-    assert "issues.update" in script and "issues.create" in script
-    assert workflow["jobs"]["drift"]["steps"][-1]["if"] == "steps.drift.outputs.exitcode == '2'"
+    assert "ci/orgctl_ci.py drift" in workflow["jobs"]["drift"]["steps"][-1]["run"]
 
 
 def test_pre_commit_hook_runs_validate() -> None:

@@ -58,8 +58,26 @@ def test_json_feeds_a_matrix(tmp_path: Path) -> None:
             "name": "prod",
             "path": (tmp_path / "portals" / "prod").as_posix(),
             "url": "https://prod.example.com/portal/sharing/rest",
+            "secrets": {
+                "token": "ORGCTL_PROD_TOKEN",
+                "username": "ORGCTL_PROD_USERNAME",
+                "password": "ORGCTL_PROD_PASSWORD",
+            },
         }
     ]
+
+
+def test_secret_names_of_a_hyphenated_portal_are_valid(tmp_path: Path) -> None:
+    # export names a portal "field-office"; a hyphen is no part of a GitHub secret name.
+    _fleet(tmp_path, "field-office")
+    code, out = _run("targets", str(tmp_path / "portals"), "--json")
+    assert code == 0
+    assert json.loads(out)[0]["secrets"]["token"] == "ORGCTL_FIELD_OFFICE_TOKEN"
+    code, out = _run("targets", str(tmp_path / "portals"), "--secrets")
+    assert code == 0
+    assert out.strip().endswith(
+        "ORGCTL_FIELD_OFFICE_TOKEN, or ORGCTL_FIELD_OFFICE_USERNAME + ORGCTL_FIELD_OFFICE_PASSWORD"
+    )
 
 
 def test_two_portals_in_one_folder_is_an_error(tmp_path: Path) -> None:

@@ -1,0 +1,70 @@
+"""`orgctl adopt ADDRESS... DIR`: write the live values of resources into their manifests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from reconciler.adopt import Address, Adopted, adopt_into, parse_address
+from reconciler.cli.output import reading
+from reconciler.errors import UserError
+from reconciler.live import Scope, read_live
+from reconciler.manifest import load_desired
+from reconciler.plan import build_plan
+from reconciler.state import DesiredState, LiveState
+from reconciler.workflow import connect, run
+
+
+@click.command()
+@click.argument("arguments", nargs=-1, required=True, metavar="ADDRESS... DIR")
+@click.option(
+    "--drifted",
+    is_flag=True,
+    help="Adopt every resource drift reports that a manifest can declare.",
+)
+def command(arguments: tuple[str, ...], drifted: bool) -> None:
+    """Write the live values of the resources at ADDRESS into the manifests in DIR that
+    declare them (in place, comments kept), or add them where their kind lives."""
+    *given, folder = arguments
+    manifests = Path(folder)
+    if not given and not drifted:
+        raise UserError("adopt needs at least one ADDRESS (or --drifted) before the folder")
+    addresses = [parse_address(text) for text in given]
+    desired = load_desired(manifests)
+    live, clock = run(_read(desired))
+    if drifted:
+        addresses += _drifted(desired, live, clock, addresses)
+    adopted = adopt_into(manifests, addresses, live)
+    _report(adopted)
+
+
+async def _read(desired: DesiredState) -> tuple[LiveState, float | None]:
+    """The whole portal (a resource the manifests do not declare yet can be adopted too)
+    and its clock."""
+    async with connect(desired) as client:
+        with reading(desired.portal.url):
+            return await read_live(client, desired, Scope.EVERYTHING), client.server_clock
+
+
+def _drifted(
+    desired: DesiredState, live: LiveState, clock: float | None, given: list[Address]
+) -> list[Address]:
+    """The drifted resources a manifest can declare (deletions policies state are not)."""
+    plan = build_plan(desired, live, allow_deletes=True, now=clock)
+    found = []
+    for change in plan.changes:
+        try:
+            address = parse_address(change.address)
+        except UserError:
+            continue
+        if address not in given and address not in found:
+            found.append(address)
+    return found
+
+
+def _report(adopted: Adopted) -> None:
+    for line in adopted.lines:
+        click.echo(line)
+    if not adopted.written:
+        click.echo("No file changed: the manifests already hold the live values.")

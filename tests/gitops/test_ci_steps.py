@@ -1,0 +1,283 @@
+"""Every shell step of the CI examples, run as the CI would run it, against `orgctl serve`
+and a fake of the hosting's API: what gets installed, commented, saved, applied and
+reported, including when the portal is down or the reviewed plan went stale."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.cli import env_with, orgctl
+from tests.e2e.harness import ADMIN, DEMO_STATE, EXAMPLES, World, output_of
+from tests.gitops.ci_runner import (
+    CI,
+    GitHubRun,
+    GitLabPipeline,
+    Pipeline,
+    Sandbox,
+    github_run_steps,
+)
+from tests.gitops.fake_hosting import Hosting, fake_hosting
+from tests.service.harness import Service
+
+pytestmark = pytest.mark.e2e
+
+REQUIREMENT = "orgctl @ git+https://github.com/acme/orgctl@v0.2.0"
+PR, HEAD, HEAD2, MERGE = 7, "a1" * 20, "b2" * 20, "c3" * 20
+WORKFLOWS = CI / "github"
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    workdir = tmp_path / "service"
+    workdir.mkdir()
+    world = World(Service(workdir / "service.sqlite", DEMO_STATE).start(), workdir)
+    yield world
+    world.close()
+
+
+@pytest.fixture
+def hosting() -> Iterator[Hosting]:
+    with fake_hosting() as fake:
+        yield fake
+
+
+def sandbox(tmp_path: Path, url: str, *names: str) -> Sandbox:
+    return Sandbox.create(tmp_path / "ci", {n: EXAMPLES / n for n in names}, url)
+
+
+def secrets(world: World) -> dict[str, str]:
+    """Each portal's own names; field with a token, the others with a password."""
+    return {
+        "ORGCTL_HQ_USERNAME": ADMIN[0],
+        "ORGCTL_HQ_PASSWORD": ADMIN[1],
+        "ORGCTL_FIELD_TOKEN": world.api("field").token,
+        "ORGCTL_CLOUD_USERNAME": ADMIN[0],
+        "ORGCTL_CLOUD_PASSWORD": ADMIN[1],
+    }
+
+
+def github(
+    box: Sandbox, hosting: Hosting, world: World, workflow: str, sha: str, run_id: int = 1
+) -> Pipeline:
+    event = (
+        {"pull_request": {"number": PR, "head": {"sha": sha}}}
+        if workflow == "orgctl-pull-request.yml"
+        else {"after": sha}
+    )
+    return GitHubRun(
+        WORKFLOWS / workflow,
+        box,
+        hosting,
+        event,
+        sha,
+        secrets(world),
+        {"ORGCTL_REQUIREMENT": REQUIREMENT},
+        run_id,
+    ).run()
+
+
+def executed(pipeline: Pipeline) -> set[str]:
+    return {f"{s.job.split('{')[0]}/{s.name}" for s in pipeline.steps}
+
+
+def dead_url() -> str:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{probe.getsockname()[1]}"
+
+
+def test_github_plan_comment_then_apply_the_reviewed_plan_then_drift(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    box = sandbox(tmp_path, world.service.url, "hq", "field", "cloud")
+    pull = github(box, hosting, world, "orgctl-pull-request.yml", HEAD)
+    assert pull.failed_jobs == [], pull.log()
+    bodies = hosting.bodies(PR)
+    assert sorted(b.splitlines()[0] for b in bodies) == [
+        f"<!-- orgctl-plan:{name}:1/1 -->" for name in ("cloud", "field", "hq")
+    ]
+    hq = next(b for b in bodies if "orgctl-plan:hq:" in b)
+    assert "## orgctl plan: " in hq and "Role/Field Analyst" in hq, hq
+    assert {f"orgctl-plan-{n}-{HEAD}" for n in ("hq", "field", "cloud")} <= set(hosting.artifacts)
+    # Installed from the one pinned requirement, in every job.
+    assert box.pip_log.read_text().splitlines() == [f"install {REQUIREMENT}"] * 4
+
+    pushed = github(box, hosting, world, "orgctl-pull-request.yml", HEAD2, run_id=2)
+    assert pushed.failed_jobs == [], pushed.log()
+    assert len(hosting.bodies(PR)) == 3, "a second push updates the comments in place"
+    assert [c.method for c in hosting.calls if "/comments/" in c.path] == ["PATCH"] * 3
+
+    hosting.reviews[MERGE] = (PR, HEAD2)
+    applied = github(box, hosting, world, "orgctl-apply.yml", MERGE, run_id=3)
+    assert applied.failed_jobs == [], applied.log()
+    assert sorted((s["context"], s["state"]) for s in hosting.statuses) == [
+        (f"orgctl apply / {n}", "success") for n in ("cloud", "field", "hq")
+    ]
+    assert all(s["sha"] == MERGE and s["target_url"] for s in hosting.statuses)
+    applies = [b for b in hosting.bodies(PR) if "orgctl-apply:" in b]
+    assert len(applies) == 3 and all(" applied" in b for b in applies), applies
+    assert hosting.blob_saw_token and not any(hosting.blob_saw_token), "token sent to storage"
+    assert "Field Analyst" in world.api("hq").roles()
+
+    drift = github(box, hosting, world, "orgctl-drift.yml", MERGE, run_id=4)
+    assert drift.failed_jobs == [], drift.log()
+    assert hosting.issues == []
+    assert all(c.authorized for c in hosting.calls if not c.path.startswith("/blob/"))
+
+    ran = executed(pull) | executed(applied) | executed(drift)
+    every = {s for w in WORKFLOWS.glob("*.yml") for s in github_run_steps(w)}
+    assert every <= ran, every - ran
+
+
+def test_github_stale_plan_is_not_applied_and_a_fresh_one_is_posted(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    box = sandbox(tmp_path, world.service.url, "hq")
+    pull = github(box, hosting, world, "orgctl-pull-request.yml", HEAD)
+    assert pull.failed_jobs == [], pull.log()
+    api = world.api("hq")
+    api.set_privileges("Analyst", ["portal:user:joinGroup"])  # changed after the review
+    hosting.reviews[MERGE] = (PR, HEAD)
+
+    stale = github(box, hosting, world, "orgctl-apply.yml", MERGE, run_id=2)
+    assert len(stale.failed_jobs) == 1 and stale.failed_jobs[0].startswith("apply"), stale.log()
+    assert "Field Analyst" not in api.roles(), "nothing may be applied from a stale plan"
+    [status] = hosting.statuses
+    assert status["state"] == "failure" and "stale" in status["description"]
+    [comment] = hosting.bodies(PR)
+    assert "nothing applied" in comment and "stale plan" in comment, comment
+    assert "Role/Analyst" in comment and "## orgctl plan: " in comment, comment
+    assert f"orgctl-plan-hq-{MERGE}" in hosting.artifacts
+
+    again = github(box, hosting, world, "orgctl-apply.yml", MERGE, run_id=3)
+    assert again.failed_jobs == [], again.log()
+    assert hosting.statuses[-1]["state"] == "success"
+    assert "Field Analyst" in api.roles()
+
+
+def test_github_portal_down_is_said_in_the_comment_and_the_issue(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    box = sandbox(tmp_path, dead_url(), "hq")
+    pull = github(box, hosting, world, "orgctl-pull-request.yml", HEAD)
+    assert len(pull.failed_jobs) == 1 and pull.failed_jobs[0].startswith("plan"), pull.log()
+    [comment] = hosting.bodies(PR)
+    assert comment.startswith("<!-- orgctl-plan:hq:1/1 -->\n## orgctl plan: ")
+    assert "**Failed" in comment and "is unreachable" in comment, comment
+    assert hosting.artifacts == {}
+    assert ADMIN[1] not in comment
+
+    drift = github(box, hosting, world, "orgctl-drift.yml", MERGE, run_id=2)
+    assert len(drift.failed_jobs) == 1, drift.log()
+    [issue] = hosting.issues
+    assert issue["title"] == "orgctl drift: hq" and "is unreachable" in issue["body"]
+
+
+def test_github_drift_issue_is_opened_updated_and_closed(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    box = sandbox(tmp_path, world.service.url, "hq")
+    folder = box.repo / "portals" / "hq"
+    env = env_with(ORGCTL_USERNAME=ADMIN[0], ORGCTL_PASSWORD=ADMIN[1])
+    applied = orgctl("apply", folder, "--auto-approve", env=env)
+    assert applied.returncode == 0, output_of(applied)
+    api = world.api("hq")
+    api.set_privileges("Analyst", ["portal:user:joinGroup"])
+
+    first = github(box, hosting, world, "orgctl-drift.yml", MERGE)
+    assert first.failed_jobs == [], first.log()
+    [issue] = hosting.issues
+    assert issue["labels"] == ["orgctl-drift"] and "Role/Analyst" in issue["body"]
+    assert "https://github.example/acme/manifests/actions/runs/1" in issue["body"]
+
+    api.set_privileges("Analyst", ["portal:user:viewOrgItems"])
+    second = github(box, hosting, world, "orgctl-drift.yml", MERGE, run_id=2)
+    assert second.failed_jobs == [], second.log()
+    assert len(hosting.issues) == 1 and "viewOrgItems" in hosting.issues[0]["body"]
+
+    applied = orgctl("apply", folder, "--auto-approve", env=env)
+    assert applied.returncode == 0, output_of(applied)
+    third = github(box, hosting, world, "orgctl-drift.yml", MERGE, run_id=3)
+    assert third.failed_jobs == [], third.log()
+    assert hosting.issues[0]["state"] == "closed"
+    assert "matches the manifests again" in hosting.bodies(issue["number"])[-1]
+
+
+def gitlab(
+    box: Sandbox, hosting: Hosting, world: World, source: str, sha: str, run_id: int = 1
+) -> Pipeline:
+    return GitLabPipeline(
+        box,
+        hosting,
+        ["hq", "cloud"],
+        source,
+        sha,
+        {"ORGCTL_REQUIREMENT": REQUIREMENT, **secrets(world)},
+        branch=None if source == "merge_request_event" else "main",
+        merge_request=PR if source == "merge_request_event" else None,
+        run_id=run_id,
+    ).run()
+
+
+def test_gitlab_plan_note_then_apply_the_reviewed_plan_then_drift(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    # Portals that share no collaboration: applying one does not make the other's plan stale.
+    box = sandbox(tmp_path, world.service.url, "hq", "cloud")
+    merge_request = gitlab(box, hosting, world, "merge_request_event", HEAD)
+    assert merge_request.failed_jobs == [], merge_request.log()
+    assert {s.job for s in merge_request.steps} == {
+        "validate: [hq]",
+        "validate: [cloud]",
+        "plan: [hq]",
+        "plan: [cloud]",
+    }
+    assert sorted(b.splitlines()[0] for b in hosting.bodies(PR)) == [
+        "<!-- orgctl-plan:cloud:1/1 -->",
+        "<!-- orgctl-plan:hq:1/1 -->",
+    ]
+    assert f"orgctl-plan/{HEAD}/orgctl-plan-hq.json" in hosting.packages
+
+    hosting.reviews[MERGE] = (PR, HEAD)
+    pushed = gitlab(box, hosting, world, "push", MERGE, run_id=2)
+    assert pushed.failed_jobs == [], pushed.log()
+    assert {s.job for s in pushed.steps} == {"apply: [hq]", "apply: [cloud]"}
+    assert sorted((s["name"], s["state"]) for s in hosting.statuses) == [
+        ("orgctl apply / cloud", "success"),
+        ("orgctl apply / hq", "success"),
+    ]
+    assert "Field Analyst" in world.api("hq").roles()
+
+    scheduled = gitlab(box, hosting, world, "schedule", MERGE, run_id=3)
+    assert scheduled.failed_jobs == [], scheduled.log()
+    assert {s.job for s in scheduled.steps} == {"drift: [hq]", "drift: [cloud]"}
+    assert hosting.issues == []
+    assert box.pip_log.read_text().splitlines() == [f"install {REQUIREMENT}"] * 8
+
+
+def test_gitlab_portal_down_is_said_in_the_note(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    box = sandbox(tmp_path, dead_url(), "hq", "cloud")
+    merge_request = gitlab(box, hosting, world, "merge_request_event", HEAD)
+    assert sorted(merge_request.failed_jobs) == ["plan: [cloud]", "plan: [hq]"]
+    assert len(hosting.bodies(PR)) == 2, merge_request.log()
+    for body in hosting.bodies(PR):
+        assert "**Failed" in body and "is unreachable" in body, body
+    assert hosting.packages == {}
+
+
+def test_a_missing_requirement_stops_the_install_with_a_clear_message(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    box = sandbox(tmp_path, world.service.url, "hq")
+    run = GitHubRun(
+        WORKFLOWS / "orgctl-drift.yml", box, hosting, {}, MERGE, secrets(world), {}
+    ).run()
+    assert run.failed_jobs[0] == "targets{}", run.log()
+    assert "set the repository variable ORGCTL_REQUIREMENT" in run.log()
+    assert not box.pip_log.exists() and len(run.steps) == 3, "nothing after the install runs"
