@@ -20,6 +20,7 @@ go in headers only and never into output.
 
 from __future__ import annotations
 
+import base64
 import io
 import ipaddress
 import json
@@ -33,6 +34,7 @@ import urllib.request
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 PLAN_FILE = "plan.json"
@@ -44,6 +46,14 @@ COMMENT_LIMIT = {"github": 60_000, "gitlab": 900_000}
 
 class CIError(Exception):
     """A problem this script reports in one line, then exits 1."""
+
+
+class HttpStatusError(CIError):
+    """The hosting API answered an HTTP error status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 # --- the hosting API ---------------------------------------------------------------------------
@@ -83,10 +93,21 @@ class Http:
             with urllib.request.urlopen(request, timeout=60) as reply:
                 text = reply.read().decode()
         except urllib.error.HTTPError as exc:
-            raise CIError(f"{method} {path}: HTTP {exc.code} {exc.reason}") from None
+            raise HttpStatusError(
+                f"{method} {path}: HTTP {exc.code} {exc.reason}", exc.code
+            ) from None
         except urllib.error.URLError as exc:
             raise CIError(f"{method} {path}: {exc.reason}") from None
         return json.loads(text) if text else None
+
+    def call_if_found(self, method: str, path: str) -> Any:
+        """The answer, or None when the API answers 404."""
+        try:
+            return self.call(method, path)
+        except HttpStatusError as exc:
+            if exc.status == 404:
+                return None
+            raise
 
     def download(self, url: str) -> bytes | None:
         """The bytes at `url`; a redirect is followed without the token (it points at
@@ -207,6 +228,43 @@ class GitHub:
         """The workflow's upload-artifact step stores it; the name goes to the step output."""
         step_output("artifact", artifact, self.env)
 
+    def propose(self, change: Proposal) -> str:
+        """Branch `change.branch` from this commit (reset if it exists), the files on it, and
+        one open pull request for it; its address."""
+        repo, base = self.repo, self.commit()
+        try:
+            ref = {"ref": f"refs/heads/{change.branch}", "sha": base}
+            self.http.call("POST", f"/repos/{repo}/git/refs", ref)
+        except HttpStatusError as exc:
+            if exc.status != 422:  # 422: the branch exists; start it again from here
+                raise
+            reset = {"sha": base, "force": True}
+            self.http.call("PATCH", f"/repos/{repo}/git/refs/heads/{change.branch}", reset)
+        for path, text in change.files.items():
+            where = f"/repos/{repo}/contents/{urllib.parse.quote(path)}"
+            found = self.http.call_if_found("GET", f"{where}?ref={change.branch}")
+            content = base64.b64encode(text.encode()).decode()
+            put = {"message": change.title, "content": content, "branch": change.branch}
+            if found:
+                put["sha"] = found["sha"]
+            self.http.call("PUT", where, put)
+        owner = repo.split("/")[0]
+        query = urllib.parse.urlencode({"state": "open", "head": f"{owner}:{change.branch}"})
+        open_pulls = self.http.call("GET", f"/repos/{repo}/pulls?{query}")
+        if open_pulls:
+            number = open_pulls[0]["number"]
+            self.http.call("PATCH", f"/repos/{repo}/pulls/{number}", {"body": change.body})
+        else:
+            pull = {
+                "title": change.title,
+                "head": change.branch,
+                "base": self.env.get("GITHUB_REF_NAME") or "main",
+                "body": change.body,
+            }
+            number = self.http.call("POST", f"/repos/{repo}/pulls", pull)["number"]
+        server = self.env.get("GITHUB_SERVER_URL", "https://github.com")
+        return f"{server}/{repo}/pull/{number}"
+
 
 class GitLab:
     kind = "gitlab"
@@ -283,12 +341,60 @@ class GitLab:
         # The generic package registry keeps it by name, past the pipeline's own artifacts.
         self.http.upload(self._package(artifact), content)
 
+    def propose(self, change: Proposal) -> str:
+        """One commit of the files on `change.branch`, from this commit (the branch is
+        replaced if it exists), and one open merge request for it; its address."""
+        project, base = self.project, self.commit()
+        actions = [
+            {
+                "action": "update" if path in change.existing else "create",
+                "file_path": path,
+                "content": text,
+            }
+            for path, text in change.files.items()
+        ]
+        commit = {
+            "branch": change.branch,
+            "start_sha": base,
+            "force": True,
+            "commit_message": change.title,
+            "actions": actions,
+        }
+        self.http.call("POST", f"{project}/repository/commits", commit)
+        query = urllib.parse.urlencode({"state": "opened", "source_branch": change.branch})
+        opened = self.http.call("GET", f"{project}/merge_requests?{query}")
+        if opened:
+            iid = opened[0]["iid"]
+            update = {"description": change.body}
+            self.http.call("PUT", f"{project}/merge_requests/{iid}", update)
+        else:
+            request = {
+                "source_branch": change.branch,
+                "target_branch": self.env.get("CI_DEFAULT_BRANCH") or "main",
+                "title": change.title,
+                "description": change.body,
+            }
+            iid = self.http.call("POST", f"{project}/merge_requests", request)["iid"]
+        web = self.env.get("CI_PROJECT_URL", "")
+        return f"{web}/-/merge_requests/{iid}"
+
     def _package(self, artifact: str) -> str:
         name, _, sha = artifact.rpartition("-")
         return f"{self.project}/packages/generic/orgctl-plan/{sha}/{name}.json"
 
 
 Hosting = GitHub | GitLab
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A change to propose for review: files (path from the repository root -> text)."""
+
+    branch: str
+    title: str
+    body: str
+    files: dict[str, str]
+    existing: frozenset[str]  # which of the files exist on the base commit
 
 
 def hosting(env: Mapping[str, str]) -> Hosting:
@@ -463,7 +569,7 @@ def _last_line(text: str, prefix: str) -> str | None:
     return lines[-1] if lines else None
 
 
-def drift_job(host: Hosting, name: str, folder: str) -> int:
+def drift_job(host: Hosting, name: str, folder: str, env: Mapping[str, str]) -> int:
     run = orgctl("drift", folder, "--format", "markdown")
     title = f"orgctl drift: {name}"
     number = host.open_issue(title)
@@ -472,6 +578,8 @@ def drift_job(host: Hosting, name: str, folder: str) -> int:
             host.close_issue(number, f"{name} matches the manifests again.{link(host)}")
         return 0
     body = report(run, title) + link(host)
+    if run.code == 2 and env.get("ORGCTL_DRIFT_PULL_REQUEST", "true").lower() != "false":
+        body += propose_adoption(host, name, folder)
     if number is None:
         host.create_issue(title, body)
     else:
@@ -479,7 +587,44 @@ def drift_job(host: Hosting, name: str, folder: str) -> int:
     return 1 if run.code == 1 else 0
 
 
-JOBS = {"plan": plan_job, "apply": apply_job, "drift": drift_job}
+def propose_adoption(host: Hosting, name: str, folder: str) -> str:
+    """Write the live values into the manifests (`orgctl adopt --drifted`) and propose the
+    result for review; the line that says where, for the drift issue."""
+    before = _manifest_texts(folder)
+    run = orgctl("adopt", "--drifted", folder)
+    if run.code != 0:
+        why = (run.stderr or run.stdout).strip()
+        return f"\n\nThe live values could not be written into the manifests: {why}"
+    after = _manifest_texts(folder)
+    changed = {path: text for path, text in after.items() if before.get(path) != text}
+    if not changed:
+        return ""
+    proposal = Proposal(
+        branch=f"orgctl/drift/{name}",
+        title=f"orgctl: accept the drift of {name} into the manifests",
+        body=(
+            f"`orgctl adopt --drifted {folder}` wrote the live values of {name} into the"
+            " manifests. Merge to keep the portal as it is now; close to restore the"
+            f" manifests' values with the next apply.{link(host)}"
+        ),
+        files=changed,
+        existing=frozenset(before),
+    )
+    address = host.propose(proposal)
+    return f"\n\nA pull request accepts the live values into Git: {address}"
+
+
+def _manifest_texts(folder: str) -> dict[str, str]:
+    root = Path(folder)
+    files = sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    return {p.as_posix(): p.read_text(encoding="utf-8") for p in files}
+
+
+def drift_here(host: Hosting, name: str, folder: str) -> int:
+    return drift_job(host, name, folder, os.environ)
+
+
+JOBS = {"plan": plan_job, "apply": apply_job, "drift": drift_here}
 
 
 def main(argv: Sequence[str]) -> int:

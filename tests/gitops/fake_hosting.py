@@ -3,6 +3,7 @@ comments, issues, saved plans and statuses in memory and records every call."""
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import re
@@ -42,6 +43,9 @@ class Hosting:
     statuses: list[dict[str, Any]] = field(default_factory=list)
     reviews: dict[str, tuple[int, str]] = field(default_factory=dict)  # commit -> (PR, head)
     blob_saw_token: list[bool] = field(default_factory=list)
+    # branch -> (base commit, {path: text}); pull and merge requests, as opened
+    branches: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+    proposals: list[dict[str, Any]] = field(default_factory=list)
     next_id: int = 100
 
     def new_id(self) -> int:
@@ -64,6 +68,14 @@ class Hosting:
 
 
 Route = tuple[str, re.Pattern[str], Callable[..., Any]]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """An answer other than 200, from a route."""
+
+    status: int
+    message: str
 
 
 def _routes(h: Hosting) -> list[Route]:
@@ -124,6 +136,48 @@ def _routes(h: Hosting) -> list[Route]:
         h.statuses.append({"sha": sha, **body})
         return body
 
+    def create_ref(body: dict[str, Any]) -> Any:
+        branch = body["ref"].removeprefix("refs/heads/")
+        if branch in h.branches:
+            return Refusal(422, "Reference already exists")
+        h.branches[branch] = (body["sha"], {})
+        return body
+
+    def reset_ref(branch: str, body: dict[str, Any]) -> Any:
+        h.branches[branch] = (body["sha"], {})
+        return body
+
+    def read_file(path: str, query: dict[str, list[str]]) -> Any:
+        files = h.branches.get(query["ref"][0], ("", {}))[1]
+        if path not in files:
+            return Refusal(404, "Not Found")
+        return {"path": path, "sha": f"sha-of-{len(files[path])}"}
+
+    def write_file(path: str, body: dict[str, Any]) -> Any:
+        files = h.branches[body["branch"]][1]
+        if path in files and body.get("sha") != f"sha-of-{len(files[path])}":
+            return Refusal(409, "sha does not match")
+        files[path] = base64.b64decode(body["content"]).decode()
+        return {"content": {"path": path}}
+
+    def commit(body: dict[str, Any]) -> Any:
+        files = {a["file_path"]: a["content"] for a in body["actions"]}
+        h.branches[body["branch"]] = (body["start_sha"], files)
+        return {"id": "commit"}
+
+    def open_proposals(branch: str) -> list[dict[str, Any]]:
+        return [p for p in h.proposals if p["branch"] == branch and p["open"]]
+
+    def propose(body: dict[str, Any], branch: str, number_key: str) -> Any:
+        proposal = {number_key: h.new_id(), "branch": branch, "open": True, **body}
+        h.proposals.append(proposal)
+        return proposal
+
+    def revise(number: str, body: dict[str, Any], number_key: str) -> Any:
+        proposal = next(p for p in h.proposals if p[number_key] == int(number))
+        proposal.update(body)
+        return proposal
+
     return [
         (
             "GET",
@@ -181,6 +235,49 @@ def _routes(h: Hosting) -> list[Route]:
             lambda sha, **_: merge_requests(sha),
         ),
         ("POST", re.compile(rf"{gl}/statuses/(\w+)"), lambda sha, body, **_: status(sha, body)),
+        ("POST", re.compile(rf"{gh}/git/refs"), lambda body, **_: create_ref(body)),
+        (
+            "PATCH",
+            re.compile(rf"{gh}/git/refs/heads/(.+)"),
+            lambda branch, body, **_: reset_ref(branch, body),
+        ),
+        (
+            "GET",
+            re.compile(rf"{gh}/contents/(.+)"),
+            lambda path, query, **_: read_file(path, query),
+        ),
+        ("PUT", re.compile(rf"{gh}/contents/(.+)"), lambda path, body, **_: write_file(path, body)),
+        (
+            "GET",
+            re.compile(rf"{gh}/pulls"),
+            lambda query, **_: open_proposals(query["head"][0].split(":", 1)[1]),
+        ),
+        (
+            "POST",
+            re.compile(rf"{gh}/pulls"),
+            lambda body, **_: propose(body, body["head"], "number"),
+        ),
+        (
+            "PATCH",
+            re.compile(rf"{gh}/pulls/(\d+)"),
+            lambda n, body, **_: revise(n, body, "number"),
+        ),
+        ("POST", re.compile(rf"{gl}/repository/commits"), lambda body, **_: commit(body)),
+        (
+            "GET",
+            re.compile(rf"{gl}/merge_requests"),
+            lambda query, **_: open_proposals(query["source_branch"][0]),
+        ),
+        (
+            "POST",
+            re.compile(rf"{gl}/merge_requests"),
+            lambda body, **_: propose(body, body["source_branch"], "iid"),
+        ),
+        (
+            "PUT",
+            re.compile(rf"{gl}/merge_requests/(\d+)"),
+            lambda n, body, **_: revise(n, body, "iid"),
+        ),
     ]
 
 
@@ -223,6 +320,10 @@ class _Handler(BaseHTTPRequestHandler):
             found = pattern.fullmatch(parts.path)
             if method == self.command and found:
                 result = action(*found.groups(), body=body, query=parse_qs(parts.query))
+                if isinstance(result, Refusal):
+                    message = json.dumps({"message": result.message}).encode()
+                    self._reply(result.status, message, {"Content-Type": "application/json"})
+                    return
                 self._reply(200, json.dumps(result).encode(), {"Content-Type": "application/json"})
                 return
         self._reply(404, b'{"message": "Not Found"}')

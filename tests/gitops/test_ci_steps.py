@@ -281,3 +281,55 @@ def test_a_missing_requirement_stops_the_install_with_a_clear_message(
     assert run.failed_jobs[0] == "targets{}", run.log()
     assert "set the repository variable ORGCTL_REQUIREMENT" in run.log()
     assert not box.pip_log.exists() and len(run.steps) == 3, "nothing after the install runs"
+
+
+def test_github_drift_proposes_the_live_values_in_one_pull_request(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    box = sandbox(tmp_path, world.service.url, "hq")
+    folder = box.repo / "portals" / "hq"
+    env = env_with(ORGCTL_USERNAME=ADMIN[0], ORGCTL_PASSWORD=ADMIN[1])
+    applied = orgctl("apply", folder, "--auto-approve", env=env)
+    assert applied.returncode == 0, output_of(applied)
+    api = world.api("hq")
+    api.set_privileges("Analyst", ["portal:user:joinGroup"])
+
+    first = github(box, hosting, world, "orgctl-drift.yml", MERGE)
+    assert first.failed_jobs == [], first.log()
+    [pull] = hosting.proposals
+    assert pull["head"] == "orgctl/drift/hq" and pull["base"] == "main", pull
+    base, files = hosting.branches["orgctl/drift/hq"]
+    assert base == MERGE
+    [(path, text)] = files.items()
+    assert path.endswith("roles.yaml"), path
+    # The branch holds the adopted file: the live privileges, the rest as it was.
+    original = (folder / Path(path).name).read_text()
+    assert "portal:user:joinGroup" in text and text != original
+    assert text.splitlines()[0] == original.splitlines()[0], "the file's comment is kept"
+    assert f"pull/{pull['number']}" in hosting.issues[0]["body"]
+
+    # Drift again: the same branch is reset and the same pull request updated.
+    api.set_privileges("Analyst", ["portal:user:viewOrgItems"])
+    second = github(box, hosting, world, "orgctl-drift.yml", MERGE, run_id=2)
+    assert second.failed_jobs == [], second.log()
+    assert len(hosting.proposals) == 1
+    assert "portal:user:viewOrgItems" in hosting.branches["orgctl/drift/hq"][1][path]
+
+
+def test_gitlab_drift_proposes_the_live_values_in_one_merge_request(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    box = sandbox(tmp_path, world.service.url, "hq", "cloud")
+    env = env_with(ORGCTL_USERNAME=ADMIN[0], ORGCTL_PASSWORD=ADMIN[1])
+    for name in ("hq", "cloud"):
+        applied = orgctl("apply", box.repo / "portals" / name, "--auto-approve", env=env)
+        assert applied.returncode == 0, output_of(applied)
+    world.api("hq").set_privileges("Analyst", ["portal:user:joinGroup"])
+
+    scheduled = gitlab(box, hosting, world, "schedule", MERGE)
+    assert scheduled.failed_jobs == [], scheduled.log()
+    [request] = hosting.proposals
+    assert request["source_branch"] == "orgctl/drift/hq" and request["target_branch"] == "main"
+    base, files = hosting.branches["orgctl/drift/hq"]
+    assert base == MERGE and any("portal:user:joinGroup" in t for t in files.values()), files
+    assert f"merge_requests/{request['iid']}" in hosting.issues[0]["body"]
