@@ -7,6 +7,7 @@ import time
 from collections.abc import Sequence
 
 from reconciler import catalog
+from reconciler.catalog import privilege_problem
 from reconciler.operations import OPERATIONS
 from reconciler.plan.collaborations import plan_collaborations
 from reconciler.plan.draft import Draft, PendingCall
@@ -47,6 +48,8 @@ def build_plan(
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
+    if draft.desired.portal.platform.deployment == draft.live.portal.platform.deployment:
+        _check_privileges(draft)
     _check_deletes(draft, allow_deletes)
     changes = tuple(sorted(draft.changes, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
@@ -82,14 +85,35 @@ def _leave_out_unreadable(draft: Draft) -> None:
 
 
 def _check_platform(draft: Draft) -> None:
+    """The Portal's `version` is the release the manifests were validated against: the
+    portal may run another (an upgrade must not turn CI red), as long as everything the
+    manifests declare exists there, which `_check_gates` and `_check_privileges` verify,
+    naming what is missing. Another deployment kind is another portal altogether."""
     declared = draft.desired.portal.platform
     actual = draft.live.portal.platform
-    if declared != actual:
+    if declared.deployment != actual.deployment:
         draft.error(
             "Portal",
             f"the manifests declare {declared} but the portal runs {actual}; "
             "correct the Portal's deployment/version",
         )
+    elif declared != actual:
+        draft.warn(
+            "Portal",
+            f"the manifests are validated against {declared} but the portal runs {actual};"
+            " everything they declare exists there (set version to match when convenient)",
+        )
+
+
+def _check_privileges(draft: Draft) -> None:
+    """Each declared privilege exists on the release the portal runs."""
+    platform = draft.live.portal.platform
+    extra = draft.desired.portal.extraPrivileges
+    for name, role in sorted(draft.desired.roles.items()):
+        for privilege in sorted(role.privileges or ()):
+            problem = privilege_problem(privilege, platform, extra)
+            if problem:
+                draft.error(f"Role/{name}", problem)
 
 
 def _check_gates(draft: Draft) -> None:

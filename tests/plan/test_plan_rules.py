@@ -80,12 +80,33 @@ def test_more_deletions_than_allowed_need_allow_deletes() -> None:
     assert not build_plan(desired, field_live(), now=NOW, allow_deletes=True).errors
 
 
-def test_declared_platform_must_be_the_live_one() -> None:
+def test_an_upgraded_portal_is_a_warning_when_everything_declared_exists() -> None:
     desired = hq_desired(platform=Platform.parse("self-hosted", "10.6"))
     plan = build_plan(desired, hq_live(), now=NOW)
+    assert plan.errors == ()
+    assert [str(w) for w in plan.warnings if w.address == "Portal"] == [
+        "Portal: the manifests are validated against self-hosted 10.6 but the portal runs"
+        " self-hosted 10.6.1; everything they declare exists there (set version to match"
+        " when convenient)"
+    ]
+
+
+def test_a_portal_of_another_deployment_kind_is_an_error() -> None:
+    desired = hq_desired(platform=Platform.parse("hosted-cloud", "2026-06"))
+    plan = build_plan(desired, hq_live(), now=NOW)
+    assert "Portal: the manifests declare hosted-cloud 2026-06 but the portal runs" in str(
+        plan.errors[0]
+    )
+
+
+def test_a_declared_privilege_the_live_release_lacks_is_an_error_naming_it() -> None:
+    live = hq_live()  # 10.6.1: no portal:user:reassignItems before 11.0
+    desired = hq_desired(platform=Platform.parse("self-hosted", "11.0"))
+    desired.roles = {"Mover": Role("Mover", "m", frozenset({"portal:user:reassignItems"}))}
+    plan = build_plan(desired, live, now=NOW)
     assert [str(e) for e in plan.errors] == [
-        "Portal: the manifests declare self-hosted 10.6 but the portal runs self-hosted "
-        "10.6.1; correct the Portal's deployment/version"
+        "Role/Mover: privilege 'portal:user:reassignItems' needs self-hosted 11.0 or later"
+        " (portal is 10.6.1)"
     ]
 
 
