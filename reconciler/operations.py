@@ -63,6 +63,9 @@ class OperationName(StrEnum):
     DELETE_ROLE = "deleteRole"
     # The portal's own delivery settings for organization webhooks (not docs/rules.md §4.12).
     UPDATE_PORTAL_WEBHOOK_SETTINGS = "updatePortalWebhookSettings"
+    # The portal's file resources; orgctl keeps its apply lock as one (README: the lock).
+    ADD_RESOURCE = "addResource"
+    REMOVE_RESOURCE = "removeResource"
 
 
 class ReadName(StrEnum):
@@ -99,6 +102,8 @@ class ReadName(StrEnum):
     ALL_SCHEDULED_TASKS = "allScheduledTasks"
     SERVERS = "servers"
     PORTAL_ADMIN = "portalAdmin"
+    RESOURCES = "resources"
+    RESOURCE = "resource"
 
 
 _ARGUMENT = re.compile(r"\{([A-Za-z]+)\}")
@@ -367,6 +372,20 @@ _OPERATION_ROWS = (
         rank=16,
         feature=Feature.DELETE_ORG_WEBHOOK,  # organization webhooks came at 10.7
     ),
+    Operation(
+        # Writing a key that exists replaces its text, so sending it twice is harmless.
+        OperationName.ADD_RESOURCE,
+        _sharing(_PORTAL + "/addResource"),
+        Capability.ORG_ADMIN,
+        rank=17,
+    ),
+    Operation(
+        OperationName.REMOVE_RESOURCE,
+        _sharing(_PORTAL + "/removeResource"),
+        Capability.ORG_ADMIN,
+        rank=18,
+        gone_when_missing=True,
+    ),
 )
 
 OPERATIONS: Mapping[OperationName, Operation] = MappingProxyType(
@@ -421,6 +440,8 @@ _READ_ROWS = (
     ),
     Read(ReadName.SERVICE_WEBHOOKS, Path(Root.ADMIN, "services/webhooks"), entries="webhooks"),
     Read(ReadName.WEBHOOK_SETTINGS, _WEBHOOK_SETTINGS),
+    Read(ReadName.RESOURCES, _sharing(_PORTAL + "/resources"), entries="resources"),
+    Read(ReadName.RESOURCE, _sharing(_PORTAL + "/resources/{key}")),
 )
 
 READS: Mapping[ReadName, Read] = MappingProxyType({read.name: read for read in _READ_ROWS})

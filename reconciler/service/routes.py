@@ -20,7 +20,15 @@ from reconciler.operations import (
     ReadName,
     Root,
 )
-from reconciler.service import collaborations, members, portal, roles, tasks, webhooks
+from reconciler.service import (
+    collaborations,
+    members,
+    portal,
+    resources,
+    roles,
+    tasks,
+    webhooks,
+)
 from reconciler.service.context import Ctx
 
 Handler = Callable[[Ctx], dict[str, Any]]
@@ -43,6 +51,8 @@ WRITES: dict[OperationName, Handler] = {
     OperationName.DELETE_COLLABORATION: collaborations.delete_collaboration,
     OperationName.DELETE_ROLE: roles.delete_role,
     OperationName.UPDATE_PORTAL_WEBHOOK_SETTINGS: webhooks.update_portal_webhook_settings,
+    OperationName.ADD_RESOURCE: resources.add_resource,
+    OperationName.REMOVE_RESOURCE: resources.remove_resource,
 }
 
 READ_HANDLERS: dict[ReadName, Handler] = {
@@ -79,6 +89,8 @@ READ_HANDLERS: dict[ReadName, Handler] = {
     ReadName.ALL_SCHEDULED_TASKS: tasks.all_scheduled_tasks,
     ReadName.SERVERS: portal.servers,
     ReadName.PORTAL_ADMIN: portal.portal_admin_root,
+    ReadName.RESOURCES: resources.list_resources,
+    ReadName.RESOURCE: resources.one_resource,
 }
 
 

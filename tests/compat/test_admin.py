@@ -94,3 +94,14 @@ def test_task_runs_listed_and_deleted(sign_in: SignIn) -> None:
     assert [run.properties["runId"] for run in runs] == ["run-01", "run-02", "run-03"]
     assert runs[0].delete() is True
     assert [run.properties["runId"] for run in task.runs] == ["run-02", "run-03"]
+
+
+def test_portal_resources_where_the_apply_lock_lives(sign_in: SignIn) -> None:
+    # PortalResources (arcgis/gis/admin/_resources.py): addResource with key, text and
+    # access; resources paged by nextStart; removeresource by key.
+    resources = sign_in("hq").admin.resources
+    lease = {"id": "0123456789abcdef", "holder": "ci@runner", "pid": 7, "since": 1, "until": 2}
+    assert resources.add(key="orgctl-apply-lock.json", text=lease, access="org") is True
+    assert [r["key"] for r in resources.list()] == ["orgctl-apply-lock.json"]
+    assert resources.delete("orgctl-apply-lock.json") is True
+    assert resources.list() == []
