@@ -14,10 +14,12 @@ from reconciler.apply.placeholders import Produced, UnresolvedPlaceholder
 from reconciler.apply.result import ApplyResult, CallOutcome, Status
 from reconciler.errors import UserError
 from reconciler.live.client import ALREADY_GONE, PortalClient
-from reconciler.live.errors import AmbiguousRequestError, ServiceError
+from reconciler.live.errors import AmbiguousRequestError, PortalError, ServiceError
 from reconciler.plan.model import Call, Plan
 
 EventHook = Callable[[CallEvent], None]
+# None while calls may be sent; otherwise why not (the apply lock was lost).
+Guard = Callable[[], str | None]
 
 
 async def execute(
@@ -28,15 +30,17 @@ async def execute(
     journal: Journal | None = None,
     on_event: EventHook | None = None,
     look_up_created: Lookup | None = None,
+    guard: Guard | None = None,
 ) -> ApplyResult:
-    """Send `plan.calls`; the result lists every call's outcome in seq order."""
+    """Send `plan.calls`; the result lists every call's outcome in seq order. A call whose
+    turn comes when `guard` gives a reason is not sent, and fails with that reason."""
     if plan.errors:
         raise UserError("the plan has errors and cannot be applied")
     if parallelism < 1:
         raise UserError(f"parallelism must be at least 1, got {parallelism}")
     check_dependencies(plan.calls)
     lookup = look_up_created or created_lookup(client)
-    run = _Run(client, parallelism, journal, on_event, lookup)
+    run = _Run(client, parallelism, journal, on_event, lookup, guard)
     outcomes = await asyncio.gather(*(run.call(c) for c in plan.calls))
     return ApplyResult(tuple(sorted(outcomes, key=lambda o: o.seq)))
 
@@ -63,8 +67,10 @@ class _Run:
         journal: Journal | None,
         on_event: EventHook | None,
         lookup: Lookup,
+        guard: Guard | None,
     ) -> None:
         self.client = client
+        self.guard = guard
         self.gate = asyncio.Semaphore(parallelism)
         self.journal = journal
         self.on_event = on_event
@@ -109,12 +115,19 @@ class _Run:
             url, params = self.produced.resolve_call(call)
         except UnresolvedPlaceholder as exc:
             return self._failed(call, {"message": str(exc)})
+        stop = self.guard() if self.guard is not None else None
+        if stop is not None:
+            return self._failed(call, {"message": f"not sent: {stop}"})
         self._emit(CallEvent(call, EventKind.START, params=params))
         try:
             # A write that is not idempotent is never sent twice (a second createRole
             # makes a duplicate role); the table says how to settle a lost reply instead.
             result = await self.client.post(
-                url, params, idempotent=call.spec.idempotent, deletes=call.spec.gone_when_missing
+                url,
+                params,
+                idempotent=call.spec.idempotent,
+                deletes=call.spec.gone_when_missing,
+                on_retry=lambda tries, error, delay: self._retrying(call, tries, error, delay),
             )
         except AmbiguousRequestError as exc:
             if call.spec.adoption is None:
@@ -139,6 +152,10 @@ class _Run:
             return self._failed(call, {"message": message})
         note = f"{call.operation} got no reply; adopted the existing {call.address} ({found})"
         return self._done(call, {"success": True, call.produces or "id": found}, note)
+
+    def _retrying(self, call: Call, tries: int, error: PortalError, delay: float) -> None:
+        note = f"try {tries} failed; trying again in {delay:.1f}s"
+        self._emit(CallEvent(call, EventKind.RETRY, error=_error(error), note=note, attempt=tries))
 
     def _done(self, call: Call, result: dict[str, Any], note: str | None = None) -> CallOutcome:
         if call.produces is not None:

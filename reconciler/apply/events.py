@@ -14,6 +14,7 @@ class EventKind(StrEnum):
     DONE = "done"
     FAILED = "failed"
     SKIPPED = "skipped"
+    RETRY = "retry"  # one try failed and the call is being tried again
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,3 +25,4 @@ class CallEvent:
     result: dict[str, Any] | None = None  # done
     error: dict[str, Any] | None = None  # failed, skipped: at least {"message"}
     note: str | None = None
+    attempt: int | None = None  # retry: how many tries have failed so far

@@ -24,8 +24,9 @@ def _now() -> datetime:
 
 
 class Journal:
-    def __init__(self, path: str | Path, *, clock: Clock = _now) -> None:
+    def __init__(self, path: str | Path, *, run_id: str = "", clock: Clock = _now) -> None:
         self.path = Path(path)
+        self.run_id = run_id  # one per apply: a journal appended to by several tells them apart
         self._clock = clock
         # Opened before the first call is sent: a journal that cannot be written stops
         # the apply while nothing has changed yet.
@@ -46,12 +47,19 @@ class Journal:
         self._file.close()
 
     def record(self, event: CallEvent) -> None:
-        self._file.write(json.dumps(self.line(event), sort_keys=True) + "\n")
+        self._write(self.line(event))
+
+    def _write(self, line: dict[str, Any]) -> None:
+        self._file.write(json.dumps(line, sort_keys=True) + "\n")
         self._file.flush()
+
+    def _stamp(self) -> dict[str, Any]:
+        moment = self._clock().isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        return {"time": moment, "run": self.run_id} if self.run_id else {"time": moment}
 
     def line(self, event: CallEvent) -> dict[str, Any]:
         line: dict[str, Any] = {
-            "time": self._clock().isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            **self._stamp(),
             "seq": event.call.seq,
             "address": event.call.address,
             "operation": event.call.operation,
@@ -67,4 +75,6 @@ class Journal:
             line["error"] = event.error
         if event.note is not None:
             line["note"] = event.note
+        if event.attempt is not None:
+            line["attempt"] = event.attempt
         return line

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sys
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
 from reconciler.apply import ApplyResult, Journal, execute
+from reconciler.apply.lock import ApplyLock, LeaseStore, new_run_id
 from reconciler.cli import options
 from reconciler.cli.output import (
     apply_progress,
@@ -47,9 +48,13 @@ class Request:
     dry_run: bool
     parallelism: int
     journal: Path | None
+    lock: bool
+    lock_timeout: float
     saved: Plan | None
     saved_path: Path | None
     notifier: Notifier
+    # Names this apply in its journal lines and its lease on the portal.
+    run_id: str = field(default_factory=new_run_id)
 
 
 @click.command()
@@ -76,6 +81,7 @@ class Request:
 )
 @options.allow_deletes
 @options.targets
+@options.lock
 @options.notify
 @click.option(
     "--ignore-windows",
@@ -93,6 +99,8 @@ def command(
     journal: Path | None,
     allow_deletes: bool,
     targets: tuple[str, ...],
+    lock: bool,
+    lock_timeout: float,
     notify_url: str | None,
     ignore_windows: bool,
 ) -> None:
@@ -118,6 +126,8 @@ def command(
             dry_run,
             parallelism,
             journal,
+            lock,
+            lock_timeout,
             saved,
             saved_path,
             notifier,
@@ -159,23 +169,41 @@ def _manifests(given: Path | None, saved: Plan | None, saved_path: Path | None) 
 
 async def _apply(desired: DesiredState, request: Request) -> bool:
     async with connect(desired, parallelism=request.parallelism) as client:
-        plan = await _plan_to_apply(client, desired, request)
-        echo_report(plan, "text", "plan")
-        if plan.errors:
-            request.notifier.send(plan_text(plan))
-            return False
-        if plan.empty:
-            request.notifier.send(apply_text(plan.portal.url, None, converged=True))
-            return True
-        if request.dry_run:
-            echo_calls(plan)
-            return True
-        _confirm(request.auto_approve)
-        result = await _send(client, plan, request)
-        echo_result(result)
-        converged = await _verify(client, desired, request)
-        request.notifier.send(apply_text(plan.portal.url, result, converged))
-        return converged and result.ok
+        if request.dry_run or not request.lock:
+            return await _apply_planned(client, desired, request, None)
+        held = ApplyLock(LeaseStore(client))
+        with reading(desired.portal.url, "taking the apply lock of"):
+            await held.acquire(request.lock_timeout, request.run_id)
+        try:
+            return await _apply_planned(client, desired, request, held)
+        finally:
+            await held.release()
+
+
+async def _apply_planned(
+    client: PortalClient, desired: DesiredState, request: Request, held: ApplyLock | None
+) -> bool:
+    """Plan (under the lock, so no other apply changes what the plan was made on), show,
+    confirm, send and verify."""
+    plan = await _plan_to_apply(client, desired, request)
+    echo_report(plan, "text", "plan")
+    if plan.errors:
+        request.notifier.send(plan_text(plan))
+        return False
+    if plan.empty:
+        request.notifier.send(apply_text(plan.portal.url, None, converged=True))
+        return True
+    if request.dry_run:
+        echo_calls(plan)
+        return True
+    _confirm(request.auto_approve)
+    if held is not None:
+        await held.describe_plan(plan)
+    result = await _send(client, plan, request, held)
+    echo_result(result)
+    converged = await _verify(client, desired, request)
+    request.notifier.send(apply_text(plan.portal.url, result, converged))
+    return converged and result.ok
 
 
 async def _plan_to_apply(client: PortalClient, desired: DesiredState, request: Request) -> Plan:
@@ -218,11 +246,20 @@ def _confirm(auto_approve: bool) -> None:
         raise UserError("apply cancelled; nothing was sent")
 
 
-async def _send(client: PortalClient, plan: Plan, request: Request) -> ApplyResult:
-    journal = Journal(request.journal) if request.journal else nullcontext(None)
+async def _send(
+    client: PortalClient, plan: Plan, request: Request, held: ApplyLock | None
+) -> ApplyResult:
+    journal = (
+        Journal(request.journal, run_id=request.run_id) if request.journal else nullcontext(None)
+    )
     with journal as record, apply_progress(len(plan.calls)) as progress:
         return await execute(
-            plan, client, parallelism=request.parallelism, journal=record, on_event=progress
+            plan,
+            client,
+            parallelism=request.parallelism,
+            journal=record,
+            on_event=progress,
+            guard=held.still_held if held is not None else None,
         )
 
 

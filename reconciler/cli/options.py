@@ -68,3 +68,47 @@ def notify(function: F) -> F:
         default=None,
         help="Post a summary to this Slack or Teams incoming webhook (or $ORGCTL_NOTIFY_URL).",
     )(function)
+
+
+_UNITS = {"h": 3600, "m": 60, "s": 1}
+
+
+# click 8.5 made ParamType generic; 8.1, which we support, cannot be subscripted.
+class Seconds(click.ParamType):  # type: ignore[type-arg]
+    """A wait like Terraform's `-lock-timeout`: `0`, `90s`, `2m`, `1h30m` (as seconds)."""
+
+    name = "duration"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip().lower()
+        if text.isdigit():
+            return float(text)
+        total, number = 0, ""
+        for char in text:
+            if char.isdigit():
+                number += char
+            elif char in _UNITS and number:
+                total, number = total + int(number) * _UNITS[char], ""
+            else:
+                number = "x"
+                break
+        if number or not text:
+            self.fail(f"{value!r} is not a duration like 0, 30s, 2m or 1h30m", param, ctx)
+        return float(total)
+
+
+def lock(function: F) -> F:
+    function = click.option(
+        "--lock-timeout",
+        type=Seconds(),
+        default="0",
+        help="How long to wait for another apply's lock on the portal (e.g. 2m).",
+    )(function)
+    return click.option(
+        "--lock/--no-lock",
+        default=True,
+        show_default=True,
+        help="Hold the portal's apply lock while sending (README: the apply lock).",
+    )(function)

@@ -83,12 +83,12 @@ def apply_progress(total: int) -> Iterator[Callable[[CallEvent], None] | None]:
 
 
 @contextmanager
-def reading(what: str) -> Iterator[None]:
-    """A spinner while the portal is read, on a terminal only."""
+def reading(what: str, doing: str = "reading") -> Iterator[None]:
+    """A spinner while the portal is read (or `doing` something else), on a terminal only."""
     if not is_terminal(sys.stderr):
         yield
         return
-    with Console(stderr=True).status(f"reading {what}"):
+    with Console(stderr=True).status(f"{doing} {what}"):
         yield
 
 

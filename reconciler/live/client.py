@@ -12,7 +12,7 @@ import html
 import json
 import os
 import ssl
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from types import TracebackType
@@ -45,6 +45,9 @@ PAGE_SIZE = 100
 ALREADY_GONE = "alreadyGone"
 TOKEN_MINUTES = 60
 TRANSIENT_STATUSES = frozenset({429, 502, 503, 504})
+# Told of each failed try that will be tried again: (tries so far, the failure, seconds
+# until the next); the applier journals it.
+RetryHook = Callable[[int, PortalError, float], None]
 
 
 @dataclass
@@ -135,13 +138,19 @@ class PortalClient:
         *,
         idempotent: bool = True,
         deletes: bool = False,
+        on_retry: RetryHook | None = None,
     ) -> dict[str, Any]:
         """POST form fields. A non-idempotent write is retried only when the request
         provably never reached the server; otherwise `AmbiguousRequestError`. A delete
         (`deletes`) answered "not found" on a retry after a lost reply has done its work:
         the attempt whose reply was lost removed the resource."""
         return await self._request(
-            "POST", self.url(url), dict(params), idempotent=idempotent, deletes=deletes
+            "POST",
+            self.url(url),
+            dict(params),
+            idempotent=idempotent,
+            deletes=deletes,
+            on_retry=on_retry,
         )
 
     async def get_pages(
@@ -188,6 +197,7 @@ class PortalClient:
         idempotent: bool,
         signed: bool = True,
         deletes: bool = False,
+        on_retry: RetryHook | None = None,
     ) -> dict[str, Any]:
         check_url(url)
         form = {**params, "f": "json"}
@@ -212,7 +222,10 @@ class PortalClient:
                 failures += 1
                 if failures >= self.retry.attempts:
                     raise retryable.error from None
-                await self.retry.sleep(self.retry.delay(failures, retryable.retry_after))
+                delay = self.retry.delay(failures, retryable.retry_after)
+                if on_retry is not None:
+                    on_retry(failures, retryable.error, delay)
+                await self.retry.sleep(delay)
             except AuthError as error:
                 if error.code != 498 or reauthenticated or not self.credentials.can_sign_in:
                     raise self._explained(error) from None

@@ -297,3 +297,44 @@ def test_text_that_looks_like_a_reference_is_sent_as_written() -> None:
     result = apply(fake, plan(create_role(1, "A"), assign(2, "dave", "${Role/A.id}", (1,))))
     assert result.ok, result
     assert writes(fake)[1][1] == {"user": "dave", "role": "${Role/A.id}", "f": "json"}
+
+
+def test_each_failed_try_is_journaled_with_the_run_id(tmp_path: Path) -> None:
+    fake = RolePortal()
+    answers = iter([httpx.Response(502, text="<html>Bad Gateway</html>")])
+
+    def flaky(request: httpx.Request, params: dict[str, str]) -> Any:
+        return next(answers, {"success": True})
+
+    fake.route(path(f"portals/{PID}/updateuserrole"), flaky)
+    journal_path = tmp_path / "apply.jsonl"
+    with Journal(journal_path, run_id="0123456789abcdef") as journal:
+        result = apply(fake, plan(assign(1, "dave", "r9")), journal=journal)
+    assert result.ok
+    lines = [json.loads(line) for line in journal_path.read_text().splitlines()]
+    assert [line["event"] for line in lines] == ["start", "retry", "done"]
+    assert {line["run"] for line in lines} == {"0123456789abcdef"}
+    retry = lines[1]
+    assert retry["attempt"] == 1 and "HTTP 502" in retry["error"]["message"]
+    assert retry["note"].startswith("try 1 failed; trying again in")
+
+
+def test_a_guard_that_gives_a_reason_stops_calls_not_yet_sent() -> None:
+    fake = RolePortal()
+    reasons: list[str | None] = [None]  # the lock is lost after the first call is sent
+
+    def guard() -> str | None:
+        reason = reasons[0]
+        reasons[0] = "the apply lock was taken from this run"
+        return reason
+
+    result = apply(
+        fake,
+        plan(create_role(1, "A"), assign(2, "dave", Ref("Role/A"), (1,)), assign(3, "erin", "r7")),
+        guard=guard,
+        parallelism=1,
+    )
+    assert [o.status for o in result.outcomes] == [Status.DONE, Status.FAILED, Status.FAILED]
+    for stopped in result.outcomes[1:]:
+        assert stopped.error == "not sent: the apply lock was taken from this run"
+    assert [w for w, _ in writes(fake)] == [f"portals/{PID}/createRole"]

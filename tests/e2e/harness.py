@@ -164,6 +164,17 @@ class World:
         environment = env or self.env(portal, username, password)
         return orgctl_subprocess(*args, env=environment, cwd=self.workdir)
 
+    def spawn(self, *args: str | Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+        """The CLI started as its own process and left running, for a test to kill."""
+        return subprocess.Popen(
+            orgctl_command([str(a) for a in args]),
+            env=env,
+            cwd=self.workdir,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
     def api(self, portal: str, username: str = ADMIN[0], password: str = ADMIN[1]) -> PortalApi:
         return PortalApi(self._api, portal, username, password)
 

@@ -6,11 +6,10 @@ mid-call is told by its journal, and running it again converges."""
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
-from .harness import EXAMPLES, World, orgctl_command, output_of
+from .harness import EXAMPLES, World, output_of
 from .proxy import FaultyProxy
 
 pytestmark = pytest.mark.e2e
@@ -80,13 +79,8 @@ def test_apply_verifies_by_replanning_and_reports_what_is_left(demo: World) -> N
 def test_killed_apply_is_told_by_its_journal_and_a_rerun_converges(demo: World) -> None:
     journal = demo.workdir / "journal.jsonl"
     with FaultyProxy(demo.service.url, stall=("/updateInfo",)) as proxy:
-        process = subprocess.Popen(
-            orgctl_command(["apply", str(HQ), "--auto-approve", "--journal", str(journal)]),
-            env=through(demo, proxy),
-            cwd=demo.workdir,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+        process = demo.spawn(
+            "apply", HQ, "--auto-approve", "--journal", journal, env=through(demo, proxy)
         )
         try:
             assert proxy.stalled.wait(60), "apply never sent updateInfo"

@@ -1,0 +1,46 @@
+"""`orgctl force-unlock LOCK_ID DIR`: break an apply lock whose holder died, as
+Terraform's `force-unlock` does; only the lease with that ID is removed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from reconciler.apply.lock import Lease, LeaseStore, force_unlock
+from reconciler.cli import options
+from reconciler.cli.output import is_terminal
+from reconciler.errors import UserError
+from reconciler.manifest import load_desired
+from reconciler.shown import safe
+from reconciler.state import DesiredState
+from reconciler.workflow import connect, run
+
+
+@click.command()
+@click.argument("lock_id")
+@options.manifests
+@click.option("--force", is_flag=True, help="Do not ask for confirmation.")
+def command(lock_id: str, manifests: Path, force: bool) -> None:
+    """Remove the apply lock LOCK_ID from the portal of MANIFESTS. Only for a lock whose
+    apply is dead: a running apply that loses its lock stops sending calls."""
+    desired = load_desired(manifests)
+    if not force:
+        _confirm(lock_id, desired.portal.url)
+    broken = run(_unlock(desired, lock_id))
+    click.echo(f"Removed the apply lock of {desired.portal.url}: {safe(broken.describe())}")
+
+
+async def _unlock(desired: DesiredState, lock_id: str) -> Lease:
+    async with connect(desired) as client:
+        return await force_unlock(LeaseStore(client), lock_id)
+
+
+def _confirm(lock_id: str, url: str) -> None:
+    if not is_terminal(sys.stdin):
+        raise UserError(
+            "refusing to break a lock without confirmation: no terminal to ask on; pass --force"
+        )
+    if not click.confirm(f"Remove the apply lock {lock_id} of {url}?", default=False):
+        raise UserError("force-unlock cancelled; the lock is kept")
