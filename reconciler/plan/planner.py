@@ -37,6 +37,9 @@ def build_plan(
     moment = time.time() if now is None else now
     draft = Draft(desired, live, int(moment * 1000))
     _check_platform(draft)
+    if draft.errors:
+        # Another kind of portal altogether: a plan of changes against it means nothing.
+        return Plan(portal=_portal_ref(desired, live), errors=tuple(draft.errors))
     plan_roles(draft)
     final_roles = plan_members(draft)
     plan_collaborations(draft)
@@ -48,19 +51,13 @@ def build_plan(
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
-    if draft.desired.portal.platform.deployment == draft.live.portal.platform.deployment:
-        _check_privileges(draft)
+    _check_privileges(draft)
     _check_deletes(draft, allow_deletes)
     changes = tuple(sorted(draft.changes, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
     fingerprint, digests = live_summary(live, touched)
     return Plan(
-        portal=PortalRef(
-            desired.portal.url,
-            live.portal.id,
-            str(live.portal.platform.deployment),
-            str(live.portal.platform.release),
-        ),
+        portal=_portal_ref(desired, live),
         changes=changes,
         calls=order_calls(draft.calls),
         errors=tuple(draft.errors),
@@ -68,6 +65,13 @@ def build_plan(
         liveFingerprint=fingerprint,
         liveDigests=digests,
         targets=tuple(targets),
+    )
+
+
+def _portal_ref(desired: DesiredState, live: LiveState) -> PortalRef:
+    platform = live.portal.platform
+    return PortalRef(
+        desired.portal.url, live.portal.id, str(platform.deployment), str(platform.release)
     )
 
 

@@ -197,7 +197,8 @@ def test_github_drift_issue_is_opened_updated_and_closed(
     api.set_privileges("Analyst", ["portal:user:viewOrgItems"])
     second = github(box, hosting, world, "orgctl-drift.yml", MERGE, run_id=2)
     assert second.failed_jobs == [], second.log()
-    assert len(hosting.issues) == 1 and "viewOrgItems" in hosting.issues[0]["body"]
+    [updated] = hosting.issues  # the same issue, its body the second run's report
+    assert "portal:user:joinGroup" in updated["body"] and "actions/runs/2" in updated["body"]
 
     applied = orgctl("apply", folder, "--auto-approve", env=env)
     assert applied.returncode == 0, output_of(applied)

@@ -93,10 +93,13 @@ def test_an_upgraded_portal_is_a_warning_when_everything_declared_exists() -> No
 
 def test_a_portal_of_another_deployment_kind_is_an_error() -> None:
     desired = hq_desired(platform=Platform.parse("hosted-cloud", "2026-06"))
+    desired.members = {"alice": Member("alice", "Analyst", 1)}
     plan = build_plan(desired, hq_live(), now=NOW)
     assert "Portal: the manifests declare hosted-cloud 2026-06 but the portal runs" in str(
         plan.errors[0]
     )
+    # Another kind of portal altogether: the identity error alone, no plan of changes.
+    assert len(plan.errors) == 1 and plan.changes == () and plan.calls == ()
 
 
 def test_a_declared_privilege_the_live_release_lacks_is_an_error_naming_it() -> None:

@@ -131,7 +131,7 @@ def test_markdown_is_truncated_with_a_note() -> None:
     assert len(text) <= 65_000
     note = text.strip().splitlines()[-1]
     assert note.startswith("> **Truncated:** ")
-    shown = text.count("\n~ Member/")
+    shown = text.count("\n@@ ~ Member/")
     left_out = int(note.split("** ")[1].split(" changes")[0])
     assert shown + left_out == 3000
     assert " calls left out" in note

@@ -8,6 +8,7 @@ from urllib.parse import unquote
 
 from reconciler.errors import UserError
 from reconciler.operations import OPERATIONS, OperationName
+from reconciler.plan.elements import field_elements
 from reconciler.plan.model import (
     FORMAT_VERSION,
     Action,
@@ -29,7 +30,7 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
     return {
         "formatVersion": FORMAT_VERSION,
         "portal": plan.portal.to_json(),
-        "changes": [c.to_json() for c in plan.changes],
+        "changes": [_change_json(c) for c in plan.changes],
         "calls": [c.to_json() for c in calls],
         "errors": [p.to_json() for p in plan.errors],
         "warnings": [p.to_json() for p in plan.warnings],
@@ -38,6 +39,19 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
         "liveDigests": dict(plan.liveDigests),
         **({"manifests": plan.manifests} if plan.manifests else {}),
         **({"targets": list(plan.targets)} if plan.targets else {}),
+    }
+
+
+def _change_json(change: Change) -> dict[str, Any]:
+    """The change, and for an update of set-like fields their `added` and `removed`
+    elements by field (README: plan JSON), so a tool need not diff the lists itself."""
+    found = field_elements(change)
+    if not found:
+        return change.to_json()
+    return {
+        **change.to_json(),
+        "added": {name: list(diff.added) for name, diff in found.items() if diff.added},
+        "removed": {name: list(diff.removed) for name, diff in found.items() if diff.removed},
     }
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from reconciler.plan.elements import Elements, field_elements, granted_admin
 from reconciler.plan.model import Action, Call, Change, Plan, PlanProblem
 from reconciler.plan.normalize import TIME_FIELDS
 from reconciler.plan.render import Mode
@@ -32,18 +34,97 @@ def _readable(name: str, value: Any) -> Any:
     return value
 
 
-def field_lines(change: Change) -> Iterator[str]:
-    """`name: before → after` for each field; one side only on create and delete."""
+@dataclass(frozen=True, slots=True)
+class FieldPart:
+    """One field of a change as shown: a value (create, delete), a scalar's before and
+    after (`old` None when unknown), or a set-like field's elements."""
+
+    name: str
+    value: str = ""
+    old: str | None = None
+    elements: Elements | None = None
+    scalar_update: bool = False
+
+
+def field_parts(change: Change) -> Iterator[FieldPart]:
     before = change.before or {}
     after = change.after or {}
+    sets = field_elements(change)
     for name in sorted({*before, *after}):
         if change.action is Action.CREATE:
-            yield f"{name}: {show(after.get(name), name)}"
+            yield FieldPart(name, show(after.get(name), name))
         elif change.action is Action.DELETE:
-            yield f"{name}: {show(before.get(name), name)}"
+            yield FieldPart(name, show(before.get(name), name))
+        elif name in sets:
+            yield FieldPart(name, elements=sets[name])
         else:
-            old = show(before[name], name) if name in before else "(unknown)"
-            yield f"{name}: {old} → {show(after.get(name), name)}"
+            old = show(before[name], name) if name in before else None
+            yield FieldPart(name, show(after.get(name), name), old, scalar_update=True)
+
+
+def field_lines(change: Change) -> Iterator[str]:
+    """`name: before → after` for a scalar, the added and removed elements of a set-like
+    field under `name: N unchanged`; one side only on create and delete."""
+    for part in field_parts(change):
+        if part.elements is not None:
+            yield f"{part.name}: {_unchanged(part.elements)}"
+            yield from (f"  + {show(v)}" for v in part.elements.added)
+            yield from (f"  - {show(v)}" for v in part.elements.removed)
+        elif part.scalar_update:
+            yield f"{part.name}: {part.old or '(unknown)'} → {part.value}"
+        else:
+            yield f"{part.name}: {part.value}"
+
+
+def diff_lines(change: Change) -> Iterator[str]:
+    """The change as a unified diff body: every changed line starts with `+` or `-` (so a
+    `diff` code block colours it), a context line with a space."""
+    sign = SIGNS[change.action]
+    for part in field_parts(change):
+        if part.elements is not None:
+            yield f"      {part.name}: {_unchanged(part.elements)}"
+            yield from (f"+       {show(v)}" for v in part.elements.added)
+            yield from (f"-       {show(v)}" for v in part.elements.removed)
+        elif part.scalar_update:
+            yield f"-     {part.name}: {part.old or '(unknown)'}"
+            yield f"+     {part.name}: {part.value}"
+        else:
+            yield f"{sign}     {part.name}: {part.value}"
+
+
+def _unchanged(diff: Elements) -> str:
+    return f"{len(diff.added)} added, {len(diff.removed)} removed, {diff.unchanged} unchanged"
+
+
+def compact_line(change: Change) -> str:
+    """The change in one line, for a comment too small for every field's value:
+    `+ Role/Name: description, privileges (11)`; an update's sets as `(+1 -2)`."""
+    names = []
+    for part in field_parts(change):
+        if part.elements is not None:
+            names.append(f"{part.name} (+{len(part.elements.added)} -{len(part.elements.removed)})")
+        elif part.value.startswith("["):
+            names.append(f"{part.name} ({part.value.count(', ') + 1 if part.value != '[]' else 0})")
+        else:
+            names.append(part.name)
+    line = f"{address_line(change)}: {', '.join(safe(n) for n in names)}"
+    return f"@@ {line} @@" if change.action is Action.UPDATE else line
+
+
+def riskiest_first(changes: tuple[Change, ...]) -> list[Change]:
+    """Deletions, then grants of administrative privileges, then level changes, then the
+    rest; by address within each."""
+
+    def risk(change: Change) -> int:
+        if change.action is Action.DELETE:
+            return 0
+        if granted_admin(change):
+            return 1
+        if "level" in (change.after or {}):
+            return 2
+        return 3
+
+    return sorted(changes, key=lambda c: (risk(c), c.address))
 
 
 def call_line(call: Call) -> str:
@@ -54,7 +135,11 @@ def call_line(call: Call) -> str:
 
 
 def address_line(change: Change) -> str:
-    return f"{SIGNS[change.action]} {safe(change.address)}"
+    """`~ Role/Name`, flagged when the change grants administrative privileges."""
+    admin = granted_admin(change)
+    named = ", ".join(admin[:3]) + (f" and {len(admin) - 3} more" if len(admin) > 3 else "")
+    flag = f"  (grants administrative privileges: {named})" if admin else ""
+    return safe(f"{SIGNS[change.action]} {change.address}{flag}")
 
 
 def problem_line(problem: PlanProblem) -> str:

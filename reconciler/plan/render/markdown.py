@@ -6,13 +6,14 @@ out the changes and calls that do not fit and saying how many.
 
 from __future__ import annotations
 
-from reconciler.plan.model import Plan
+from reconciler.plan.model import Action, Plan
 from reconciler.plan.render import Mode
 from reconciler.plan.render.lines import (
-    SIGNS,
     address_line,
     call_line,
-    field_lines,
+    compact_line,
+    diff_lines,
+    riskiest_first,
     summary_line,
 )
 from reconciler.shown import longest_backtick_run, safe
@@ -23,18 +24,13 @@ RESERVE = 400
 
 
 def _head(plan: Plan, mode: Mode, limit: int) -> list[str]:
-    counts = plan.summary()
     title = "orgctl drift" if mode == "drift" else "orgctl plan"
     out = [
         f"## {title}: {safe(plan.portal.url)}",
         "",
         f"**{summary_line(plan, mode)}**",
         "",
-        "| create | update | delete | calls | errors |",
-        "|---:|---:|---:|---:|---:|",
-        f"| {counts['create']} | {counts['update']} | {counts['delete']} | "
-        f"{counts['calls'] if mode == 'plan' else 0} | {len(plan.errors)} |",
-        "",
+        *_kind_table(plan, mode),
     ]
     for title, problems in (("Errors", plan.errors), ("Warnings", plan.warnings)):
         if problems:
@@ -43,6 +39,26 @@ def _head(plan: Plan, mode: Mode, limit: int) -> list[str]:
             out.extend(_capped(items, limit // 4))
             out.append("")
     return out
+
+
+def _kind_table(plan: Plan, mode: Mode) -> list[str]:
+    """Per kind of resource: how many are created, updated and deleted; then the totals
+    with the calls, errors and warnings."""
+    if not plan.changes:
+        return []
+    rows: dict[str, dict[Action, int]] = {}
+    for change in plan.changes:
+        counts = rows.setdefault(change.address.split("/", 1)[0], dict.fromkeys(Action, 0))
+        counts[change.action] += 1
+    summary = plan.summary()
+    calls = summary["calls"] if mode == "plan" else 0
+    lines = ["| kind | create | update | delete |", "|---|---:|---:|---:|"]
+    for kind, counts in sorted(rows.items()):
+        cells = " | ".join(str(counts[a]) for a in (Action.CREATE, Action.UPDATE, Action.DELETE))
+        lines.append(f"| {safe(kind)} | {cells} |")
+    lines.append(f"| **all** | {summary['create']} | {summary['update']} | {summary['delete']} |")
+    problems = f"{len(plan.errors)} error(s), {len(plan.warnings)} warning(s)"
+    return [*lines, "", f"{calls} call(s); {problems}." if mode == "plan" else problems, ""]
 
 
 def _code(text: str) -> str:
@@ -63,47 +79,59 @@ def _capped(items: list[str], room: int) -> list[str]:
     return shown
 
 
-def _change_blocks(plan: Plan) -> list[str]:
+def _change_blocks(plan: Plan, room: int) -> list[str]:
+    """Each change with its fields' values, or, when those do not fit in `room`
+    characters, each change in one line (the plan JSON holds the values)."""
+    blocks = _full_blocks(plan)
+    if sum(len(b) + 1 for b in blocks) <= room:
+        return blocks
+    return [compact_line(change) for change in riskiest_first(plan.changes)]
+
+
+def _full_blocks(plan: Plan) -> list[str]:
     blocks = []
-    for change in plan.changes:
-        lines = [address_line(change)]
-        lines.extend(f"{SIGNS[change.action]}     {line}" for line in field_lines(change))
+    for change in riskiest_first(plan.changes):
+        # An update's own line is a hunk header (`@@`), coloured but neither + nor -.
+        head = address_line(change)
+        lines = [f"@@ {head} @@" if change.action is Action.UPDATE else head]
+        lines.extend(diff_lines(change))
         blocks.append("\n".join(lines))
     return blocks
 
 
 def render_markdown(plan: Plan, mode: Mode = "plan", *, limit: int = LIMIT) -> str:
+    """The comment: every change that fits, riskiest first, before any call (the calls
+    of a plan with errors are not shown: nothing can be applied)."""
     parts = _head(plan, mode, limit)
-    sections = [("Changes", "diff", _change_blocks(plan))]
-    if mode == "plan":
+    room = limit - RESERVE - sum(len(p) + 1 for p in parts)
+    sections = [("Changes", "diff", _change_blocks(plan, room))]
+    if mode == "plan" and not plan.errors:
         sections.append(("Calls", "text", [call_line(c) for c in plan.calls]))
-    sections = [s for s in sections if s[2]]
     budget = limit - RESERVE - sum(len(p) + 1 for p in parts)
     omitted: dict[str, int] = {}
-    for index, (title, fence, items) in enumerate(sections):
+    for title, fence, items in (s for s in sections if s[2]):
         # A fence longer than any run of backticks inside cannot be closed from within.
         ticks = "`" * max(3, 1 + max((longest_backtick_run(i) for i in items), default=0))
         opening = [f"<details><summary>{title} ({len(items)})</summary>", "", f"{ticks}{fence}"]
+        if title == "Changes":
+            opening[0] = f"<details open><summary>{title} ({len(items)})</summary>"
         closing = [ticks, "", "</details>", ""]
         budget -= sum(len(p) + 1 for p in opening + closing)
-        # Each section may take an equal share of what is left, so the changes cannot
-        # crowd the calls out entirely; what a section leaves unused passes on.
-        share = budget // (len(sections) - index)
         shown: list[str] = []
         for item in items:
-            if len(item) + 1 > share:
+            if len(item) + 1 > budget:
                 break
             shown.append(item)
-            share -= len(item) + 1
             budget -= len(item) + 1
         if len(shown) < len(items):
             omitted[title.lower()] = len(items) - len(shown)
-        parts.extend(opening + shown + closing)
+        if shown:
+            parts.extend(opening + shown + closing)
     if omitted:
         left_out = " and ".join(f"{n} {what}" for what, n in omitted.items())
         parts.append(
-            f"> **Truncated:** {left_out} left out to fit a comment; "
-            "run `orgctl plan` for the full plan."
+            f"> **Truncated:** {left_out} left out to fit a comment (the least risky"
+            " last); the plan JSON holds everything."
         )
         parts.append("")
     return "\n".join(parts)

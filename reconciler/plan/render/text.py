@@ -7,7 +7,7 @@ import io
 from rich.console import Console
 from rich.text import Text
 
-from reconciler.plan.model import Action, Plan
+from reconciler.plan.model import Action, Plan, PlanProblem
 from reconciler.plan.render import Mode
 from reconciler.plan.render.lines import (
     address_line,
@@ -22,7 +22,32 @@ STYLES = {Action.CREATE: "green", Action.UPDATE: "yellow", Action.DELETE: "red"}
 Line = tuple[str, str | None]  # text and its rich style
 
 
+# Beyond this many lines the summary (and any errors) are repeated at the end, where a
+# terminal leaves the reader; a short plan is read whole anyway.
+LONG = 40
+
+
 def _lines(plan: Plan, mode: Mode) -> list[Line]:
+    """Summary and errors first; then the changes, warnings and (only for a plan that can
+    be applied) the calls; the errors and summary again at the end of a long output."""
+    summary: Line = (summary_line(plan, mode), "bold")
+    if plan.empty and not plan.errors and not plan.warnings:
+        return [summary]
+    errors = _problems("Errors:", plan.errors, "bold red")
+    body = _changes(plan, mode) + _problems("Warnings:", plan.warnings, "yellow")
+    if mode == "plan" and plan.calls and not plan.errors:
+        body += [("Calls, in order:", "bold")]
+        body += [(f"  {call_line(call)}", None) for call in plan.calls]
+        body += [("", None)]
+    out = [summary, ("", None), *errors, *body]
+    if len(out) > LONG or plan.errors:
+        out += [*(errors if len(out) > LONG else []), summary]
+    while out[-1] == ("", None):
+        out.pop()
+    return out
+
+
+def _changes(plan: Plan, mode: Mode) -> list[Line]:
     out: list[Line] = []
     if mode == "drift" and plan.changes:
         out.append(("Differences from the manifests (live → desired):", "bold"))
@@ -30,22 +55,13 @@ def _lines(plan: Plan, mode: Mode) -> list[Line]:
         style = STYLES[change.action]
         out.append((f"  {address_line(change)}", style))
         out.extend((f"      {line}", None) for line in field_lines(change))
-    if plan.changes:
-        out.append(("", None))
-    for title, problems, style in (
-        ("Errors:", plan.errors, "bold red"),
-        ("Warnings:", plan.warnings, "yellow"),
-    ):
-        if problems:
-            out.append((title, style))
-            out.extend((f"  - {problem_line(p)}", style) for p in problems)
-            out.append(("", None))
-    out.append((summary_line(plan, mode), "bold"))
-    if mode == "plan" and plan.calls:
-        out.append(("", None))
-        out.append(("Calls, in order:", "bold"))
-        out.extend((f"  {call_line(call)}", None) for call in plan.calls)
-    return out
+    return [*out, ("", None)] if out else out
+
+
+def _problems(title: str, problems: tuple[PlanProblem, ...], style: str) -> list[Line]:
+    if not problems:
+        return []
+    return [(title, style), *((f"  - {problem_line(p)}", style) for p in problems), ("", None)]
 
 
 def render_text(plan: Plan, mode: Mode = "plan", *, color: bool = False) -> str:

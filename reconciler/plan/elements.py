@@ -1,0 +1,65 @@
+"""Element-level differences of set-like fields (privileges, group lists, absent lists):
+what an update adds and removes, and how much it leaves alone. Text, Markdown and the
+plan JSON all show these, so a reviewer sees the one privilege removed from a role of
+66, not two lists of 66 to compare by eye."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reconciler.plan.model import Action, Change
+
+ADMIN_PREFIX = "portal:admin:"  # privileges that grant administrative power
+
+
+@dataclass(frozen=True, slots=True)
+class Elements:
+    added: tuple[Any, ...]
+    removed: tuple[Any, ...]
+    unchanged: int
+
+
+def elements(before: Any, after: Any) -> Elements | None:
+    """The set difference of two lists of plain values, or None when either side is not
+    such a list or only the order differs (then the whole value is shown)."""
+    if not (_plain_list(before) and _plain_list(after)):
+        return None
+    old, new = set(before), set(after)
+    added = tuple(v for v in _unique(after) if v not in old)
+    removed = tuple(v for v in _unique(before) if v not in new)
+    if not added and not removed:
+        return None
+    return Elements(added, removed, len(old & new))
+
+
+def field_elements(change: Change) -> dict[str, Elements]:
+    """The set-like fields an update changes, by name."""
+    if change.action is not Action.UPDATE or not change.before or not change.after:
+        return {}
+    found = {}
+    for name in sorted(set(change.before) & set(change.after)):
+        diff = elements(change.before[name], change.after[name])
+        if diff is not None:
+            found[name] = diff
+    return found
+
+
+def granted_admin(change: Change) -> list[str]:
+    """The administrative privileges the change grants (a create's, an update's added)."""
+    if change.action is Action.CREATE:
+        granted = (change.after or {}).get("privileges") or []
+    elif change.action is Action.UPDATE:
+        diff = field_elements(change).get("privileges")
+        granted = list(diff.added) if diff else []
+    else:
+        granted = []
+    return sorted(p for p in granted if isinstance(p, str) and p.startswith(ADMIN_PREFIX))
+
+
+def _plain_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str | int | float | bool) for v in value)
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    return sorted(set(values), key=lambda v: (str(type(v)), v))
