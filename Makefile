@@ -39,6 +39,8 @@ bench: install
 	$(BIN)/python benchmarks/plan_cpu.py
 	$(BIN)/python benchmarks/plan_requests.py
 	$(BIN)/python benchmarks/service_load.py
+	$(BIN)/python benchmarks/faults.py
+	$(BIN)/python benchmarks/faults.py --new-roles 20 --seeds 5
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
