@@ -26,6 +26,7 @@ T = TypeVar("T")
 class PlanOptions:
     allow_deletes: bool = False
     targets: tuple[str, ...] = ()
+    check_caller: bool = True  # report calls the signed-in member may not make
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,7 @@ async def plan_live(
         allow_deletes=options.allow_deletes,
         targets=options.targets,
         now=client.server_clock,
+        check_caller=options.check_caller,
     )
     return Planned(live, plan)
 
