@@ -8,6 +8,7 @@ primitives), so the whole of an apply — plan, confirm, send, verify — is one
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -42,7 +43,13 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
 
 
 def connect(desired: DesiredState, *, parallelism: int = 8) -> PortalClient:
-    return client_for(desired.portal, concurrency=max(8, parallelism))
+    return client_for(desired.portal, concurrency=max(8, parallelism), retry_notice=say_on_stderr)
+
+
+def say_on_stderr(line: str) -> None:
+    """A retry told as it happens (a wait on an unreachable portal is seen, not silent),
+    on stderr, where it never mixes with a report on stdout."""
+    print(line, file=sys.stderr, flush=True)
 
 
 async def plan_live(
