@@ -196,6 +196,20 @@ class DesiredState:
 
 
 @dataclass(frozen=True, slots=True)
+class Caller:
+    """The signed-in member as `portals/self` describes it (its `user`): what decides
+    which calls it may make (`reconciler.plan.capabilities`)."""
+
+    username: str
+    role: str | None = None  # org_admin, org_publisher or org_user; a custom role's base
+    roleId: str | None = None  # a custom role's id, or the built-in role's own name
+    privileges: frozenset[str] | None = None  # None: the portal did not say
+    # The reference service names its one default administrator; None: the portal does
+    # not say, and the built-in Administrator role is what makes one (real portals).
+    defaultAdmin: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PortalInfo:
     """`portals/self`, plus the caller's identity."""
 
@@ -207,6 +221,7 @@ class PortalInfo:
     # Premium app licenses each level may not hold (reference-service extension of
     # portals/self; empty when a portal does not say, and the check is left to the service).
     levelDisallowedApps: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    caller: Caller | None = None  # None: unknown, and no call is refused for its caller
 
 
 @dataclass(slots=True)
@@ -222,6 +237,9 @@ class LiveState:
     tasks: dict[str, list[Task]] = field(default_factory=dict)  # by owner
     # Resources the portal answered with values orgctl cannot read, by address: why.
     unreadable: dict[str, str] = field(default_factory=dict)
+    # Members the portal names as its default administrator (their role cannot change);
+    # None when the member listing does not say (real portals), and nothing is assumed.
+    defaultAdmins: frozenset[str] | None = None
 
 
 def managed_fields(record: Any) -> dict[str, Any]:

@@ -8,6 +8,7 @@ primitives), so the whole of an apply — plan, confirm, send, verify — is one
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -26,6 +27,7 @@ T = TypeVar("T")
 class PlanOptions:
     allow_deletes: bool = False
     targets: tuple[str, ...] = ()
+    check_caller: bool = True  # report calls the signed-in member may not make
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +43,13 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
 
 
 def connect(desired: DesiredState, *, parallelism: int = 8) -> PortalClient:
-    return client_for(desired.portal, concurrency=max(8, parallelism))
+    return client_for(desired.portal, concurrency=max(8, parallelism), retry_notice=say_on_stderr)
+
+
+def say_on_stderr(line: str) -> None:
+    """A retry told as it happens (a wait on an unreachable portal is seen, not silent),
+    on stderr, where it never mixes with a report on stdout."""
+    print(line, file=sys.stderr, flush=True)
 
 
 async def plan_live(
@@ -55,6 +63,7 @@ async def plan_live(
         allow_deletes=options.allow_deletes,
         targets=options.targets,
         now=client.server_clock,
+        check_caller=options.check_caller,
     )
     return Planned(live, plan)
 

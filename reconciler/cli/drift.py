@@ -45,7 +45,9 @@ def command(
 
 
 async def _read(desired: DesiredState) -> Planned:
-    # Drift reports every difference: the delete threshold guards applies, not reports.
+    # Drift reports every difference: the delete threshold guards applies, not reports,
+    # and who may send the calls matters to an apply (drift may run read-only).
     async with connect(desired) as client:
         with reading(desired.portal.url):
-            return await plan_live(client, desired, PlanOptions(allow_deletes=True))
+            options = PlanOptions(allow_deletes=True, check_caller=False)
+            return await plan_live(client, desired, options)

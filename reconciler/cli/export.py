@@ -20,6 +20,7 @@ from reconciler.errors import UserError
 from reconciler.export import check_output_folder, write_manifests
 from reconciler.live import PortalClient, Scope, read_live
 from reconciler.state import Auth, LiveState
+from reconciler.workflow import say_on_stderr
 
 TOKEN_ENV = "ORGCTL_TOKEN"
 USERNAME_ENV = "ORGCTL_USERNAME"
@@ -43,7 +44,8 @@ async def read_portal(
 ) -> tuple[LiveState, datetime]:
     """Everything the portal shows, and when: its own clock (the answers' Date header),
     else this machine's."""
-    async with PortalClient(portal_url, auth=auth, admin_root=admin_url) as client:
+    client = PortalClient(portal_url, auth=auth, admin_root=admin_url, retry_notice=say_on_stderr)
+    async with client:
         live = await read_live(client, None, Scope.EVERYTHING)
         clock = client.server_clock
     return live, datetime.fromtimestamp(clock, UTC) if clock is not None else datetime.now(UTC)

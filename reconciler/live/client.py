@@ -11,7 +11,6 @@ import asyncio
 import html
 import json
 import os
-import ssl
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
@@ -29,12 +28,13 @@ from reconciler.live.envelopes import decode
 from reconciler.live.errors import (
     AmbiguousRequestError,
     AuthError,
+    ConnectionFailure,
     NotFoundError,
     PortalError,
     ServiceError,
-    TLSError,
     TransientError,
 )
+from reconciler.live.network import Failure, connect_failure, reply_failure
 from reconciler.live.retry import RetryPolicy, parse_retry_after
 from reconciler.live.trust import trust_store
 from reconciler.live.urls import check_url, join, shown
@@ -48,6 +48,8 @@ TRANSIENT_STATUSES = frozenset({429, 502, 503, 504})
 # Told of each failed try that will be tried again: (tries so far, the failure, seconds
 # until the next); the applier journals it.
 RetryHook = Callable[[int, PortalError, float], None]
+# Told, as one line of text, of every failed try of any request that will be tried again.
+RetryNotice = Callable[[str], None]
 
 
 @dataclass
@@ -74,6 +76,7 @@ class PortalClient:
         retry: RetryPolicy | None = None,
         concurrency: int = 8,
         timeout: float = 30.0,
+        retry_notice: RetryNotice | None = None,
     ) -> None:
         _check_root("portal URL", root)
         if admin_root is not None:
@@ -87,6 +90,8 @@ class PortalClient:
         # names the portal's own root (and asks generateToken for a token bound to it).
         self.referer = (environ.get("ORGCTL_REFERER") or "").strip() or self.root
         self.retry = retry or RetryPolicy()
+        self.timeout = timeout
+        self.retry_notice = retry_notice
         self.requests = 0  # every HTTP request sent, retries and sign-ins included
         self.server_clock: float | None = None  # Unix seconds, from the last Date header
         self._gate = asyncio.Semaphore(concurrency)
@@ -221,10 +226,11 @@ class PortalClient:
                     ) from None
                 failures += 1
                 if failures >= self.retry.attempts:
-                    raise retryable.error from None
+                    raise _gave_up(retryable.error, failures) from None
                 delay = self.retry.delay(failures, retryable.retry_after)
                 if on_retry is not None:
                     on_retry(failures, retryable.error, delay)
+                self._announce(retryable.error, failures, delay)
                 await self.retry.sleep(delay)
             except AuthError as error:
                 if error.code != 498 or reauthenticated or not self.credentials.can_sign_in:
@@ -246,13 +252,19 @@ class PortalClient:
                 else:
                     response = await self._http.post(url, data=form, headers=headers)
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-                raise _connect_failure(url, exc) from None
+                raise _failed(connect_failure(url, exc, self.timeout)) from None
             except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-                raise _Retryable(
-                    TransientError(f"portal at {shown(url)} gave no reply ({_kind(exc)})"),
-                    maybe_processed=True,
-                ) from None
+                raise _failed(reply_failure(url, exc, self.timeout)) from None
         return self._decoded(response)
+
+    def _announce(self, error: PortalError, failures: int, delay: float) -> None:
+        """One line per retry, so a wait on an unreachable portal is seen, not silent."""
+        if self.retry_notice is None:
+            return
+        what = error.short if isinstance(error, ConnectionFailure) else str(error)
+        self.retry_notice(
+            f"{what}; trying again in {delay:.1f}s ({failures + 1}/{self.retry.attempts})"
+        )
 
     def _decoded(self, response: httpx.Response) -> dict[str, Any]:
         url = shown(response.request.url)
@@ -399,33 +411,16 @@ def _next_start(page: dict[str, Any]) -> int | None:
     return None
 
 
-def _kind(exc: Exception) -> str:
-    return type(exc).__name__
+def _failed(failure: Failure) -> Exception:
+    """The failure raised as it is, or as a try to repeat when another may succeed."""
+    if not failure.retry:
+        return failure.error
+    return _Retryable(failure.error, maybe_processed=failure.maybe_processed)
 
 
-def _connect_failure(url: str, exc: httpx.TransportError) -> Exception:
-    """What a failure to connect means: a failed TLS handshake fails the same way on every
-    try, so it is told as such and not retried; anything else is, as nothing was sent."""
-    tls = _tls_cause(exc)
-    if tls is None:
-        return _Retryable(
-            TransientError(f"portal at {shown(url)} is unreachable ({_kind(exc)})"),
-            maybe_processed=False,
-        )
-    if isinstance(tls, ssl.SSLCertVerificationError):
-        why = getattr(tls, "verify_message", None) or str(tls)
-        return TLSError(f"TLS certificate of {shown(url)} is not trusted ({why})")
-    return TLSError(f"TLS handshake with {shown(url)} failed (is the portal served over http?)")
-
-
-def _tls_cause(exc: BaseException) -> ssl.SSLError | None:
-    """The `ssl.SSLError` that httpx wraps (through httpcore) in its ConnectError, if any."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, ssl.SSLError):
-            return seen
-        seen = seen.__cause__ or seen.__context__
-    return None
+def _gave_up(error: PortalError, tries: int) -> PortalError:
+    """The last failure, saying how many tries there were when it is a connection's."""
+    return error.after(tries) if isinstance(error, ConnectionFailure) else error
 
 
 def client_for(

@@ -68,6 +68,33 @@ class TransientError(PortalError):
     that persisted through every attempt."""
 
 
+class ConnectionFailure(TransientError):
+    """No connection to the portal: refused, timed out, no route, or its name did not
+    resolve for now. `what` is the fact, `cause` its likely reason; `tries` is set once
+    every try has failed."""
+
+    def __init__(self, where: str, what: str, cause: str, tries: int = 1) -> None:
+        self.where = where
+        self.what = what
+        self.cause = cause
+        self.tries = tries
+        after = f" after {tries} tries" if tries > 1 else ""
+        super().__init__(f"portal at {where} is unreachable{after}: {what} ({cause})")
+
+    @property
+    def short(self) -> str:
+        """The fact alone, for a line saying it will be tried again."""
+        return f"portal at {self.where}: {self.what}"
+
+    def after(self, tries: int) -> ConnectionFailure:
+        return ConnectionFailure(self.where, self.what, self.cause, tries)
+
+
+class HostNotFoundError(PortalError):
+    """The portal's host name does not exist (DNS said so): the same on every try, so
+    never retried."""
+
+
 class TLSError(PortalError):
     """The TLS handshake failed (plain http behind an https URL, an untrusted certificate):
     the same on every try, so never retried."""

@@ -115,6 +115,7 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
         webhooks=webhooks,
         tasks=tasks,
         unreadable=reader.unreadable,
+        defaultAdmins=records.default_admins(members),
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from reconciler.catalog import BUILTIN_ROLES, WEBHOOK_SETTINGS
 from reconciler.errors import LiveRecordError, UserError
 from reconciler.state import (
+    Caller,
     Collaboration,
     GroupLink,
     Member,
@@ -61,17 +62,49 @@ def portal_info(raw: Json, url: str) -> PortalInfo:
         platform = Platform.parse(deployment, version)
     except VersionError as exc:
         raise UserError(f"portal at {url} reports an unknown release: {exc}") from None
-    user = raw.get("user") or {}
+    user = _object(raw.get("user"))
     return PortalInfo(
         id=str(raw.get("id") or ""),
         name=str(raw.get("name") or ""),
         platform=platform,
         username=str(user.get("username") or ""),
+        caller=caller(user),
         levelQuotas={k: int(v) for k, v in int_keys(raw.get("levelQuotas")).items()},
         levelDisallowedApps={
             k: frozenset(str(a) for a in v or ())
             for k, v in int_keys(raw.get("levelDisallowedApps")).items()
         },
+    )
+
+
+def caller(user: Json) -> Caller | None:
+    """The signed-in member of `portals/self`; None when the portal names nobody. A value
+    the portal leaves out stays unknown (None), so nothing is refused on a guess."""
+    username = user.get("username")
+    if not username:
+        return None
+    privileges = user.get("privileges")
+    default_admin = user.get("defaultAdmin")
+    return Caller(
+        username=str(username),
+        role=str(user["role"]) if user.get("role") else None,
+        roleId=str(user["roleId"]) if user.get("roleId") else None,
+        privileges=(
+            frozenset(str(p) for p in privileges) if isinstance(privileges, list) else None
+        ),
+        defaultAdmin=default_admin if isinstance(default_admin, bool) else None,
+    )
+
+
+def default_admins(raw_members: list[Json]) -> frozenset[str] | None:
+    """Who the member listing names as the default administrator; None when it names no
+    one either way (`defaultAdmin` is the reference service's; real portals omit it)."""
+    if not any(isinstance(m, dict) and "defaultAdmin" in m for m in raw_members):
+        return None
+    return frozenset(
+        str(m.get("username"))
+        for m in raw_members
+        if isinstance(m, dict) and m.get("defaultAdmin") is True
     )
 
 

@@ -48,7 +48,10 @@ def live_fingerprint(live: LiveState) -> str:
 
 def live_resources(live: LiveState) -> Iterator[tuple[str, Any]]:
     """Every live resource by its plan address (README: plan JSON)."""
-    yield "Portal", live.portal
+    # `caller` is left out: who is signed in is `username`, and what it may do follows
+    # from members and roles, which are digested on their own.
+    portal = live.portal
+    yield "Portal", {f.name: getattr(portal, f.name) for f in fields(portal) if f.name != "caller"}
     for name, role in live.roles.items():
         yield f"Role/{name}", role
     for user, member in live.members.items():

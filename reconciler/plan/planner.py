@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from reconciler import catalog
 from reconciler.catalog import privilege_problem
 from reconciler.operations import OPERATIONS
+from reconciler.plan.admins import check_admins, check_caller_keeps
+from reconciler.plan.capabilities import check_capabilities
 from reconciler.plan.collaborations import plan_collaborations
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
@@ -28,11 +30,13 @@ def build_plan(
     allow_deletes: bool = False,
     targets: Sequence[str] = (),
     now: float | None = None,
+    check_caller: bool = True,
 ) -> Plan:
     """The ordered calls that converge `live` on `desired`, with every predicted error.
 
     `now` (Unix seconds, default the current time) dates task-run ages and completed
-    schedules, so a plan is reproducible in tests.
+    schedules, so a plan is reproducible in tests. `check_caller`: report the calls the
+    signed-in member may not make (a drift report, which sends nothing, leaves it out).
     """
     moment = time.time() if now is None else now
     draft = Draft(desired, live, int(moment * 1000))
@@ -51,6 +55,10 @@ def build_plan(
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
+    check_admins(draft)
+    if check_caller:
+        check_capabilities(draft)
+        check_caller_keeps(draft)
     _check_privileges(draft)
     _check_deletes(draft, allow_deletes)
     changes = tuple(sorted(draft.changes, key=lambda c: c.address))

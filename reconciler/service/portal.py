@@ -99,7 +99,11 @@ def portal_self(ctx: Ctx) -> dict[str, Any]:
         "deployment": portal["deployment"],
         "levelQuotas": {k: portal["levelQuotas"][k] for k in levels if k in portal["levelQuotas"]},
         "levelDisallowedApps": {k: list(portal["disallowedApps"].get(k, [])) for k in levels},
-        "user": member_view(ctx.user, portal),
+        # As a real portal's: the caller's privileges, for clients to see what it may do.
+        "user": {
+            **member_view(ctx.user, portal),
+            "privileges": effective_privileges(ctx.user, portal),
+        },
         "created": portal["created"],
     }
 
@@ -116,6 +120,10 @@ def member_view(user: Doc, portal: Doc) -> dict[str, Any]:
         "orgId": portal["id"],
         "disabled": False,
         "created": user["created"],
+        # Not in real portals' answers (they tell only the built-in Administrator role
+        # by `roleId`): this service keeps one default administrator, who alone creates
+        # roles and sets privileges and whose role cannot change, and says who it is.
+        "defaultAdmin": bool(user.get("defaultAdmin")),
     }
 
 

@@ -7,7 +7,9 @@ answered 503 without reaching the service, a transient failure worth a retry; th
 POST whose path ends with one of `pretend` is answered `{"success": true}` without
 reaching the service, a success that changed nothing; the first POST whose path ends
 with one of `stall` is held (never forwarded) until the proxy closes, so a test can
-interrupt the client while that call is in flight.
+interrupt the client while that call is in flight; the first POST whose path ends with one
+of `forbid` is refused with a 403 error envelope, as when the caller's rights were taken
+away after the plan was made.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class FaultyProxy:
         unavailable: tuple[str, ...] = (),
         pretend: tuple[str, ...] = (),
         stall: tuple[str, ...] = (),
+        forbid: tuple[str, ...] = (),
     ) -> None:
         self.upstream = upstream
         self._pending = {
@@ -38,11 +41,13 @@ class FaultyProxy:
             "unavailable": list(unavailable),
             "pretend": list(pretend),
             "stall": list(stall),
+            "forbid": list(forbid),
         }
         self.swallowed: list[str] = []
         self.refused: list[str] = []
         self.pretended: list[str] = []
         self.held: list[str] = []
+        self.forbidden: list[str] = []
         self.stalled = threading.Event()  # set once a stalled request is being held
         self._closing = threading.Event()
         self._lock = threading.Lock()
@@ -97,6 +102,12 @@ class FaultyProxy:
                     proxy.stalled.set()
                     proxy._closing.wait(120)
                     self.close_connection = True
+                    return
+                if post and proxy._take("forbid", self.path, proxy.forbidden):
+                    error = {"code": 403, "messageCode": "GWM_0005", "details": []}
+                    error["message"] = "You do not have permissions to perform this operation."
+                    content = json.dumps({"error": error}).encode()
+                    self._reply(200, {"Content-Type": "application/json"}, content)
                     return
                 if post and proxy._take("pretend", self.path, proxy.pretended):
                     content = json.dumps({"success": True}).encode()

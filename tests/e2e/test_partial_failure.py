@@ -1,5 +1,9 @@
 """A call that fails takes its dependents down with it, never independent calls; the
-journal tells what happened; a second apply with enough rights converges."""
+journal tells what happened; a second apply converges.
+
+A refusal the plan could predict (the caller's capability) is a plan error and nothing is
+sent (tests/e2e/test_capabilities.py), so the refusal here is one it could not: a proxy
+answers createRole with 403, as when the caller's rights were taken away after planning."""
 
 from __future__ import annotations
 
@@ -10,13 +14,11 @@ from typing import Any
 import pytest
 
 from .harness import MANIFESTS, Serve, one_call, output_of, plan_json
+from .proxy import FaultyProxy
 
 pytestmark = pytest.mark.e2e
 
 PARTIAL = MANIFESTS / "partial"
-# admin2 administers the organization but is not its default administrator, so the
-# service refuses createRole and setPrivileges (docs/rules.md §5) with 403.
-NOT_DEFAULT = ("admin2", "admin2-pass")
 
 
 def journal_entries(text: str) -> list[dict[str, Any]]:
@@ -30,10 +32,7 @@ def events_of(entries: list[dict[str, Any]], call: dict[str, Any]) -> list[str]:
 
 def test_failed_create_role_skips_dependents_and_keeps_independent_calls(serve: Serve) -> None:
     world = serve("rules")
-    user, password = NOT_DEFAULT
-    planned = world.orgctl(
-        "plan", PARTIAL, "--format", "json", portal="hq", username=user, password=password
-    )
+    planned = world.orgctl("plan", PARTIAL, "--format", "json", portal="hq")
     assert planned.returncode == 0, output_of(planned)
     plan = plan_json(planned)
     create = one_call(plan, "Role/Surveyor", "/createRole")
@@ -43,16 +42,14 @@ def test_failed_create_role_skips_dependents_and_keeps_independent_calls(serve: 
     assert create["seq"] in alice["dependsOn"] and not bob["dependsOn"]
 
     journal = world.workdir / "journal.jsonl"
-    applied = world.orgctl(
-        "apply",
-        PARTIAL,
-        "--auto-approve",
-        "--journal",
-        journal,
-        portal="hq",
-        username=user,
-        password=password,
-    )
+    with FaultyProxy(world.service.url, forbid=("/createRole",)) as proxy:
+        env = world.env("hq")
+        env["ORGCTL_PORTAL_URL"] = f"{proxy.url}/hq/sharing/rest"
+        env["ORGCTL_ADMIN_URL"] = f"{proxy.url}/hq/admin"
+        applied = world.orgctl(
+            "apply", PARTIAL, "--auto-approve", "--journal", journal, portal="hq", env=env
+        )
+        assert proxy.forbidden, "the proxy never saw createRole"
     assert applied.returncode == 1, output_of(applied)
     shown = applied.stdout + applied.stderr
     assert "Traceback" not in shown

@@ -31,7 +31,9 @@ def message_lines(stderr: str) -> list[str]:
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])
-def test_unreachable_portal_is_one_clear_line(demo: World, command: list[str]) -> None:
+def test_unreachable_portal_is_retried_visibly_then_one_clear_line(
+    demo: World, command: list[str]
+) -> None:
     port = closed_port()
     env = demo.env("hq")
     env["ORGCTL_PORTAL_URL"] = f"http://127.0.0.1:{port}/hq/sharing/rest"
@@ -39,9 +41,14 @@ def test_unreachable_portal_is_one_clear_line(demo: World, command: list[str]) -
     result = demo.orgctl(command[0], HQ, *command[1:], portal="hq", env=env)
     assert result.returncode == 1, output_of(result)
     assert "Traceback" not in result.stdout + result.stderr
-    lines = message_lines(result.stderr)
-    assert len(lines) == 1, output_of(result)
-    assert f"127.0.0.1:{port}" in lines[0], output_of(result)
+    *retries, error = message_lines(result.stderr)
+    # One line per retry as it happens (four tries in all), then the one error.
+    assert [re.sub(r"in \d+\.\ds", "in Ns", line) for line in retries] == [
+        f"portal at http://127.0.0.1:{port}: connection refused; trying again in Ns ({n}/4)"
+        for n in (2, 3, 4)
+    ], output_of(result)
+    assert error.startswith(f"Error: portal at http://127.0.0.1:{port} is unreachable after 4")
+    assert f"nothing accepts connections on 127.0.0.1 port {port}" in error, output_of(result)
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[0])

@@ -273,7 +273,7 @@ def test_unreachable_portal_names_the_url() -> None:
         retry=RetryPolicy(attempts=3, sleep=sleep),
     )
     with pytest.raises(
-        TransientError, match=r"https://down.example.com/sharing/rest/portals/self is unreachable"
+        TransientError, match=r"portal at https://down.example.com:443 is unreachable after 3 tries"
     ):
         run(fetch(client))
     assert len(sleep.waits) == 2 and client.requests == 3

@@ -100,6 +100,6 @@ def test_an_untrusted_certificate_is_named_as_such() -> None:
         fetch(portal)
     assert str(caught.value) == (
         "TLS certificate of https://portal.example.com/sharing/rest/portals/self is not"
-        " trusted (self-signed certificate)"
+        " trusted (self-signed certificate); a private CA is trusted with ORGCTL_CA_BUNDLE"
     )
     assert portal.requests == 1 and sleep.waits == []

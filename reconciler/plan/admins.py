@@ -1,0 +1,130 @@
+"""What a plan must not do to the portal's administrators: change the default
+administrator's role or level, leave no member in org_admin, or take from the signed-in
+member, midway, what the plan's later calls need.
+
+Decided from the calls the plan keeps (after --target), since those are what is sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from reconciler import catalog
+from reconciler.operations import OperationName
+from reconciler.plan.capabilities import ADMIN_ROLE, may_call, requirement
+from reconciler.plan.draft import Draft, PendingCall
+from reconciler.plan.model import Ref
+from reconciler.plan.roles import final_privileges, role_address
+from reconciler.state import Caller
+
+
+def check_admins(draft: Draft) -> None:
+    """Errors for what the portal refuses or what would leave it unmanageable."""
+    _default_admin_kept(draft)
+    _some_admin_left(draft)
+
+
+def _default_admins(draft: Draft) -> frozenset[str]:
+    """Who the portal names as its default administrator (nobody when it does not say)."""
+    named = draft.live.defaultAdmins or frozenset()
+    caller = draft.live.portal.caller
+    if caller is not None and caller.defaultAdmin:
+        named |= {caller.username}
+    return named
+
+
+def _default_admin_kept(draft: Draft) -> None:
+    """The portal refuses to change the default administrator's role (ORG_1090); its
+    level cannot change either (org_admin is a level 2 role)."""
+    protected = _default_admins(draft)
+    what = {OperationName.UPDATE_USER_ROLE: "role", OperationName.UPDATE_USER_LEVEL: "level"}
+    for call in draft.calls.values():
+        user = str(call.params.get("user", ""))
+        if call.operation in what and user in protected:
+            draft.error(
+                call.address,
+                f"{user} is the portal's default administrator, whose {what[call.operation]}"
+                " cannot change (the portal refuses it, ORG_1090); declare it as it is"
+                " or leave it out",
+            )
+
+
+def _role_calls(draft: Draft) -> dict[str, PendingCall]:
+    """The plan's updateUserRole calls by the member they move."""
+    return {
+        str(call.params.get("user", "")): call
+        for call in draft.calls.values()
+        if call.operation is OperationName.UPDATE_USER_ROLE
+    }
+
+
+def _some_admin_left(draft: Draft) -> None:
+    moves = _role_calls(draft)
+    admins = sorted(u for u, m in draft.live.members.items() if m.role == ADMIN_ROLE)
+    demoted = [u for u in admins if u in moves and moves[u].params.get("role") != ADMIN_ROLE]
+    promoted = [u for u, call in moves.items() if call.params.get("role") == ADMIN_ROLE]
+    if admins and len(demoted) == len(admins) and not promoted:
+        draft.error(
+            "Portal",
+            "this plan leaves the portal without an organization administrator: it moves "
+            f"every org_admin ({', '.join(demoted)}) to another role; keep at least one",
+        )
+
+
+def _caller_after(draft: Draft, caller: Caller) -> tuple[Caller, PendingCall] | None:
+    """The signed-in member as the plan leaves it, and the call that changes it: its own
+    role change, or new privileges for the custom role it holds (None: unchanged)."""
+    move = _role_calls(draft).get(caller.username)
+    if move is not None:
+        role = move.params.get("role")
+        if isinstance(role, str) and role in catalog.BUILTIN_ROLES:
+            # org_admin holds every privilege; the other built-in roles no administrative one.
+            privileges = None if role == ADMIN_ROLE else frozenset[str]()
+            return replace(caller, role=role, roleId=role, privileges=privileges), move
+        name = _role_name(draft, role)
+        held = final_privileges(draft, name) if name else None
+        return replace(caller, role="org_user", roleId=None, privileges=held), move
+    names = {r.id: n for n, r in draft.live.roles.items() if r.id}
+    own = names.get(caller.roleId or "")
+    for call in draft.calls.values():
+        if call.operation is OperationName.SET_PRIVILEGES and call.address == role_address(
+            own or ""
+        ):
+            return replace(caller, privileges=final_privileges(draft, own or "")), call
+    return None
+
+
+def _role_name(draft: Draft, role: object) -> str | None:
+    if isinstance(role, Ref):
+        return role.address.removeprefix("Role/")
+    names = {r.id: n for n, r in draft.live.roles.items() if r.id}
+    return names.get(str(role))
+
+
+def check_caller_keeps(draft: Draft) -> None:
+    """Warn when the plan takes from the signed-in member what its own later calls need:
+    those sent after the change would be refused."""
+    caller = draft.live.portal.caller
+    if caller is None:
+        return
+    after = _caller_after(draft, caller)
+    if after is None:
+        return
+    changed, change = after
+    lost = [
+        call
+        for call in draft.calls.values()
+        if call.key != change.key
+        and call.group >= change.group
+        and may_call(caller, call, draft.live)
+        and not may_call(changed, call, draft.live)
+    ]
+    if not lost:
+        return
+    needed = sorted({requirement(call, draft.live).capability.value for call in lost})
+    calls = ", ".join(f"{call.operation} {call.address}" for call in lost)
+    draft.warn(
+        change.address,
+        f"this takes from the signed-in user {caller.username} what later calls of this plan"
+        f" need ({'; '.join(needed)}): {calls} would be refused if sent after it",
+    )

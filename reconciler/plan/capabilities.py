@@ -1,0 +1,136 @@
+"""Who may make each planned call: the signed-in member (`portals/self`'s `user`) against
+the `Capability` the operations table gives the call (docs/rules.md §5).
+
+A call the portal would refuse with 403 is a plan error naming the call's address, its
+operation and the capability, so an apply never stops halfway on permissions. This
+module is the one place that decides; nothing is refused on a guess: what the portal does
+not say (privileges, the default administrator) counts as allowed and is left to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from reconciler.operations import OPERATIONS, Capability, OperationName
+from reconciler.plan.draft import Draft, PendingCall
+from reconciler.state import Caller, LiveState
+
+ADMIN_ROLE = "org_admin"
+CHANGE_USER_ROLES = "portal:admin:changeUserRoles"
+MANAGE_WEBHOOKS = "portal:admin:manageWebhooks"
+
+
+def is_admin(caller: Caller) -> bool:
+    return caller.role == ADMIN_ROLE
+
+
+def is_default_admin(caller: Caller) -> bool:
+    """The reference service names its default administrator; a real portal's documents
+    give createRole to "members assigned the default administrator role", the built-in
+    one (`roleId` absent or org_admin, where a custom administrative role has its id)."""
+    if not is_admin(caller):
+        return False
+    if caller.defaultAdmin is not None:
+        return caller.defaultAdmin
+    return caller.roleId in (None, ADMIN_ROLE)
+
+
+def holds(caller: Caller, privilege: str) -> bool:
+    """Privileges the portal did not list are not held against the caller."""
+    return caller.privileges is None or privilege in caller.privileges
+
+
+def _side(call: PendingCall, live: LiveState) -> str | None:
+    """ "host" or "guest": this portal's side of the call's collaboration (None: unknown,
+    and the planner reports the missing collaboration itself)."""
+    collaboration = live.collaborations.get(str(call.arguments.get("collaborationId", "")))
+    if collaboration is None:
+        return None
+    return "host" if collaboration.hostPortalId == live.portal.id else "guest"
+
+
+def _guest_admin(caller: Caller, call: PendingCall, live: LiveState) -> bool:
+    return is_admin(caller) and _side(call, live) != "host"
+
+
+Check = Callable[[Caller, PendingCall, LiveState], bool]
+
+MAY: Mapping[Capability, Check] = MappingProxyType(
+    {
+        Capability.ORG_ADMIN: lambda caller, call, live: is_admin(caller),
+        Capability.DEFAULT_ADMIN: lambda caller, call, live: is_default_admin(caller),
+        Capability.ROLE_ASSIGNER: lambda caller, call, live: (
+            is_admin(caller) or holds(caller, CHANGE_USER_ROLES)
+        ),
+        Capability.HOST_ADMIN: lambda caller, call, live: (
+            is_admin(caller) and _side(call, live) != "guest"
+        ),
+        Capability.GUEST_ADMIN: _guest_admin,
+        Capability.COLLABORATION_GUEST: _guest_admin,
+        Capability.WEBHOOK_ADMIN: lambda caller, call, live: (
+            is_default_admin(caller) or holds(caller, MANAGE_WEBHOOKS)
+        ),
+        Capability.TASK_OWNER_OR_ADMIN: lambda caller, call, live: (
+            is_admin(caller) or caller.username == call.arguments.get("username")
+        ),
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """The capability a call needs, and why when its parameters raise it above its row's."""
+
+    capability: Capability
+    why: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.capability.value}{f' ({self.why})' if self.why else ''}"
+
+
+def requirement(call: PendingCall, live: LiveState) -> Requirement:
+    """The operation's capability; a role change into or out of org_admin needs an
+    organization administrator whoever else may assign roles (the portal's rule)."""
+    if call.operation is OperationName.UPDATE_USER_ROLE:
+        member = live.members.get(str(call.params.get("user", "")))
+        roles = {call.params.get("role"), member.role if member else None}
+        if ADMIN_ROLE in roles and len(roles) == 2:
+            return Requirement(Capability.ORG_ADMIN, "it moves a member into or out of org_admin")
+    return Requirement(OPERATIONS[call.operation].capability)
+
+
+def may_call(caller: Caller, call: PendingCall, live: LiveState) -> bool:
+    return MAY[requirement(call, live).capability](caller, call, live)
+
+
+def describe(caller: Caller, live: LiveState) -> str:
+    """ "the signed-in user admin2 (org_admin, not the default administrator)"."""
+    custom = {role.id: name for name, role in live.roles.items() if role.id}
+    role = custom.get(caller.roleId or "") or caller.role or "role unknown"
+    if is_admin(caller) and not is_default_admin(caller):
+        role += ", not the default administrator"
+    return f"the signed-in user {caller.username} ({role})"
+
+
+def check_capabilities(draft: Draft) -> None:
+    """An error per address and capability for the calls the caller may not make."""
+    caller = draft.live.portal.caller
+    if caller is None:
+        return
+    refused: dict[tuple[str, str], list[str]] = {}
+    for call in draft.calls.values():
+        if not may_call(caller, call, draft.live):
+            needed = requirement(call, draft.live).text
+            refused.setdefault((call.address, needed), []).append(str(call.operation))
+    who = describe(caller, draft.live)
+    for (address, needed), operations in sorted(refused.items()):
+        names = list(dict.fromkeys(operations))
+        verb, them = ("needs", "it") if len(names) == 1 else ("need", "them")
+        draft.error(
+            address,
+            f"{', '.join(names)} {verb} {needed}; {who} is not, so the portal would refuse"
+            f" {them} (403)",
+        )

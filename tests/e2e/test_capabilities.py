@@ -1,0 +1,86 @@
+"""Who is signed in decides what a plan may do (docs/rules.md §5): a call the portal would
+refuse to the caller is a plan error naming its capability, and `apply` sends nothing,
+where it used to fail halfway with 403s; so are a change to the default administrator's
+role (ORG_1090) and a plan that leaves no organization administrator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .harness import DEMO_STATE, EXAMPLES, MANIFESTS, Serve, World, output_of, plan_json
+
+pytestmark = pytest.mark.e2e
+
+HQ = EXAMPLES / "hq"
+# An organization administrator who is not the default administrator.
+ADMIN2 = {"username": "admin2", "password": "admin2-pass"}
+DEFAULT_ADMIN_LINE = (
+    "      - {username: admin, password: admin-pass, role: org_admin, defaultAdmin: true,"
+    " level: 2}\n"
+)
+
+
+@pytest.fixture
+def hq(serve: Serve, tmp_path: Path) -> World:
+    """The demo world with a second organization administrator, admin2, on hq."""
+    text = DEMO_STATE.read_text()
+    assert DEFAULT_ADMIN_LINE in text
+    admin2 = "      - {username: admin2, password: admin2-pass, role: org_admin, level: 2}\n"
+    state = tmp_path / "state.yaml"
+    state.write_text(text.replace(DEFAULT_ADMIN_LINE, DEFAULT_ADMIN_LINE + admin2, 1))
+    return serve(state)
+
+
+def test_plan_names_every_call_an_administrator_who_is_not_the_default_one_may_not_make(
+    hq: World,
+) -> None:
+    planned = hq.orgctl("plan", HQ, "--format", "json", portal="hq", **ADMIN2)
+    assert planned.returncode == 1, output_of(planned)
+    errors = {e["address"]: e["message"] for e in plan_json(planned)["errors"]}
+    assert set(errors) == {"Role/Analyst", "Role/Field Analyst", "Role/Legacy Viewer"}, errors
+    assert errors["Role/Field Analyst"].startswith(
+        "createRole, setPrivileges need the default organization administrator; the signed-in"
+        " user admin2 (org_admin, not the default administrator) is not"
+    )
+    assert errors["Role/Legacy Viewer"].startswith("deleteRole needs the default organization")
+
+    before = hq.api("hq").snapshot()
+    applied = hq.orgctl("apply", HQ, "--auto-approve", portal="hq", **ADMIN2)
+    assert applied.returncode == 1, output_of(applied)
+    assert "403" in applied.stdout and "failed" not in applied.stdout, output_of(applied)
+    assert hq.api("hq").snapshot() == before  # nothing sent: no half-changed portal
+
+
+def test_the_default_administrator_plans_the_same_manifests_cleanly(hq: World) -> None:
+    planned = hq.orgctl("plan", HQ, "--format", "json", portal="hq")
+    assert planned.returncode == 0, output_of(planned)
+    assert plan_json(planned)["errors"] == []
+
+
+def test_drift_reports_changes_whoever_is_signed_in(hq: World) -> None:
+    drift = hq.orgctl("drift", HQ, portal="hq", **ADMIN2)
+    assert drift.returncode == 2, output_of(drift)  # drift, not an error
+
+
+def test_the_default_administrator_s_role_cannot_change(hq: World) -> None:
+    planned = hq.orgctl("plan", MANIFESTS / "default-admin-role", "--format", "json", portal="hq")
+    assert planned.returncode == 1, output_of(planned)
+    (error,) = plan_json(planned)["errors"]
+    assert error["address"] == "Member/admin"
+    assert "default administrator" in error["message"] and "ORG_1090" in error["message"]
+
+
+def test_demoting_every_organization_administrator_is_an_error(hq: World) -> None:
+    directory = MANIFESTS / "demote-every-admin"
+    planned = hq.orgctl("plan", directory, "--format", "json", portal="hq", **ADMIN2)
+    assert planned.returncode == 1, output_of(planned)
+    plan = plan_json(planned)
+    portal = [e["message"] for e in plan["errors"] if e["address"] == "Portal"]
+    assert portal == [
+        "this plan leaves the portal without an organization administrator: it moves every"
+        " org_admin (admin, admin2) to another role; keep at least one"
+    ]
+    # admin2 demotes itself alongside admin: the other change needs what it gives up.
+    assert [w["address"] for w in plan["warnings"]] == ["Member/admin2"], plan["warnings"]
