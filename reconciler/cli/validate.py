@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from reconciler.manifest import Problem, validate
+from reconciler.manifest import Problem
+from reconciler.manifest.validation import check
 from reconciler.shown import safe
 
 
@@ -56,9 +57,17 @@ _FORMATS = {"text": _text, "json": _json, "github": _github}
     show_default=True,
     help="How to print the problems.",
 )
-def command(path: Path, output_format: str) -> None:
+@click.option("-v", "--verbose", is_flag=True, help="Also name the files skipped as no manifest.")
+def command(path: Path, output_format: str, verbose: bool) -> None:
     """Check the manifests in PATH (a folder, recursively, or one file) without the network."""
-    _documents, problems = validate(path)
+    checked = check(path)
+    problems = checked.problems
+    if verbose:
+        for file in checked.loaded.ignored:
+            click.echo(
+                safe(f"note: {file}: no orgctl document (no apiVersion: orgctl/v1), skipped"),
+                err=True,
+            )
     output = _FORMATS[output_format](problems)
     if output:
         click.echo(output)

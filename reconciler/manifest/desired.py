@@ -49,8 +49,8 @@ def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarge
 
 
 def _source(document: Document, *path: str | int) -> state.Source:
-    line, column = document.position(path)
-    return state.Source(document.file, line, column)
+    file, line, column = document.locate(path)
+    return state.Source(file, line, column)
 
 
 def _add(desired: state.DesiredState, document: Document) -> None:

@@ -15,7 +15,7 @@ from reconciler import catalog
 from reconciler.addresses import extras, is_loopback
 from reconciler.catalog import Feature
 from reconciler.manifest import models
-from reconciler.manifest.loader import Document, KeyPath
+from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import (
     ADMIN_URL_ENV,
     PORTAL_URL_ENV,
@@ -23,6 +23,7 @@ from reconciler.manifest.portal import (
     effective_urls,
 )
 from reconciler.manifest.problems import Problem
+from reconciler.manifest.raw import KeyPath
 from reconciler.versions import Platform
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

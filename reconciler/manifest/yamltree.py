@@ -51,6 +51,9 @@ class Positions:
     line: int
     column: int
     children: dict[Any, Positions] = field(default_factory=dict)  # keys, or list indexes
+    # The file it was written in, when not the document's own (a field an overlay patched
+    # into an included document: `overlay`).
+    file: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
