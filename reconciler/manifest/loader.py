@@ -175,7 +175,7 @@ def _read_file(reading: Reading, file: Path, notes: list[str]) -> None:
     except yamltree.TreeError as exc:
         error = Problem(name, exc.line, exc.column, "", "", f"YAML: {exc.message}")
     if not any(_is_orgctl(tree.value) for tree in found) and not (
-        error and _MANIFEST_TEXT.search(text)
+        error and looks_like_manifest(text)
     ):
         if found or error:
             reading.ignored.append(name)
@@ -192,6 +192,11 @@ _MANIFEST_TEXT = re.compile(
     r"^\s*(apiVersion:\s*[\"']?orgctl/|kind:\s*[\"']?(" + "|".join(models.KINDS) + r")\b)",
     re.MULTILINE,
 )
+
+
+def looks_like_manifest(text: str) -> bool:
+    """Whether text that is no valid YAML was meant as an orgctl manifest."""
+    return bool(_MANIFEST_TEXT.search(text))
 
 
 def _is_orgctl(value: Any) -> bool:

@@ -95,6 +95,20 @@ def trees(text: str) -> Iterator[Tree | None]:
         raise TreeError(1, 1, str(exc)) from None
 
 
+def check_syntax(text: str) -> None:
+    """Raise TreeError where `text` is no YAML, without building any value (libyaml's
+    parser alone: the cheap check of a file whose values are not needed)."""
+    try:
+        for _event in yaml.parse(text, Loader=yaml.CBaseLoader):
+            pass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise TreeError(line, column, (exc.problem or "invalid YAML").strip()) from None
+    except yaml.YAMLError as exc:
+        raise TreeError(1, 1, str(exc)) from None
+
+
 @dataclass(slots=True)
 class _Open:
     """A mapping or sequence being built, with what the next scalar or item is for."""

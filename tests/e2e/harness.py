@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import subprocess
 from collections.abc import Callable
@@ -141,6 +142,17 @@ class World:
             ORGCTL_USERNAME=username,
             ORGCTL_PASSWORD=password,
         )
+
+    def fleet_env(self, portals: dict[str, str], **variables: str) -> dict[str, str]:
+        """The environment of a CLI run against a fleet: each portal, by its Portal's
+        metadata.name, pointed at a urlKey of this service through its own
+        ORGCTL_<NAME>_PORTAL_URL and _ADMIN_URL; the plain admin credentials."""
+        urls: dict[str, str] = {}
+        for name, url_key in portals.items():
+            stem = "ORGCTL_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+            urls[f"{stem}_PORTAL_URL"] = f"{self.service.url}/{url_key}/sharing/rest"
+            urls[f"{stem}_ADMIN_URL"] = f"{self.service.url}/{url_key}/admin"
+        return env_with(ORGCTL_USERNAME=ADMIN[0], ORGCTL_PASSWORD=ADMIN[1], **urls, **variables)
 
     def orgctl(
         self,
