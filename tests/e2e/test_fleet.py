@@ -4,11 +4,14 @@ with its own Portal, release, credentials and URL, grouped by portal with a summ
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
-from .harness import World, output_of
+from tests.cli import env_with, orgctl
+
+from .harness import EXAMPLES, World, output_of
 
 BASE = """\
 apiVersion: orgctl/v1
@@ -133,3 +136,48 @@ def test_plan_of_a_fleet_refuses_to_save_one_plan(demo: World, fleet: Path) -> N
     done = demo.orgctl("plan", fleet, "-o", "plan.json", portal="", env=demo.fleet_env(PORTALS))
     assert done.returncode == 1
     assert "plan each portal folder on its own" in done.stderr
+
+
+# --- examples/fleet: a base of three roles and a webhook policy, three portals -----------
+
+EXAMPLE = EXAMPLES / "fleet"
+EXAMPLE_PORTALS = {"fleet-hq": "hq", "fleet-field": "field", "fleet-cloud": "cloud"}
+
+
+def test_the_example_fleet_plans_applies_and_stays_in_sync(demo: World) -> None:
+    env = demo.fleet_env(EXAMPLE_PORTALS)
+    done = demo.orgctl("validate", EXAMPLE, portal="", env=env)
+    assert done.returncode == 0 and done.stdout.endswith("3 portals: 3 valid\n"), output_of(done)
+    done = demo.orgctl("plan", EXAMPLE, "--detailed-exitcode", portal="", env=env)
+    assert done.returncode == 2, output_of(done)
+    assert done.stdout.endswith("\n3 portals: 3 with changes\n")
+    for folder in ("hq", "field", "cloud"):
+        applied = demo.orgctl("apply", EXAMPLE / folder, "--auto-approve", portal="", env=env)
+        assert applied.returncode == 0, output_of(applied)
+    done = demo.orgctl("drift", EXAMPLE, "--jobs", "3", portal="", env=env)
+    assert done.returncode == 0, output_of(done)
+    assert done.stdout.endswith("\n3 portals: 3 in sync\n")
+    # Each portal got the base, patched by its own overlay.
+    hq, field, cloud = (demo.api(key).roles() for key in ("hq", "field", "cloud"))
+    assert set(hq["Fleet Steward"]["privileges"]) == {"portal:user:viewOrgItems"}
+    assert "portal:user:reassignItems" in field["Fleet Steward"]["privileges"]
+    assert "portal:user:shareToPublic" in field["Fleet Editor"]["privileges"]
+    assert "portal:user:shareToPublic" not in hq["Fleet Editor"]["privileges"]
+    assert "premium:user:places" in cloud["Fleet Editor"]["privileges"]
+    # The webhook policy reached the 11.3 portal and left the 10.6.1 one alone.
+    hooks = demo.api("field").get(f"portals/{demo.api('field').portal_id}/webhooks")["webhooks"]
+    assert "scratch-hook" not in {h["name"] for h in hooks}
+
+
+def test_the_example_base_holds_an_11_0_privilege_only_hq_removes(tmp_path: Path) -> None:
+    """Without its overlay, the 10.6.1 portal alone is refused, at the base's line."""
+    copy = tmp_path / "fleet"
+    shutil.copytree(EXAMPLE, copy)
+    (tmp_path / ".git").mkdir()
+    (copy / "hq" / "roles.yaml").unlink()
+    done = orgctl("validate", copy, env=env_with(), cwd=tmp_path)
+    assert done.returncode == 1, output_of(done)
+    assert done.stdout.endswith("3 portals: 1 invalid, 2 valid\n")
+    base = f"{copy}/base/roles.yaml"
+    assert f'{base}:36: Role "Fleet Steward": spec.privileges[1]' in done.stdout
+    assert f"(included by {copy}/hq/portal.yaml:17)" in done.stdout

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
+from ruamel.yaml import YAML
 
 from reconciler.cli import cli
 from reconciler.manifest import load_desired, validate
@@ -439,3 +440,15 @@ def test_validate_verbose_names_the_skipped_files(tmp_path: Path) -> None:
     loud = CliRunner().invoke(cli, ["validate", str(tmp_path), "--verbose"])
     assert loud.exit_code == 0
     assert f"note: {tmp_path}/mkdocs.yml: no orgctl document" in loud.stderr
+
+
+def test_every_example_fleet_document_matches_the_schema() -> None:
+    schema = json.loads((REPO / "schemas" / "orgctl-v1.schema.json").read_text())
+    validator = Draft202012Validator(schema)
+    files = sorted((REPO / "examples" / "fleet").rglob("*.yaml"))
+    assert len(files) == 8
+    for file in files:
+        lines = file.read_text().splitlines()
+        assert lines[0] == "# yaml-language-server: $schema=../../../schemas/orgctl-v1.schema.json"
+        for document in YAML(typ="safe").load_all(file.read_text()):
+            assert [e.message for e in validator.iter_errors(document)] == [], file
