@@ -12,16 +12,20 @@ fifty portals of a thousand members each is found without reading the members.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from reconciler.errors import UserError
 from reconciler.manifest import yamltree
+from reconciler.manifest.includes import Include
 from reconciler.manifest.loader import (  # the files `plan` would read, no others
+    includes_of,
     looks_like_manifest,
     manifest_files,
+    read,
 )
 from reconciler.manifest.portal import variable_stem
 
@@ -33,6 +37,7 @@ class Target:
     name: str  # the Portal document's metadata.name
     path: Path  # the portal folder
     url: str  # spec.url as declared (never a credential)
+    portal_file: Path | None = None  # the file holding the Portal document
 
     def secrets(self) -> dict[str, str]:
         """The names of this portal's own credential variables (valid secret names)."""
@@ -97,7 +102,7 @@ def select(paths: Sequence[Path]) -> list[Target] | None:
         if not targets:
             raise UserError(f"{path}: no Portal document below it")
         if len(targets) == 1:
-            targets = [Target(targets[0].name, path, targets[0].url)]
+            targets = [replace(targets[0], path=path)]
         found += targets
     unique = list({t.path.resolve(): t for t in found}.values())
     refuse_same_names(unique)
@@ -132,7 +137,7 @@ def _target(file: Path, document: dict[str, Any]) -> Target:
     metadata = document.get("metadata") or {}
     spec = document.get("spec") or {}
     name = str(metadata.get("name") or file.parent.name)
-    return Target(name=name, path=file.parent, url=str(spec.get("url", "")))
+    return Target(name=name, path=file.parent, url=str(spec.get("url", "")), portal_file=file)
 
 
 def _add(found: dict[Path, tuple[Path, Target]], file: Path, target: Target) -> None:
@@ -168,3 +173,28 @@ def refuse_same_names(targets: list[Target]) -> None:
                 f" ({key}_TOKEN), so each portal of a fleet needs its own"
             )
         seen[key] = target
+
+
+def affected(targets: Sequence[Target], files: Sequence[Path]) -> list[Target]:
+    """The portals that changed `files` concern: a file inside a portal folder, or inside
+    a folder its Portal includes (a base concerns every portal including it). A file
+    that was deleted counts by its path."""
+    changed = [Path(os.path.realpath(f)) for f in files]
+    found = []
+    for target in targets:
+        folders = [Path(os.path.realpath(target.path)), *(i.real for i in _includes(target))]
+        if any(_within(file, folder) for file in changed for folder in folders):
+            found.append(target)
+    return found
+
+
+def _includes(target: Target) -> list[Include]:
+    if target.portal_file is None:
+        return []
+    reading = read(target.portal_file)
+    portal = next((d for d in reading.documents if d.kind == "Portal"), None)
+    return includes_of(portal, target.path)[0] if portal is not None else []
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents

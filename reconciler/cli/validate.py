@@ -12,7 +12,7 @@ import click
 from reconciler.cli import fleet_report, options
 from reconciler.cli.fleet_report import Outcome
 from reconciler.errors import UserError
-from reconciler.fleet import Target, select
+from reconciler.fleet import Target, affected, find_targets, select
 from reconciler.manifest import Problem
 from reconciler.manifest.validation import Checked, check
 from reconciler.shown import safe
@@ -66,11 +66,29 @@ _FORMATS = {"text": _text, "json": _json, "github": _github}
     help="How to print the problems.",
 )
 @options.verbose
-def command(paths: tuple[Path, ...], output_format: str, verbose: bool) -> None:
+@click.option(
+    "--changed",
+    is_flag=True,
+    help="PATH... are changed files: check the portals below --root they concern.",
+)
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="With --changed: the fleet root whose portals are mapped.",
+)
+def command(
+    paths: tuple[Path, ...], output_format: str, verbose: bool, changed: bool, root: Path
+) -> None:
     """Check the manifests in PATH (a folder, recursively, or one file) without the network.
 
     Several paths, or a fleet root holding several portal folders, check each portal on
-    its own and end with a summary."""
+    its own and end with a summary. With --changed (the pre-commit hook), PATH... are the
+    changed files, and the portals they concern are checked: those holding one, and
+    those whose Portal includes a folder holding one."""
+    if changed:
+        sys.exit(_changed(root, paths, output_format, verbose))
     targets = select(paths)
     if targets is not None:
         sys.exit(_fleet(targets, output_format, verbose))
@@ -115,3 +133,12 @@ def _portal(target: Target, output_format: str, verbose: bool) -> Outcome:
     shown = _github(problems) if output_format == "github" else _text(problems)
     document = {"path": target.path.as_posix(), **_json_body(problems)}
     return Outcome(target, status, code, shown, document)
+
+
+def _changed(root: Path, files: tuple[Path, ...], output_format: str, verbose: bool) -> int:
+    targets = affected(find_targets(root), files)
+    if not targets:
+        if output_format != "github":
+            click.echo(f"no portal below {root.as_posix()} is concerned by the changed files")
+        return 0
+    return _fleet(targets, output_format, verbose)

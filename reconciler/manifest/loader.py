@@ -115,7 +115,7 @@ def load(path: Path) -> Loaded:
     portal = next((d for d in own.documents if d.kind == "Portal"), None)
     bases = Reading()
     if portal is not None:
-        loaded.includes, problems = _includes(portal, path)
+        loaded.includes, problems = includes_of(portal, path)
         loaded.problems += problems
         for include in loaded.includes:
             _read_into(bases, include.folder, [f"included by {include.site}"])
@@ -207,7 +207,9 @@ def _is_orgctl(value: Any) -> bool:
     return value.get("kind") in models.KINDS
 
 
-def _includes(portal: Raw, folder: Path) -> tuple[list[Include], list[Problem]]:
+def includes_of(portal: Raw, folder: Path) -> tuple[list[Include], list[Problem]]:
+    """The folders the Portal document `portal` of the portal folder `folder` includes,
+    and a problem for each entry refused."""
     spec = portal.value.get("spec")
     written = spec.get("include") if isinstance(spec, dict) else None
     if not isinstance(written, list):
