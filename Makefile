@@ -39,6 +39,7 @@ bench: install
 	$(BIN)/python benchmarks/plan_cpu.py
 	$(BIN)/python benchmarks/plan_requests.py
 	$(BIN)/python benchmarks/service_load.py
+	$(BIN)/python benchmarks/fleet.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
