@@ -6,12 +6,11 @@ from pathlib import Path
 
 import click
 
-from reconciler.cli import options
+from reconciler.cli import fleet_report, options
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
 from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
 from reconciler.fleet import select
-from reconciler.manifest import load_desired
 from reconciler.notify import Notifier, drift_text
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run
@@ -47,7 +46,7 @@ def command(
     manifests = paths[0]
     notifier = Notifier.create(notify_url, "drift", manifests.as_posix())
     with notifier.failures(), markdown_failure(fmt, "drift", manifests.as_posix()):
-        desired = load_desired(manifests)
+        desired = fleet_report.load(manifests, verbose)
         if out is not None:
             check_writable(out, "report")
         plan = run(_read(desired)).plan

@@ -10,14 +10,18 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
 
 from reconciler.errors import UserError
 from reconciler.fleet import Target
+from reconciler.manifest.desired import desired_from
 from reconciler.manifest.portal import ADMIN_URL_ENV, PORTAL_URL_ENV
+from reconciler.manifest.validation import Checked, check
 from reconciler.shown import safe
+from reconciler.state import DesiredState
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,3 +85,18 @@ def refuse_shared_urls(environ: Mapping[str, str] | None = None) -> None:
                 f"{variable} is set, which would point every portal of the fleet at one"
                 f" address; set each portal's own {own} instead (or run one portal folder)"
             )
+
+
+def note_skipped(checked: Checked) -> None:
+    """--verbose: name each file read as no manifest, on stderr."""
+    for file in checked.loaded.ignored:
+        note = f"note: {file}: no orgctl document (no apiVersion: orgctl/v1), skipped"
+        click.echo(safe(note), err=True)
+
+
+def load(path: Path, verbose: bool) -> DesiredState:
+    """The desired state of one portal folder, the skipped files named when `verbose`."""
+    checked = check(path)
+    if verbose:
+        note_skipped(checked)
+    return desired_from(checked, os.environ)

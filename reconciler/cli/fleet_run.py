@@ -9,14 +9,11 @@ process overlaps the portals' round trips without a thread or process per portal
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-
-import click
 
 from reconciler.cli import fleet_report
 from reconciler.cli.failure import failure_markdown
@@ -24,8 +21,6 @@ from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.output import check_writable, is_terminal, render, write_output
 from reconciler.errors import UserError
 from reconciler.fleet import Target
-from reconciler.manifest.desired import desired_from
-from reconciler.manifest.validation import check
 from reconciler.notify import Notifier, drift_text, plan_text
 from reconciler.plan import Mode
 from reconciler.plan.model import Plan
@@ -95,11 +90,7 @@ async def _guarded(
 
 
 async def _planned(target: Target, request: FleetRequest) -> Outcome:
-    checked = check(target.path)
-    if request.verbose:
-        for file in checked.loaded.ignored:
-            click.echo(safe(f"note: {file}: no orgctl document, skipped"), err=True)
-    desired = desired_from(checked, os.environ)
+    desired = fleet_report.load(target.path, request.verbose)
     async with connect(desired) as client:
         planned = await plan_live(client, desired, request.options)
     plan = planned.plan.with_manifests(target.path.as_posix())

@@ -7,13 +7,12 @@ from pathlib import Path
 
 import click
 
-from reconciler.cli import options
+from reconciler.cli import fleet_report, options
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
 from reconciler.cli.output import check_writable, echo_report, reading, write_output
 from reconciler.errors import UserError
 from reconciler.fleet import select
-from reconciler.manifest import load_desired
 from reconciler.notify import Notifier, plan_text
 from reconciler.plan import render_json
 from reconciler.state import DesiredState
@@ -64,7 +63,7 @@ def command(
     manifests = paths[0]
     notifier = Notifier.create(notify_url, "plan", manifests.as_posix())
     with notifier.failures(), markdown_failure(fmt, "plan", manifests.as_posix()):
-        desired = load_desired(manifests)
+        desired = fleet_report.load(manifests, verbose)
         if out is not None:
             check_writable(out, "plan file")
         planned = run(_plan(desired, plan_options))

@@ -14,7 +14,7 @@ from reconciler.cli.fleet_report import Outcome
 from reconciler.errors import UserError
 from reconciler.fleet import Target, affected, find_targets, select
 from reconciler.manifest import Problem
-from reconciler.manifest.validation import Checked, check
+from reconciler.manifest.validation import check
 from reconciler.shown import safe
 
 
@@ -94,18 +94,12 @@ def command(
         sys.exit(_fleet(targets, output_format, verbose))
     checked = check(paths[0])
     if verbose:
-        _notes(checked)
+        fleet_report.note_skipped(checked)
     problems = checked.problems
     output = _FORMATS[output_format](problems)
     if output:
         click.echo(output)
     sys.exit(1 if problems else 0)
-
-
-def _notes(checked: Checked) -> None:
-    for file in checked.loaded.ignored:
-        note = f"note: {file}: no orgctl document (no apiVersion: orgctl/v1), skipped"
-        click.echo(safe(note), err=True)
 
 
 def _fleet(targets: list[Target], output_format: str, verbose: bool) -> int:
@@ -128,7 +122,7 @@ def _portal(target: Target, output_format: str, verbose: bool) -> Outcome:
     else:
         problems = checked.problems
         if verbose:
-            _notes(checked)
+            fleet_report.note_skipped(checked)
     status, code = ("invalid", 1) if problems else ("valid", 0)
     shown = _github(problems) if output_format == "github" else _text(problems)
     document = {"path": target.path.as_posix(), **_json_body(problems)}

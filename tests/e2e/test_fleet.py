@@ -181,3 +181,14 @@ def test_the_example_base_holds_an_11_0_privilege_only_hq_removes(tmp_path: Path
     base = f"{copy}/base/roles.yaml"
     assert f'{base}:36: Role "Fleet Steward": spec.privileges[1]' in done.stdout
     assert f"(included by {copy}/hq/portal.yaml:17)" in done.stdout
+
+
+def test_verbose_names_the_files_skipped_for_one_portal_and_a_fleet(
+    demo: World, fleet: Path
+) -> None:
+    (fleet / "main" / "mkdocs.yml").write_text("site_name: Docs\n")
+    env = demo.fleet_env(PORTALS)
+    for target in (fleet / "main", fleet):
+        done = demo.orgctl("plan", target, "-v", portal="", env=env)
+        assert done.returncode == 0, output_of(done)
+        assert f"note: {fleet}/main/mkdocs.yml: no orgctl document" in done.stderr
