@@ -71,10 +71,12 @@ def find_targets(root: Path) -> list[Target]:
     return targets
 
 
-def _targets(root: Path) -> list[Target]:
+def _targets(root: Path, strict: bool = True) -> list[Target]:
+    """Portal folders below `root`; `strict`: also refuse a broken manifest that holds no
+    Portal (only counting them, one portal's own validation names it anyway)."""
     found: dict[Path, tuple[Path, Target]] = {}
     for file in manifest_files(root):
-        for document in _documents(file):
+        for document in _documents(file, strict):
             if _is_portal(document):
                 _add(found, file, _target(file, document))
     _refuse_nested(found)
@@ -91,7 +93,7 @@ def select(paths: Sequence[Path]) -> list[Target] | None:
     found: list[Target] = []
     if len(paths) == 1:
         try:
-            if len(_targets(paths[0])) <= 1:
+            if len(_targets(paths[0], strict=False)) <= 1:
                 return None
         except UserError:
             # Two Portals in one folder, broken YAML: validating the one folder names them
@@ -109,7 +111,7 @@ def select(paths: Sequence[Path]) -> list[Target] | None:
     return unique
 
 
-def _documents(file: Path) -> Iterator[Any]:
+def _documents(file: Path, strict: bool) -> Iterator[Any]:
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -118,7 +120,7 @@ def _documents(file: Path) -> Iterator[Any]:
         if "Portal" in text:
             for tree in yamltree.trees(text):
                 yield tree.value if tree is not None else None
-        elif looks_like_manifest(text):
+        elif strict and looks_like_manifest(text):
             yamltree.check_syntax(text)  # a broken manifest is named here, as plan would
     except yamltree.TreeError as exc:
         if looks_like_manifest(text):
