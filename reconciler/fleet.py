@@ -1,23 +1,33 @@
 """Fleets: find the portal folders below a root, one Portal document each.
 
 A fleet keeps one folder per portal (`portals/prod`, `portals/staging`, ...); CI runs one
-job per folder. A portal folder is the folder of the file that holds its Portal document,
-and everything below it belongs to that portal.
+job per folder, or `validate`, `plan` and `drift` take the whole fleet in one process. A
+portal folder is the folder of the file that holds its Portal document, and everything
+below it belongs to that portal; folders holding no Portal (a shared base) are read only
+through a Portal's `spec.include`.
+
+Only files that mention "Portal" are parsed, with the manifests' own reader: a fleet of
+fifty portals of a thousand members each is found without reading the members.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-
 from reconciler.errors import UserError
-from reconciler.live.credentials import portal_variables
-from reconciler.manifest.loader import manifest_files  # the files `plan` would read, no others
+from reconciler.manifest import yamltree
+from reconciler.manifest.includes import Include
+from reconciler.manifest.loader import (  # the files `plan` would read, no others
+    includes_of,
+    looks_like_manifest,
+    manifest_files,
+    read,
+)
+from reconciler.manifest.portal import variable_stem
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,9 +37,13 @@ class Target:
     name: str  # the Portal document's metadata.name
     path: Path  # the portal folder
     url: str  # spec.url as declared (never a credential)
+    portal_file: Path | None = None  # the file holding the Portal document
 
     def secrets(self) -> dict[str, str]:
         """The names of this portal's own credential variables (valid secret names)."""
+        # Imported here: `validate` of a fleet must not load the HTTP client.
+        from reconciler.live.credentials import portal_variables
+
         own = portal_variables(self.name)
         return {
             "token": str(own.tokenEnv),
@@ -52,35 +66,80 @@ def find_targets(root: Path) -> list[Target]:
     Raises UserError when two Portal documents share a folder or one portal folder lies
     inside another: either would make `orgctl plan <folder>` see two portals.
     """
+    targets = _targets(root)
+    refuse_same_names(targets)
+    return targets
+
+
+def _targets(root: Path, strict: bool = True) -> list[Target]:
+    """Portal folders below `root`; `strict`: also refuse a broken manifest that holds no
+    Portal (only counting them, one portal's own validation names it anyway)."""
     found: dict[Path, tuple[Path, Target]] = {}
     for file in manifest_files(root):
-        for document in _documents(file):
+        for document in _documents(file, strict):
             if _is_portal(document):
                 _add(found, file, _target(file, document))
     _refuse_nested(found)
     return [target for _, target in sorted(found.values(), key=lambda entry: entry[1].path)]
 
 
-def _documents(file: Path) -> Iterator[Any]:
+def select(paths: Sequence[Path]) -> list[Target] | None:
+    """The portals that `validate`, `plan` or `drift` of `paths` concern: None for one
+    path holding at most one Portal (one portal, read as it always was), else a target for
+    each path that holds one Portal (that path is its folder) and for each portal below a
+    path that holds several."""
+    if not paths:
+        raise UserError("give a portal folder, a fleet root or several portal folders")
+    found: list[Target] = []
+    if len(paths) == 1:
+        try:
+            if len(_targets(paths[0], strict=False)) <= 1:
+                return None
+        except UserError:
+            # Two Portals in one folder, broken YAML: validating the one folder names them
+            # with file and line, as it always did.
+            return None
+    for path in paths:
+        targets = find_targets(path)
+        if not targets:
+            raise UserError(f"{path}: no Portal document below it")
+        if len(targets) == 1:
+            targets = [replace(targets[0], path=path)]
+        found += targets
+    unique = list({t.path.resolve(): t for t in found}.values())
+    refuse_same_names(unique)
+    return unique
+
+
+def _documents(file: Path, strict: bool) -> Iterator[Any]:
     try:
-        yield from YAML(typ="safe", pure=True).load_all(file.read_text(encoding="utf-8"))
-    except YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        raise UserError(f"{file}{line}: not valid YAML ({getattr(exc, 'problem', exc)})") from exc
+        text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{file}: cannot be read ({exc})") from exc
+    try:
+        if "Portal" in text:
+            for tree in yamltree.trees(text):
+                yield tree.value if tree is not None else None
+        elif strict and looks_like_manifest(text):
+            yamltree.check_syntax(text)  # a broken manifest is named here, as plan would
+    except yamltree.TreeError as exc:
+        if looks_like_manifest(text):
+            raise UserError(f"{file}:{exc.line}: not valid YAML ({exc.message})") from exc
 
 
 def _is_portal(document: Any) -> bool:
-    return isinstance(document, dict) and document.get("kind") == "Portal"
+    return (
+        isinstance(document, dict)
+        and document.get("kind") == "Portal"
+        and str(document.get("apiVersion", "orgctl/")).startswith("orgctl/")
+    )
 
 
 def _target(file: Path, document: dict[str, Any]) -> Target:
     metadata = document.get("metadata") or {}
     spec = document.get("spec") or {}
     name = str(metadata.get("name") or file.parent.name)
-    return Target(name=name, path=file.parent, url=str(spec.get("url", "")))
+    return Target(name=name, path=file.parent, url=str(spec.get("url", "")), portal_file=file)
 
 
 def _add(found: dict[Path, tuple[Path, Target]], file: Path, target: Target) -> None:
@@ -102,3 +161,42 @@ def _refuse_nested(found: dict[Path, tuple[Path, Target]]) -> None:
                     f"{inner}: portal folder inside portal folder {outer}; a plan of {outer}"
                     " would see both portals"
                 )
+
+
+def refuse_same_names(targets: list[Target]) -> None:
+    # A portal's name picks its credentials (ORGCTL_<NAME>_TOKEN) and keys its report.
+    seen: dict[str, Target] = {}
+    for target in targets:
+        key = variable_stem(target.name)
+        if key in seen:
+            raise UserError(
+                f"two portals named alike, {seen[key].name!r} ({seen[key].path}) and"
+                f" {target.name!r} ({target.path}): the name picks a portal's credentials"
+                f" ({key}_TOKEN), so each portal of a fleet needs its own"
+            )
+        seen[key] = target
+
+
+def affected(targets: Sequence[Target], files: Sequence[Path]) -> list[Target]:
+    """The portals that changed `files` concern: a file inside a portal folder, or inside
+    a folder its Portal includes (a base concerns every portal including it). A file
+    that was deleted counts by its path."""
+    changed = [Path(os.path.realpath(f)) for f in files]
+    found = []
+    for target in targets:
+        folders = [Path(os.path.realpath(target.path)), *(i.real for i in _includes(target))]
+        if any(_within(file, folder) for file in changed for folder in folders):
+            found.append(target)
+    return found
+
+
+def _includes(target: Target) -> list[Include]:
+    if target.portal_file is None:
+        return []
+    reading = read(target.portal_file)
+    portal = next((d for d in reading.documents if d.kind == "Portal"), None)
+    return includes_of(portal, target.path)[0] if portal is not None else []
+
+
+def _within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents

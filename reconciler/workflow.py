@@ -8,6 +8,7 @@ primitives), so the whole of an apply — plan, confirm, send, verify — is one
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from typing import Any, TypeVar
 
 from reconciler.live.client import PortalClient, client_for
 from reconciler.live.reader import read_live
+from reconciler.manifest.portal import ADMIN_URL_ENV, PORTAL_URL_ENV
 from reconciler.plan.fingerprint import StalePlan, check_fresh
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
@@ -42,8 +44,15 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coroutine)
 
 
-def connect(desired: DesiredState, *, parallelism: int = 8) -> PortalClient:
-    return client_for(desired.portal, concurrency=max(8, parallelism), retry_notice=say_on_stderr)
+def connect(desired: DesiredState, *, parallelism: int = 8, in_fleet: bool = False) -> PortalClient:
+    # The target's URLs already hold the environment's overrides, the portal's own
+    # (ORGCTL_<NAME>_PORTAL_URL) before the plain ORGCTL_PORTAL_URL: the client must not
+    # lay the plain one over them again.
+    env = {k: v for k, v in os.environ.items() if k not in (PORTAL_URL_ENV, ADMIN_URL_ENV)}
+    name = desired.portal.name
+    # Portals of a fleet are read at once: each retry line must say whose it is.
+    notice = (lambda line: say_on_stderr(f"{name}: {line}")) if in_fleet else say_on_stderr
+    return client_for(desired.portal, env=env, concurrency=max(8, parallelism), retry_notice=notice)
 
 
 def say_on_stderr(line: str) -> None:

@@ -1,9 +1,12 @@
 """The five-minute tour behind `make demo`.
 
 Starts the reference service with the demo state on a free loopback port, then for each
-example portal: validate, plan, apply, and plan again (nothing left to do). Finally it
+example portal: validate, plan, apply, and plan again (nothing left to do). Then it
 changes a role by hand through the API, as someone clicking in the portal would, and
-shows `orgctl drift` catching it. The service stops at the end, whatever happens.
+shows `orgctl drift` catching it. Last, the fleet of `examples/fleet` (a shared base and
+three portals, each with an overlay): validate it, render one portal, plan the fleet,
+apply each portal, drift the fleet, and catch a hand change on one portal. The service
+stops at the end, whatever happens.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 ORGCTL = [sys.executable, "-m", "reconciler"]
 STATE = ROOT / "examples" / "demo" / "state.yaml"
 EXAMPLES = ("hq", "field", "cloud")
+FLEET = "examples/fleet"
+# Each fleet portal's Portal name and the demo portal (urlKey) that serves it.
+FLEET_PORTALS = {"fleet-hq": "hq", "fleet-field": "field", "fleet-cloud": "cloud"}
 READY = re.compile(r"http://127\.0\.0\.1:(\d+)")
 CREDENTIALS = {"ORGCTL_USERNAME": "admin", "ORGCTL_PASSWORD": "admin-pass"}
 
@@ -65,6 +71,20 @@ def environment(base: str, portal: str) -> dict[str, str]:
     }
 
 
+def fleet_environment(base: str) -> dict[str, str]:
+    """Each fleet portal pointed at this service by its own URL variables: a fleet run
+    refuses the plain ORGCTL_PORTAL_URL, which would send every portal to one address."""
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("ORGCTL_PORTAL_URL", "ORGCTL_ADMIN_URL")
+    }
+    env.update(CREDENTIALS)
+    for name, url_key in FLEET_PORTALS.items():
+        stem = "ORGCTL_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+        env[f"{stem}_PORTAL_URL"] = f"{base}/{url_key}/sharing/rest"
+        env[f"{stem}_ADMIN_URL"] = f"{base}/{url_key}/admin"
+    return env
+
+
 def orgctl(args: Sequence[str], env: dict[str, str], allowed: Sequence[int] = (0,)) -> int:
     print(f"$ orgctl {' '.join(args)}", flush=True)
     code = subprocess.run([*ORGCTL, *args], env=env, cwd=ROOT, check=False).returncode
@@ -73,9 +93,9 @@ def orgctl(args: Sequence[str], env: dict[str, str], allowed: Sequence[int] = (0
     return code
 
 
-def change_by_hand(base: str) -> None:
-    """Give the Analyst role on hq an extra privilege, outside orgctl."""
-    rest = f"{base}/hq/sharing/rest"
+def change_by_hand(base: str, portal: str = "hq", role: str = "Analyst") -> None:
+    """Give a role an extra privilege, outside orgctl."""
+    rest = f"{base}/{portal}/sharing/rest"
     token = post(
         rest + "/generateToken",
         {
@@ -85,15 +105,16 @@ def change_by_hand(base: str) -> None:
             "expiration": "60",
         },
     )["token"]
-    roles = get(rest + "/portals/self/roles", token)["roles"]
-    analyst = next(r for r in roles if r["name"] == "Analyst")
-    privileges = sorted({*analyst["privileges"], "portal:user:shareToPublic"})
+    portal_id = get(rest + "/portals/self", token)["id"]
+    roles = get(f"{rest}/portals/{portal_id}/roles", token)["roles"]
+    found = next(r for r in roles if r["name"] == role)
+    privileges = sorted({*found["privileges"], "portal:user:shareToPublic"})
     post(
-        f"{rest}/portals/0123456789abcdef/roles/{analyst['id']}/setPrivileges",
+        f"{rest}/portals/{portal_id}/roles/{found['id']}/setPrivileges",
         {"privileges": json.dumps({"privileges": privileges})},
         token,
     )
-    print("  Analyst on hq may now share to the public (portal:user:shareToPublic).")
+    print(f"  {role} on {portal} may now share to the public (portal:user:shareToPublic).")
 
 
 def post(url: str, form: dict[str, str], token: str | None = None) -> dict[str, Any]:
@@ -132,7 +153,28 @@ def main() -> None:
         banner("orgctl drift notices (exit code 2 means drift)")
         code = orgctl(["drift", "examples/hq"], environment(base, "hq"), allowed=(2,))
         print(f"  drift exited {code}: the portal no longer matches examples/hq.")
+        fleet(base)
     banner("Done: the service is stopped. Next: README.md, 'A five-minute tour'.")
+
+
+def fleet(base: str) -> None:
+    env = fleet_environment(base)
+    banner(f"A fleet: {FLEET} (a base and three portals with overlays), validated")
+    orgctl(["validate", FLEET], env)
+    banner("What plan will use for one portal: the base, patched by its overlay")
+    orgctl(["render", f"{FLEET}/hq", "--show-origin"], env)
+    banner("Plan the fleet: each portal on its own, concurrently (exit 2: changes)")
+    orgctl(["plan", FLEET, "--jobs", "3", "--detailed-exitcode"], env, allowed=(2,))
+    for name in FLEET_PORTALS:
+        folder = f"{FLEET}/{name.removeprefix('fleet-')}"
+        banner(f"Apply {folder}")
+        orgctl(["apply", folder, "--auto-approve"], env)
+    banner("Drift of the fleet: all in sync")
+    orgctl(["drift", FLEET], env)
+    banner("Someone changes Fleet Viewer by hand on the field portal")
+    change_by_hand(base, "field", "Fleet Viewer")
+    code = orgctl(["drift", FLEET], env, allowed=(2,))
+    print(f"  drift of the fleet exited {code}: one portal drifted, the others in sync.")
 
 
 if __name__ == "__main__":

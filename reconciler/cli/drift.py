@@ -6,29 +6,47 @@ from pathlib import Path
 
 import click
 
-from reconciler.cli import options
+from reconciler.cli import fleet_report, options
 from reconciler.cli.failure import markdown_failure
+from reconciler.cli.fleet_run import FleetRequest, fleet_command
 from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
-from reconciler.manifest import load_desired
+from reconciler.fleet import select
 from reconciler.notify import Notifier, drift_text
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run
 
 
 @click.command()
-@options.manifests
+@options.manifest_paths
 @options.report_format("text", "json", "markdown")
 @options.output_file("Also write the report to FILE.")
 @options.notify
+@options.jobs
+@options.verbose
 @click.pass_context
 def command(
-    ctx: click.Context, manifests: Path, fmt: str, out: Path | None, notify_url: str | None
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    fmt: str,
+    out: Path | None,
+    notify_url: str | None,
+    jobs: int,
+    verbose: bool,
 ) -> None:
-    """Report every difference between the portal and MANIFESTS (exit 2 on drift, 1 on
-    errors)."""
+    """Report every difference between the portal and PATH (exit 2 on drift, 1 on
+    errors).
+
+    Several paths, or a fleet root holding several portal folders, check each portal on
+    its own, up to --jobs at once, and end with a summary ("3 portals: 1 drifted, 2 in
+    sync"); the exit code is the worst of them."""
+    fleet = select(paths)
+    if fleet is not None:
+        request = FleetRequest("drift", fmt, jobs, PlanOptions(True), False, verbose, notify_url)
+        ctx.exit(fleet_command(fleet, request, out))
+    manifests = paths[0]
     notifier = Notifier.create(notify_url, "drift", manifests.as_posix())
     with notifier.failures(), markdown_failure(fmt, "drift", manifests.as_posix()):
-        desired = load_desired(manifests)
+        desired = fleet_report.load(manifests, verbose)
         if out is not None:
             check_writable(out, "report")
         plan = run(_read(desired)).plan

@@ -47,6 +47,29 @@ def manifests(function: F) -> F:
     return click.argument("manifests", type=click.Path(path_type=Path))(function)
 
 
+def manifest_paths(function: F) -> F:
+    return click.argument(
+        "paths", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="PATH..."
+    )(function)
+
+
+def jobs(function: F) -> F:
+    return click.option(
+        "-j",
+        "--jobs",
+        type=click.IntRange(1, 64),
+        default=4,
+        show_default=True,
+        help="How many portals of a fleet are read at once.",
+    )(function)
+
+
+def verbose(function: F) -> F:
+    return click.option(
+        "-v", "--verbose", is_flag=True, help="Also name the files skipped as no manifest."
+    )(function)
+
+
 def output_file(help_text: str) -> Callable[[F], F]:
     def decorate(function: F) -> F:
         return click.option(

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import click
 
-from reconciler.cli import options
+from reconciler.cli import fleet_report, options
 from reconciler.cli.failure import markdown_failure
+from reconciler.cli.fleet_run import FleetRequest, fleet_command
 from reconciler.cli.output import check_writable, echo_report, reading, write_output
-from reconciler.manifest import load_desired
+from reconciler.errors import UserError
+from reconciler.fleet import select
 from reconciler.notify import Notifier, plan_text
 from reconciler.plan import render_json
 from reconciler.state import DesiredState
@@ -19,7 +21,7 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, t
 
 
 @click.command()
-@options.manifests
+@options.manifest_paths
 @options.report_format("text", "json", "markdown")
 @options.output_file("Also save the plan as JSON, for `orgctl apply --plan`.")
 @click.option(
@@ -28,24 +30,43 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, t
 @options.targets
 @options.allow_deletes
 @options.notify
+@options.jobs
+@options.verbose
 @click.pass_context
 def command(
     ctx: click.Context,
-    manifests: Path,
+    paths: tuple[Path, ...],
     fmt: str,
     out: Path | None,
     detailed_exitcode: bool,
     targets: tuple[str, ...],
     allow_deletes: bool,
     notify_url: str | None,
+    jobs: int,
+    verbose: bool,
 ) -> None:
-    """Show the ordered calls that would converge the portal on MANIFESTS."""
+    """Show the ordered calls that would converge the portal on PATH.
+
+    Several paths, or a fleet root holding several portal folders, plan each portal on
+    its own, up to --jobs at once, and end with a summary."""
+    fleet = select(paths)
+    plan_options = PlanOptions(allow_deletes, target_list(targets))
+    if fleet is not None:
+        if out is not None:
+            raise UserError(
+                "-o saves one portal's plan for apply --plan: plan each portal folder on its own"
+            )
+        request = FleetRequest(
+            "plan", fmt, jobs, plan_options, detailed_exitcode, verbose, notify_url
+        )
+        ctx.exit(fleet_command(fleet, request))
+    manifests = paths[0]
     notifier = Notifier.create(notify_url, "plan", manifests.as_posix())
     with notifier.failures(), markdown_failure(fmt, "plan", manifests.as_posix()):
-        desired = load_desired(manifests)
+        desired = fleet_report.load(manifests, verbose)
         if out is not None:
             check_writable(out, "plan file")
-        planned = run(_plan(desired, PlanOptions(allow_deletes, target_list(targets))))
+        planned = run(_plan(desired, plan_options))
     plan = planned.plan.with_manifests(manifests.as_posix())
     echo_report(plan, fmt, "plan")
     if desired.portal.applyWindows:

@@ -1,4 +1,4 @@
-"""`orgctl targets ROOT [--json]`: the portal folders of a fleet, to feed a CI matrix."""
+"""`orgctl targets ROOT... [--json]`: the portal folders of a fleet, to feed a CI matrix."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from pathlib import Path
 
 import click
 
-from reconciler.fleet import find_targets
+from reconciler.fleet import find_targets, refuse_same_names
 
 
 @click.command()
-@click.argument("root", type=click.Path(path_type=Path))
+@click.argument(
+    "roots", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="ROOT..."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list for a CI matrix.")
 @click.option(
     "--secrets",
@@ -19,9 +21,10 @@ from reconciler.fleet import find_targets
     is_flag=True,
     help="Also print the names of each portal's credential variables.",
 )
-def command(root: Path, as_json: bool, with_secrets: bool) -> None:
-    """List the portal folders below ROOT, one Portal document each."""
-    targets = find_targets(root)
+def command(roots: tuple[Path, ...], as_json: bool, with_secrets: bool) -> None:
+    """List the portal folders below each ROOT, one Portal document each."""
+    targets = [target for root in roots for target in find_targets(root)]
+    refuse_same_names(targets)
     if as_json:
         # Compact, one line: a GitHub Actions step output must fit on one line.
         click.echo(json.dumps([t.to_json() for t in targets], separators=(",", ":")))

@@ -1,4 +1,5 @@
-"""`orgctl validate DIR`: every offline check, with every problem reported at once."""
+"""`orgctl validate PATH...`: every offline check, with every problem reported at once;
+of one portal folder, or of each portal of a fleet."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from pathlib import Path
 
 import click
 
-from reconciler.manifest import Problem, validate
+from reconciler.cli import fleet_report, options
+from reconciler.cli.fleet_report import Outcome
+from reconciler.errors import UserError
+from reconciler.fleet import Target, affected, find_targets, select
+from reconciler.manifest import Problem
+from reconciler.manifest.validation import check
 from reconciler.shown import safe
 
 
@@ -22,8 +28,11 @@ def _text(problems: list[Problem]) -> str:
 
 
 def _json(problems: list[Problem]) -> str:
-    body = {"valid": not problems, "problems": [p.as_json() for p in problems]}
-    return json.dumps(body, indent=2)
+    return json.dumps(_json_body(problems), indent=2)
+
+
+def _json_body(problems: list[Problem]) -> dict[str, object]:
+    return {"valid": not problems, "problems": [p.as_json() for p in problems]}
 
 
 def _github(problems: list[Problem]) -> str:
@@ -47,7 +56,7 @@ _FORMATS = {"text": _text, "json": _json, "github": _github}
 
 
 @click.command("validate")
-@click.argument("path", type=click.Path(path_type=Path))
+@options.manifest_paths
 @click.option(
     "--format",
     "output_format",
@@ -56,10 +65,74 @@ _FORMATS = {"text": _text, "json": _json, "github": _github}
     show_default=True,
     help="How to print the problems.",
 )
-def command(path: Path, output_format: str) -> None:
-    """Check the manifests in PATH (a folder, recursively, or one file) without the network."""
-    _documents, problems = validate(path)
+@options.verbose
+@click.option(
+    "--changed",
+    is_flag=True,
+    help="PATH... are changed files: check the portals below --root they concern.",
+)
+@click.option(
+    "--root",
+    type=click.Path(path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="With --changed: the fleet root whose portals are mapped.",
+)
+def command(
+    paths: tuple[Path, ...], output_format: str, verbose: bool, changed: bool, root: Path
+) -> None:
+    """Check the manifests in PATH (a folder, recursively, or one file) without the network.
+
+    Several paths, or a fleet root holding several portal folders, check each portal on
+    its own and end with a summary. With --changed (the pre-commit hook), PATH... are the
+    changed files, and the portals they concern are checked: those holding one, and
+    those whose Portal includes a folder holding one."""
+    if changed:
+        sys.exit(_changed(root, paths, output_format, verbose))
+    targets = select(paths)
+    if targets is not None:
+        sys.exit(_fleet(targets, output_format, verbose))
+    checked = check(paths[0])
+    if verbose:
+        fleet_report.note_skipped(checked)
+    problems = checked.problems
     output = _FORMATS[output_format](problems)
     if output:
         click.echo(output)
     sys.exit(1 if problems else 0)
+
+
+def _fleet(targets: list[Target], output_format: str, verbose: bool) -> int:
+    outcomes = [_portal(target, output_format, verbose) for target in targets]
+    if output_format == "github":
+        annotations = [o.text for o in outcomes if o.text]
+        if annotations:
+            click.echo("\n".join(annotations))
+    else:
+        line = fleet_report.summary(outcomes, ("invalid", "valid"))
+        fleet_report.echo(outcomes, output_format, line)
+    return fleet_report.worst([o.code for o in outcomes])
+
+
+def _portal(target: Target, output_format: str, verbose: bool) -> Outcome:
+    try:
+        checked = check(target.path)
+    except UserError as exc:  # a folder that cannot be listed
+        problems = [Problem(target.path.as_posix(), 1, 1, "", "", str(exc))]
+    else:
+        problems = checked.problems
+        if verbose:
+            fleet_report.note_skipped(checked)
+    status, code = ("invalid", 1) if problems else ("valid", 0)
+    shown = _github(problems) if output_format == "github" else _text(problems)
+    document = {"path": target.path.as_posix(), **_json_body(problems)}
+    return Outcome(target, status, code, shown, document)
+
+
+def _changed(root: Path, files: tuple[Path, ...], output_format: str, verbose: bool) -> int:
+    targets = affected(find_targets(root), files)
+    if not targets:
+        if output_format != "github":
+            click.echo(f"no portal below {root.as_posix()} is concerned by the changed files")
+        return 0
+    return _fleet(targets, output_format, verbose)

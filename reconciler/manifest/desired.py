@@ -11,7 +11,7 @@ from reconciler.errors import ManifestError
 from reconciler.manifest import models
 from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import declared_platform, effective_urls
-from reconciler.manifest.validation import validate
+from reconciler.manifest.validation import Checked, check
 from reconciler.versions import Platform
 from reconciler.windows import Window
 
@@ -19,7 +19,13 @@ from reconciler.windows import Window
 def load_desired(path: Path, environ: Mapping[str, str] | None = None) -> state.DesiredState:
     """Everything the manifests under `path` declare; `ManifestError` lists every problem."""
     env = os.environ if environ is None else environ
-    documents, problems = validate(path, env)
+    return desired_from(check(path, env), env)
+
+
+def desired_from(checked: Checked, environ: Mapping[str, str]) -> state.DesiredState:
+    """The desired state of a checked manifest set; `ManifestError` lists every problem."""
+    env = environ
+    documents, problems = checked.documents, checked.problems
     if problems:
         raise ManifestError([str(p) for p in problems])
     portal = next(d for d in documents if isinstance(d.model, models.Portal))
@@ -35,7 +41,7 @@ def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarge
     spec = document.model.spec
     platform = declared_platform(spec)
     assert isinstance(platform, Platform)  # validated
-    url, admin_url = effective_urls(spec, environ)
+    url, admin_url = effective_urls(spec, environ, document.name)
     return state.PortalTarget(
         name=document.name,
         url=url,
@@ -49,8 +55,8 @@ def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarge
 
 
 def _source(document: Document, *path: str | int) -> state.Source:
-    line, column = document.position(path)
-    return state.Source(document.file, line, column)
+    file, line, column = document.locate(path)
+    return state.Source(file, line, column)
 
 
 def _add(desired: state.DesiredState, document: Document) -> None:

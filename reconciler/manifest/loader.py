@@ -7,6 +7,7 @@ stops at the first.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,11 +17,13 @@ from pydantic import TypeAdapter, ValidationError
 
 from reconciler import catalog
 from reconciler.errors import UserError
-from reconciler.manifest import limits, models, yamltree
+from reconciler.manifest import includes, limits, models, overlay, scope, yamltree
 from reconciler.manifest.folder import list_manifests
+from reconciler.manifest.includes import Include
 from reconciler.manifest.problems import Problem, field_path
+from reconciler.manifest.raw import KeyPath, Raw, locate
+from reconciler.versions import Platform
 
-KeyPath = tuple[str | int, ...]
 _ADAPTER: TypeAdapter[models.AnyDocument] = TypeAdapter(models.AnyDocument)
 _SECRET_KEYS = frozenset({"token", "password", "secret", "apikey", "apiKey", "username"})
 
@@ -33,6 +36,9 @@ class Document:
     line: int
     model: models.AnyDocument
     positions: yamltree.Positions
+    # What its problems add after the message: the include and the overlays it owes
+    # fields to ("" for a document of the portal folder, as it was written).
+    origin: str = ""
 
     @property
     def kind(self) -> str:
@@ -47,11 +53,16 @@ class Document:
         return f'{self.kind} "{self.name}"'
 
     def position(self, path: KeyPath) -> tuple[int, int]:
-        return _position(self.positions, path, (self.line, 1))
+        _file, line, column = self.locate(path)
+        return line, column
+
+    def locate(self, path: KeyPath) -> tuple[str, int, int]:
+        """File, line and column of `path`: an overlay's field is in the overlay's file."""
+        return locate(self.positions, path, self.file, (self.line, 1))
 
     def problem(self, path: KeyPath, message: str) -> Problem:
-        line, column = self.position(path)
-        return Problem(self.file, line, column, self.resource, field_path(path), message)
+        file, line, column = self.locate(path)
+        return Problem(file, line, column, self.resource, field_path(path), message + self.origin)
 
 
 @dataclass(slots=True)
@@ -61,6 +72,27 @@ class Loaded:
     # Kinds of documents refused ("" when the kind is unknowable, as in unparsable YAML):
     # a broken Portal still counts as one, so the user is not also told there is none.
     rejected_kinds: set[str] = field(default_factory=set)
+    # Files holding no orgctl document (a mkdocs.yml, a CI file): not read as manifests.
+    ignored: list[str] = field(default_factory=list)
+    # The folders the Portal includes, and the documents after includes and overlays
+    # (what `render` prints).
+    includes: list[Include] = field(default_factory=list)
+    resolved: list[Raw] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Reading:
+    """The documents of some files, before the models check them."""
+
+    documents: list[Raw] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    rejected_kinds: set[str] = field(default_factory=set)
+    ignored: list[str] = field(default_factory=list)
+    files: int = 0
+
+    def add_problem(self, problem: Problem) -> None:
+        self.problems.append(problem)
+        self.rejected_kinds.add(problem.resource.split(" ")[0])
 
 
 def manifest_files(path: Path) -> list[Path]:
@@ -73,79 +105,189 @@ def manifest_files(path: Path) -> list[Path]:
 
 
 def load(path: Path) -> Loaded:
-    loaded = Loaded([], [])
-    listing = list_manifests(path)
-    files = listing.files
-    for entry, why in listing.problems:
-        loaded.problems.append(Problem(str(entry), 1, 1, "", "", why))
-    if not files and not listing.problems:
-        loaded.problems.append(Problem(str(path), 1, 1, "", "", "no *.yaml or *.yml files found"))
-    for file in files:
-        for problem_or_doc in _read_file(file):
-            if isinstance(problem_or_doc, Problem):
-                loaded.problems.append(problem_or_doc)
-                loaded.rejected_kinds.add(problem_or_doc.resource.split(" ")[0])
-            else:
-                loaded.documents.append(problem_or_doc)
+    """The manifest set of the portal folder `path`: its documents, those of the folders
+    its Portal includes, overlays applied, and documents meant for other portals or
+    releases left out (README: Bases and overlays)."""
+    own = read(path)
+    if not own.files and not own.problems:
+        own.problems.append(Problem(str(path), 1, 1, "", "", "no *.yaml or *.yml files found"))
+    loaded = Loaded([], own.problems, own.rejected_kinds, own.ignored)
+    portal = next((d for d in own.documents if d.kind == "Portal"), None)
+    bases = Reading()
+    if portal is not None:
+        loaded.includes, problems = includes_of(portal, path)
+        loaded.problems += problems
+        for include in loaded.includes:
+            _read_into(bases, include.folder, [f"included by {include.site}"])
+        loaded.problems += bases.problems
+        loaded.rejected_kinds |= bases.rejected_kinds
+        loaded.ignored += bases.ignored
+    name, platform = _portal_facts(portal)
+    mine, others = _scoped(own.documents, name, platform)
+    shared, others_shared = _scoped(bases.documents, name, platform)
+    others += others_shared
+    merged = overlay.merge(shared, mine)
+    loaded.problems += merged.problems
+    loaded.rejected_kinds |= merged.rejected_kinds
+    loaded.resolved = merged.documents
+    for raw in merged.documents:
+        _check(loaded, raw, keep=True)
+    for raw in others:
+        _check(loaded, raw, keep=False)  # its shape still, though it is not for this portal
     return loaded
 
 
-def _read_file(file: Path) -> Iterator[Document | Problem]:
+def read(path: Path) -> Reading:
+    """Every document of the files of a folder (or the one file), unchecked."""
+    reading = Reading()
+    _read_into(reading, path, [])
+    return reading
+
+
+def _read_into(reading: Reading, path: Path, notes: list[str]) -> None:
+    listing = list_manifests(path)
+    # An entry that cannot be listed says nothing of its kind (see Loaded.rejected_kinds).
+    reading.problems += [Problem(str(entry), 1, 1, "", "", why) for entry, why in listing.problems]
+    reading.files += len(listing.files)
+    for file in listing.files:
+        _read_file(reading, file, notes)
+
+
+def _read_file(reading: Reading, file: Path, notes: list[str]) -> None:
     name = str(file)
     try:
         size = file.stat().st_size
         if size > limits.MAX_FILE_BYTES:
-            yield Problem(name, 1, 1, "", "", f"{size:,} bytes: larger than any manifest")
+            reading.add_problem(
+                Problem(name, 1, 1, "", "", f"{size:,} bytes: larger than any manifest")
+            )
             return
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        yield Problem(name, 1, 1, "", "", f"cannot read: {exc}")
+        reading.add_problem(Problem(name, 1, 1, "", "", f"cannot read: {exc}"))
         return
+    found: list[yamltree.Tree] = []
+    error: Problem | None = None
     try:
         # Documents read before an error are still checked, so that every problem of the
         # file is reported.
-        for tree in yamltree.trees(text):
-            if tree is not None:
-                yield from _document(name, tree)
+        found.extend(tree for tree in yamltree.trees(text) if tree is not None)
     except yamltree.TreeError as exc:
-        yield Problem(name, exc.line, exc.column, "", "", f"YAML: {exc.message}")
-
-
-def _document(file: str, tree: yamltree.Tree) -> Iterator[Document | Problem]:
-    line = tree.positions.line
-    value = tree.value
-    if not isinstance(value, dict):
-        yield Problem(file, line, 1, "", "", "a document must be a mapping")
+        error = Problem(name, exc.line, exc.column, "", "", f"YAML: {exc.message}")
+    if not any(_is_orgctl(tree.value) for tree in found) and not (
+        error and looks_like_manifest(text)
+    ):
+        if found or error:
+            reading.ignored.append(name)
         return
-    resource = _resource_label(value)
+    reading.documents += [Raw(name, tree, list(notes)) for tree in found]
+    if error:
+        reading.add_problem(error)
+
+
+# A file is orgctl's when one of its documents says `apiVersion: orgctl/...`, or names a
+# kind of orgctl's without any apiVersion (a forgotten line must not make a manifest
+# silently unmanaged). Text that does not parse is judged by the same words.
+_MANIFEST_TEXT = re.compile(
+    r"^\s*(apiVersion:\s*[\"']?orgctl/|kind:\s*[\"']?(" + "|".join(models.KINDS) + r")\b)",
+    re.MULTILINE,
+)
+
+
+def looks_like_manifest(text: str) -> bool:
+    """Whether text that is no valid YAML was meant as an orgctl manifest."""
+    return bool(_MANIFEST_TEXT.search(text))
+
+
+def _is_orgctl(value: Any) -> bool:
+    if not isinstance(value, dict):
+        return False
+    if "apiVersion" in value:
+        return str(value["apiVersion"]).startswith("orgctl/")
+    return value.get("kind") in models.KINDS
+
+
+def includes_of(portal: Raw, folder: Path) -> tuple[list[Include], list[Problem]]:
+    """The folders the Portal document `portal` of the portal folder `folder` includes,
+    and a problem for each entry refused."""
+    spec = portal.value.get("spec")
+    written = spec.get("include") if isinstance(spec, dict) else None
+    if not isinstance(written, list):
+        return [], []  # absent, or a shape the models report
+    at = portal.positions.children["spec"].children["include"]
+    entries = [
+        includes.Entry(text, index, at.children[index].line, at.children[index].column)
+        for index, text in enumerate(written)
+        if isinstance(text, str)
+    ]
+    return includes.resolve(entries, portal.file, folder, portal.label)
+
+
+def _portal_facts(portal: Raw | None) -> tuple[str | None, Platform | None]:
+    """The Portal's name and declared platform, as far as they can be read."""
+    if portal is None:
+        return None, None
+    spec = portal.value.get("spec")
+    platform = None
+    if isinstance(spec, dict):
+        try:
+            platform = Platform.parse(str(spec.get("deployment")), str(spec.get("version")))
+        except ValueError:
+            platform = None
+    return portal.name, platform
+
+
+def _scoped(
+    documents: list[Raw], portal: str | None, platform: Platform | None
+) -> tuple[list[Raw], list[Raw]]:
+    mine: list[Raw] = []
+    others: list[Raw] = []
+    for document in documents:
+        (mine if scope.applies(document.metadata, portal, platform) else others).append(document)
+    return mine, others
+
+
+def _check(loaded: Loaded, raw: Raw, keep: bool) -> None:
+    for problem_or_doc in _document(raw):
+        if isinstance(problem_or_doc, Problem):
+            loaded.problems.append(problem_or_doc)
+            loaded.rejected_kinds.add(problem_or_doc.resource.split(" ")[0])
+        elif keep:
+            loaded.documents.append(problem_or_doc)
+
+
+def _document(raw: Raw) -> Iterator[Document | Problem]:
+    file, line, value = raw.file, raw.line, raw.value
+    if not isinstance(value, dict):
+        yield Problem(file, line, 1, "", "", "a document must be a mapping" + raw.origin)
+        return
+    resource = raw.label
     kind = value.get("kind")
     if kind not in models.KINDS:
-        at = _position(tree.positions, ("kind",), (line, 1))
+        at_file, at_line, at_column = raw.locate(("kind",))
         expected = ", ".join(models.KINDS)
         message = (
             f"unknown kind {kind!r} (expected one of {expected})"
             if kind is not None
             else f"required field is missing (one of {expected})"
         )
-        yield Problem(file, at[0], at[1], resource, "kind", message)
+        yield Problem(at_file, at_line, at_column, resource, "kind", message + raw.origin)
         return
     try:
         model = _ADAPTER.validate_python(value)
     except ValidationError as exc:
         for error in exc.errors():
-            yield _validation_problem(file, line, tree, resource, error)
+            yield _validation_problem(raw, resource, error)
         return
-    yield Document(file, line, model, tree.positions)
+    yield Document(file, line, model, raw.positions, raw.origin)
 
 
-def _validation_problem(
-    file: str, line: int, tree: yamltree.Tree, resource: str, error: Any
-) -> Problem:
+def _validation_problem(raw: Raw, resource: str, error: Any) -> Problem:
     loc: KeyPath = tuple(error["loc"])
-    if loc and loc[0] == tree.value.get("kind"):
+    if loc and loc[0] == raw.value.get("kind"):
         loc = loc[1:]  # the discriminated union puts the kind first
-    at_line, column = _position(tree.positions, loc, (line, 1))
-    return Problem(file, at_line, column, resource, field_path(loc), _message(loc, error))
+    file, line, column = raw.locate(loc)
+    return Problem(file, line, column, resource, field_path(loc), _message(loc, error) + raw.origin)
 
 
 def _message(loc: KeyPath, error: Any) -> str:
@@ -167,27 +309,3 @@ def _message(loc: KeyPath, error: Any) -> str:
         return bounds.problem(str(loc[-1]), error["input"]) or error["msg"]
     message: str = error["msg"]
     return message.removeprefix("Value error, ")
-
-
-def _resource_label(document: dict[str, Any]) -> str:
-    kind = document.get("kind")
-    metadata = document.get("metadata")
-    name = metadata.get("name") if isinstance(metadata, dict) else None
-    if kind is None:
-        return ""
-    return f'{kind} "{name}"' if name is not None else str(kind)
-
-
-def _position(
-    positions: yamltree.Positions, path: KeyPath, fallback: tuple[int, int]
-) -> tuple[int, int]:
-    """Line and column (1-based) of the deepest key or item of `path` that exists."""
-    at = fallback
-    node = positions
-    for part in path:
-        child = node.children.get(part)
-        if child is None:
-            break
-        at = (child.line, child.column)
-        node = child
-    return at

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from reconciler import catalog, values, windows
+from reconciler.manifest.scope import parse_releases
 
 API_VERSION = "orgctl/v1"
 
@@ -47,6 +48,32 @@ StartTime = Annotated[
 ]
 Presence = Literal["present", "absent"]
 
+# The form an overlay may give a set-like list instead of the whole list.
+SET_PATCH_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "overlay only: elements to add to and remove from the included list",
+    "properties": {
+        "add": {"type": "array", "items": {"type": "string"}},
+        "remove": {"type": "array", "items": {"type": "string"}},
+    },
+    "additionalProperties": False,
+    "minProperties": 1,
+}
+
+
+def _string_set(*, min_items: int = 0, nullable: bool = False) -> Any:
+    """A set of strings written as a list; in the JSON Schema also as an overlay's
+    `{add: [...], remove: [...]}`, which the overlay merge resolves before the models
+    see the document (`overlay.py`)."""
+    whole: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+    if min_items:
+        whole["minItems"] = min_items
+    forms = [whole, SET_PATCH_SCHEMA, *([{"type": "null"}] if nullable else [])]
+    return WithJsonSchema({"anyOf": forms})
+
+
+StringSet = Annotated[list[str], _string_set()]
+
 
 def _webhook_setting(name: str) -> Any:
     bounds = catalog.WEBHOOK_SETTINGS[name]
@@ -60,7 +87,26 @@ class Metadata(Strict):
     name: str = Field(min_length=1)
 
 
-class CollaborationMetadata(Metadata):
+def _releases(text: str) -> str:
+    parse_releases(text)  # raises ValueError with the reason
+    return text
+
+
+class DocumentMetadata(Metadata):
+    """Metadata of every kind but Portal: its name, and whom it is for (fleets)."""
+
+    portals: list[str] | None = Field(
+        None, description="only for these portals (their Portal's metadata.name)"
+    )
+    releases: Annotated[str, AfterValidator(_releases)] | None = Field(
+        None, description="only for portals on these releases, e.g. '>=11.0' or '>=11.0, <12.0'"
+    )
+    overlay: bool = Field(
+        False, description="patches the document of this kind and name of an included folder"
+    )
+
+
+class CollaborationMetadata(DocumentMetadata):
     id: str = Field(min_length=1, description="the collaboration id: its identity")
 
 
@@ -111,6 +157,11 @@ class PortalSpec(Strict):
     safety: Safety = Safety()
     # Empty: applies are always allowed; else only while one of the windows is open.
     applyWindows: list[ApplyWindow] = []
+    include: list[str] = Field(
+        [],
+        description="folders (relative to this file, inside the repository) whose documents"
+        " this portal's manifest set includes; see Bases and overlays",
+    )
 
 
 # --- Role, Members ---------------------------------------------------------------------------
@@ -118,7 +169,7 @@ class PortalSpec(Strict):
 
 class RoleSpec(Strict):
     description: str | None = Field(None, max_length=catalog.ROLE_DESCRIPTION_MAX)
-    privileges: list[str] | None = None
+    privileges: Annotated[list[str] | None, _string_set(nullable=True)] = None
     state: Presence = "present"
 
 
@@ -160,7 +211,7 @@ class WorkspaceSpec(Strict):
 
 class CollaborationSpec(Strict):
     state: Presence = "present"
-    invalidInvitations: list[str] = []
+    invalidInvitations: StringSet = []
     workspaces: dict[str, WorkspaceSpec] = {}
 
 
@@ -178,14 +229,16 @@ class WebhookSettingsSpec(Strict):
 
 
 class OrganizationWebhooksSpec(Strict):
-    absent: list[str] = []
-    keep: list[str] = []
+    absent: StringSet = []
+    keep: StringSet = []
     prune: bool = False
 
 
 class TaskRunRetentionSpec(Strict):
     user: str = Field(min_length=1)
-    tasks: list[str] = Field(min_length=1, description='task ids, or "*" for all')
+    tasks: Annotated[list[str], _string_set(min_items=1)] = Field(
+        min_length=1, description='task ids, or "*" for all'
+    )
     keepLast: int | None = Field(None, ge=1)
     maxAgeDays: int | None = Field(None, ge=1)
 
@@ -205,11 +258,13 @@ class Portal(Document):
 
 class Role(Document):
     kind: Literal["Role"]
+    metadata: DocumentMetadata
     spec: RoleSpec = RoleSpec()
 
 
 class Members(Document):
     kind: Literal["Members"]
+    metadata: DocumentMetadata
     spec: MembersSpec
 
 
@@ -221,16 +276,19 @@ class Collaboration(Document):
 
 class WebhookSettings(Document):
     kind: Literal["WebhookSettings"]
+    metadata: DocumentMetadata
     spec: WebhookSettingsSpec
 
 
 class OrganizationWebhooks(Document):
     kind: Literal["OrganizationWebhooks"]
+    metadata: DocumentMetadata
     spec: OrganizationWebhooksSpec
 
 
 class TaskRunRetention(Document):
     kind: Literal["TaskRunRetention"]
+    metadata: DocumentMetadata
     spec: TaskRunRetentionSpec
 
 
@@ -244,6 +302,13 @@ AnyDocument = Annotated[
     | TaskRunRetention,
     Field(discriminator="kind"),
 ]
+# The set-like lists an overlay may patch with {add, remove}, by kind: path in the document.
+SET_FIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "Role": (("spec", "privileges"),),
+    "Collaboration": (("spec", "invalidInvitations"),),
+    "OrganizationWebhooks": (("spec", "absent"), ("spec", "keep")),
+    "TaskRunRetention": (("spec", "tasks"),),
+}
 KINDS: tuple[str, ...] = (
     "Portal",
     "Role",

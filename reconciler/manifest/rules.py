@@ -15,14 +15,10 @@ from reconciler import catalog
 from reconciler.addresses import extras, is_loopback
 from reconciler.catalog import Feature
 from reconciler.manifest import models
-from reconciler.manifest.loader import Document, KeyPath
-from reconciler.manifest.portal import (
-    ADMIN_URL_ENV,
-    PORTAL_URL_ENV,
-    declared_platform,
-    effective_urls,
-)
+from reconciler.manifest.loader import Document
+from reconciler.manifest.portal import declared_platform, effective_urls, url_sources
 from reconciler.manifest.problems import Problem
+from reconciler.manifest.raw import KeyPath
 from reconciler.versions import Platform
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -35,6 +31,7 @@ class _Context:
 
     platform: Platform | None  # None when the Portal is missing or its version invalid
     portal: models.PortalSpec | None
+    name: str | None  # the Portal's metadata.name
     environ: Mapping[str, str]
     absent_roles: dict[str, Document]
 
@@ -60,6 +57,7 @@ def check(
     context = _Context(
         platform=found if isinstance(found, Platform) else None,
         portal=spec,
+        name=portal.name if portal else None,
         environ=environ,
         absent_roles=_absent_roles(documents),
     )
@@ -154,14 +152,12 @@ def _portal(document: Document, environ: Mapping[str, str]) -> Iterator[Problem]
     found = declared_platform(spec)
     if not isinstance(found, Platform):
         yield document.problem(("spec", "version"), str(found))
-    url, admin_url = effective_urls(spec, environ)
-    for key, value, variable in (
-        ("url", url, PORTAL_URL_ENV),
-        ("adminUrl", admin_url, ADMIN_URL_ENV),
-    ):
+    url, admin_url = effective_urls(spec, environ, document.name)
+    url_from, admin_from = url_sources(environ, document.name)
+    for key, value, variable in (("url", url, url_from), ("adminUrl", admin_url, admin_from)):
         problem = _url_problem(value) if value else None
         if problem:
-            origin = f" (from {variable})" if environ.get(variable) else ""
+            origin = f" (from {variable})" if variable else ""
             yield document.problem(("spec", key), problem + origin)
     yield from _auth(document, spec.auth)
 
@@ -220,7 +216,7 @@ def _document(document: Document, context: _Context) -> Iterator[Problem]:
         yield from _collaboration(document, model, platform)
     elif isinstance(model, models.WebhookSettings):
         yield from _gate(document, (), Feature.WEBHOOK_SETTINGS, platform)
-        if context.portal and not effective_urls(context.portal, context.environ)[1]:
+        if context.portal and not effective_urls(context.portal, context.environ, context.name)[1]:
             yield document.problem((), "needs the Portal's spec.adminUrl (the admin root)")
     elif isinstance(model, models.OrganizationWebhooks):
         yield from _gate(document, (), Feature.DELETE_ORG_WEBHOOK, platform)

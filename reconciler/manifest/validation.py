@@ -4,20 +4,35 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from reconciler.manifest import loader, rules
-from reconciler.manifest.loader import Document
+from reconciler.manifest.loader import Document, Loaded
 from reconciler.manifest.problems import Problem
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A portal's manifest set, validated: what `validate`, `render` and `plan` share."""
+
+    documents: list[Document]
+    problems: list[Problem]  # sorted by file and line, each once
+    loaded: Loaded
+
+
+def check(path: Path, environ: Mapping[str, str] | None = None) -> Checked:
+    env = os.environ if environ is None else environ
+    loaded = loader.load(path)
+    problems = loaded.problems + rules.check(
+        loaded.documents, str(path), env, loaded.rejected_kinds
+    )
+    return Checked(loaded.documents, sorted(set(problems)), loaded)
 
 
 def validate(
     path: Path, environ: Mapping[str, str] | None = None
 ) -> tuple[list[Document], list[Problem]]:
     """The documents under `path` and every problem found in them, sorted by file and line."""
-    env = os.environ if environ is None else environ
-    loaded = loader.load(path)
-    problems = loaded.problems + rules.check(
-        loaded.documents, str(path), env, loaded.rejected_kinds
-    )
-    return loaded.documents, sorted(set(problems))
+    checked = check(path, environ)
+    return checked.documents, checked.problems

@@ -51,6 +51,9 @@ class Positions:
     line: int
     column: int
     children: dict[Any, Positions] = field(default_factory=dict)  # keys, or list indexes
+    # The file it was written in, when not the document's own (a field an overlay patched
+    # into an included document: `overlay`).
+    file: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,20 @@ def trees(text: str) -> Iterator[Tree | None]:
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = (exc.problem or exc.context or "invalid YAML").strip()
         raise TreeError(line, column, problem) from None
+    except yaml.YAMLError as exc:
+        raise TreeError(1, 1, str(exc)) from None
+
+
+def check_syntax(text: str) -> None:
+    """Raise TreeError where `text` is no YAML, without building any value (libyaml's
+    parser alone: the cheap check of a file whose values are not needed)."""
+    try:
+        for _event in yaml.parse(text, Loader=yaml.CBaseLoader):
+            pass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise TreeError(line, column, (exc.problem or "invalid YAML").strip()) from None
     except yaml.YAMLError as exc:
         raise TreeError(1, 1, str(exc)) from None
 

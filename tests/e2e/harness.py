@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
+import socket
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -142,6 +144,17 @@ class World:
             ORGCTL_PASSWORD=password,
         )
 
+    def fleet_env(self, portals: dict[str, str], **variables: str) -> dict[str, str]:
+        """The environment of a CLI run against a fleet: each portal, by its Portal's
+        metadata.name, pointed at a urlKey of this service through its own
+        ORGCTL_<NAME>_PORTAL_URL and _ADMIN_URL (`variables` win); the plain admin credentials."""
+        urls: dict[str, str] = {}
+        for name, url_key in portals.items():
+            stem = "ORGCTL_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+            urls[f"{stem}_PORTAL_URL"] = f"{self.service.url}/{url_key}/sharing/rest"
+            urls[f"{stem}_ADMIN_URL"] = f"{self.service.url}/{url_key}/admin"
+        return env_with(ORGCTL_USERNAME=ADMIN[0], ORGCTL_PASSWORD=ADMIN[1], **{**urls, **variables})
+
     def orgctl(
         self,
         *args: str | Path,
@@ -190,6 +203,14 @@ class World:
 
 # The `serve` fixture: start a service seeded from a state file, get its World.
 Serve = Callable[[str | Path], "World"]
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
 
 
 def plan_json(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:

@@ -3,12 +3,11 @@ naming it, found before the portal is read or anything is sent; never a tracebac
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import pytest
 
-from .harness import EXAMPLES, World, output_of
+from .harness import EXAMPLES, World, closed_port, output_of
 
 pytestmark = pytest.mark.e2e
 
@@ -25,14 +24,6 @@ def broken_path(workdir: Path, how: str, name: str) -> Path:
     blocker = workdir / "blocker"
     blocker.write_text("a file, not a folder\n")
     return blocker / name
-
-
-def closed_port() -> int:
-    """A loopback port nothing listens on (bound, then released)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 def unreachable_env(demo: World) -> dict[str, str]:

@@ -4,26 +4,17 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 
 import pytest
 
 from tests.cli import orgctl_subprocess as orgctl
 
-from .harness import EXAMPLES, MANIFESTS, World, output_of
+from .harness import EXAMPLES, MANIFESTS, World, closed_port, output_of
 
 pytestmark = pytest.mark.e2e
 
 HQ = EXAMPLES / "hq"
 COMMANDS = [["plan"], ["drift"], ["apply", "--auto-approve"]]
-
-
-def closed_port() -> int:
-    """A loopback port nothing listens on (bound, then released)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 def message_lines(stderr: str) -> list[str]:

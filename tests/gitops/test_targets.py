@@ -128,3 +128,19 @@ def test_hidden_folders_are_skipped_as_plan_skips_them(tmp_path: Path) -> None:
     code, out = _run("targets", str(tmp_path / "portals"))
     assert code == 0
     assert out.splitlines() == [(tmp_path / "portals" / "prod").as_posix()]
+
+
+def test_several_roots_are_listed_together(tmp_path: Path) -> None:
+    _fleet(tmp_path / "a", "prod")
+    _fleet(tmp_path / "b", "staging")
+    code, out = _run("targets", str(tmp_path / "a" / "portals"), str(tmp_path / "b" / "portals"))
+    assert code == 0
+    assert [Path(line).name for line in out.splitlines()] == ["prod", "staging"]
+
+
+def test_two_portals_named_alike_are_refused(tmp_path: Path) -> None:
+    _fleet(tmp_path / "a", "prod")
+    _fleet(tmp_path / "b", "prod")
+    code, out = _run("targets", str(tmp_path / "a" / "portals"), str(tmp_path / "b" / "portals"))
+    assert code == 1
+    assert "two portals named alike" in out

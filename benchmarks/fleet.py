@@ -1,0 +1,180 @@
+"""A fleet's drift in one process against one drift per portal (benchmarks/README.md).
+
+Seeds one reference service with N portals of 1,000 members each (and two custom roles),
+writes a fleet (a base holding a role, one folder per portal including it and managing
+every member's role), then, in the same run and against the same service:
+- `orgctl drift FLEET --jobs 8`, one process, the portals read concurrently;
+- `orgctl drift FLEET --jobs 1`, one process, the portals one after the other;
+- `orgctl drift PORTAL` for each portal, one process each, one after the other (what a
+  shell loop or a CI job per portal on one runner does).
+Every run must find the portals in sync (exit 0). Peak memory is each process's maximum
+resident set (`os.wait4`'s rusage). Target: the fleet run at least 4x faster than the
+sum of the single-portal runs.
+
+Run: .venv/bin/python benchmarks/fleet.py [--portals 50] [--members 1000] [--jobs 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+READY = re.compile(r"http://127\.0\.0\.1:(\d+)")
+ORGCTL = [sys.executable, "-m", "reconciler"]
+PRIVILEGES = ["portal:user:joinGroup", "portal:user:viewOrgItems", "portal:user:viewOrgUsers"]
+
+
+def state_yaml(portals: int, members: int) -> str:
+    lines = ["clock: 2026-11-01T00:00:00Z", "portals:"]
+    for p in range(portals):
+        lines += [
+            f'  - id: "{p:016x}"',
+            f"    urlKey: p{p:03d}",
+            f"    name: Portal {p}",
+            "    deployment: self-hosted",
+            '    version: "11.3"',
+            "    users:",
+            "      - {username: admin, password: admin-pass, role: org_admin, defaultAdmin: true}",
+        ]
+        lines += [
+            f"      - {{username: user{i:05d}, password: p, role: Reader}}" for i in range(members)
+        ]
+        lines += [
+            "    roles:",
+            f"      - {{id: r{p:06d}0000001, name: Reader, description: d,"
+            f" privileges: {PRIVILEGES}}}",
+            f"      - {{id: r{p:06d}0000002, name: Spare, description: s,"
+            f" privileges: {PRIVILEGES[:1]}}}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def fleet(root: Path, portals: int, members: int) -> list[Path]:
+    """The fleet's folders: a base with the shared role, and one folder per portal."""
+    (root / ".git").mkdir(parents=True)
+    (root / "base").mkdir()
+    (root / "base" / "roles.yaml").write_text(
+        "apiVersion: orgctl/v1\nkind: Role\nmetadata: {name: Reader}\n"
+        f"spec: {{description: d, privileges: {PRIVILEGES}}}\n"
+    )
+    member_lines = "\n".join(f"    user{i:05d}: {{role: Reader}}" for i in range(members))
+    folders = []
+    for p in range(portals):
+        folder = root / f"p{p:03d}"
+        folder.mkdir()
+        (folder / "portal.yaml").write_text(
+            f"apiVersion: orgctl/v1\nkind: Portal\nmetadata: {{name: p{p:03d}}}\n"
+            f"spec: {{url: 'https://p{p:03d}.example.com/portal/sharing/rest',"
+            " deployment: self-hosted, version: '11.3',\n"
+            "       auth: {usernameEnv: ORGCTL_USERNAME, passwordEnv: ORGCTL_PASSWORD},\n"
+            "       include: [../base]}\n"
+        )
+        (folder / "members.yaml").write_text(
+            "apiVersion: orgctl/v1\nkind: Members\nmetadata: {name: all}\nspec:\n  members:\n"
+            + member_lines
+            + "\n"
+        )
+        folders.append(folder)
+    return folders
+
+
+def environment(base: str, portals: int) -> dict[str, str]:
+    """Each portal pointed at the service by its own URL variable, as a fleet needs."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ORGCTL_")}
+    env.update(ORGCTL_USERNAME="admin", ORGCTL_PASSWORD="admin-pass", NO_COLOR="1")
+    for p in range(portals):
+        env[f"ORGCTL_P{p:03d}_PORTAL_URL"] = f"{base}/p{p:03d}/sharing/rest"
+    return env
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    seconds: float
+    peak_mib: float
+    code: int
+    output: str
+
+
+def timed(args: list[str], env: dict[str, str]) -> Run:
+    """One orgctl process: its wall time, peak resident memory and exit code."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [*ORGCTL, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    assert process.stdout is not None
+    output = process.stdout.read().decode(errors="replace")
+    _pid, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    # ru_maxrss is in KiB on Linux.
+    return Run(seconds, usage.ru_maxrss / 1024, process.returncode, output)
+
+
+def checked(run: Run, what: str) -> Run:
+    if run.code != 0:
+        raise SystemExit(f"{what} exited {run.code}, not 0 (in sync):\n{run.output[-2000:]}")
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--portals", type=int, default=50)
+    parser.add_argument("--members", type=int, default=1_000)
+    parser.add_argument("--jobs", type=int, default=8)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        state = Path(tmp) / "state.yaml"
+        state.write_text(state_yaml(args.portals, args.members))
+        started = time.perf_counter()
+        server = subprocess.Popen(
+            [*ORGCTL, "serve", "--state", str(state), "--db", f"{tmp}/fleet.sqlite", "--port", "0"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            assert server.stdout is not None
+            port = next(m.group(1) for line in server.stdout if (m := READY.search(line)))
+            seeded = time.perf_counter() - started
+            root = Path(tmp) / "fleet"
+            folders = fleet(root, args.portals, args.members)
+            env = environment(f"http://127.0.0.1:{port}", args.portals)
+            concurrent = checked(
+                timed(["drift", str(root), "--jobs", str(args.jobs)], env), "fleet drift"
+            )
+            one_by_one = checked(timed(["drift", str(root), "--jobs", "1"], env), "--jobs 1")
+            singles = [checked(timed(["drift", str(f)], env), f"drift {f.name}") for f in folders]
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    total = sum(r.seconds for r in singles)
+    summary = concurrent.output.strip().splitlines()[-1]
+    print(f"fleet: {args.portals} portals x {args.members} members, one orgctl serve")
+    print(f"service seeded and ready in {seeded:.1f} s")
+    print(
+        f"orgctl drift FLEET --jobs {args.jobs}: {concurrent.seconds:.1f} s, peak"
+        f" {concurrent.peak_mib:.0f} MiB ({summary})"
+    )
+    print(
+        f"orgctl drift FLEET --jobs 1: {one_by_one.seconds:.1f} s, peak"
+        f" {one_by_one.peak_mib:.0f} MiB"
+    )
+    print(
+        f"{len(singles)} x orgctl drift PORTAL, one after the other: {total:.1f} s"
+        f" (mean {total / len(singles):.2f} s, peak {max(r.peak_mib for r in singles):.0f} MiB)"
+    )
+    print(
+        f"speed-up of the fleet run: {total / concurrent.seconds:.1f}x (target >= 4x);"
+        f" of --jobs {args.jobs} over --jobs 1: {one_by_one.seconds / concurrent.seconds:.1f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""`plan` and `drift` of a fleet: each portal read and planned on its own (its own Portal,
+release, credentials and client), up to `--jobs` at once in one event loop.
+
+A portal that cannot be planned (invalid manifests, unreachable, refused credentials) is
+that portal's failure, reported in its section; the others go on. Reads are I/O, so one
+process overlaps the portals' round trips without a thread or process per portal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from reconciler.cli import fleet_report
+from reconciler.cli.failure import failure_markdown
+from reconciler.cli.fleet_report import Outcome
+from reconciler.cli.output import check_writable, is_terminal, render, write_output
+from reconciler.errors import UserError
+from reconciler.fleet import Target
+from reconciler.notify import Notifier, drift_text, plan_text
+from reconciler.plan import Mode
+from reconciler.plan.model import Plan
+from reconciler.plan.render.json import plan_document
+from reconciler.shown import safe
+from reconciler.windows import window_state
+from reconciler.workflow import PlanOptions, connect, plan_live
+
+
+@dataclass(frozen=True, slots=True)
+class FleetRequest:
+    mode: Mode
+    fmt: str
+    jobs: int
+    options: PlanOptions
+    detailed_exitcode: bool  # plan: exit 2 on changes (drift always does)
+    verbose: bool
+    notify_url: str | None
+
+
+# The summary's words for each outcome, in the order the summary counts them.
+STATUSES: dict[Mode, tuple[str, ...]] = {
+    "plan": ("failed", "with changes", "without changes"),
+    "drift": ("failed", "drifted", "in sync"),
+}
+
+
+def fleet_command(targets: Sequence[Target], request: FleetRequest, out: Path | None = None) -> int:
+    """Run `request` on every portal, print the report (and write it to `out`), notify;
+    the worst exit code."""
+    fleet_report.refuse_shared_urls()
+    if out is not None:
+        check_writable(out, "report")
+    outcomes = run_fleet(targets, request)
+    line = fleet_report.summary(outcomes, STATUSES[request.mode])
+    fleet_report.echo(outcomes, request.fmt, line)
+    if out is not None:
+        write_output(out, "report", fleet_report.rendered(outcomes, request.fmt, line))
+    notify(outcomes, request)
+    return fleet_report.worst([o.code for o in outcomes])
+
+
+def run_fleet(targets: Sequence[Target], request: FleetRequest) -> list[Outcome]:
+    """Every portal's outcome, in the order of `targets`."""
+    return asyncio.run(_all(targets, request))
+
+
+async def _all(targets: Sequence[Target], request: FleetRequest) -> list[Outcome]:
+    bound = asyncio.Semaphore(request.jobs)
+
+    async def one(target: Target) -> Outcome:
+        async with bound:
+            return await _guarded(target, request, _planned)
+
+    return list(await asyncio.gather(*(one(t) for t in targets)))
+
+
+async def _guarded(
+    target: Target,
+    request: FleetRequest,
+    work: Callable[[Target, FleetRequest], Awaitable[Outcome]],
+) -> Outcome:
+    try:
+        return await work(target, request)
+    except UserError as exc:
+        return _failed(target, request, str(exc))
+
+
+async def _planned(target: Target, request: FleetRequest) -> Outcome:
+    desired = fleet_report.load(target.path, request.verbose)
+    async with connect(desired, in_fleet=True) as client:
+        planned = await plan_live(client, desired, request.options)
+    plan = planned.plan.with_manifests(target.path.as_posix())
+    text = render(plan, request.fmt, request.mode, color=is_terminal(sys.stdout))
+    if request.mode == "plan" and desired.portal.applyWindows and request.fmt == "text":
+        state = window_state(desired.portal.applyWindows, datetime.now(UTC))
+        text += state.sentence() + "\n"
+    status, code = _judged(plan, request)
+    return Outcome(target, status, code, text, plan_document(plan, request.mode), plan)
+
+
+def _judged(plan: Plan, request: FleetRequest) -> tuple[str, int]:
+    failed, changed, same = STATUSES[request.mode]
+    if plan.errors:
+        return failed, 1
+    changes = bool(plan.changes) if request.mode == "drift" else not plan.empty
+    if not changes:
+        return same, 0
+    return changed, 2 if request.mode == "drift" or request.detailed_exitcode else 0
+
+
+def _failed(target: Target, request: FleetRequest, message: str) -> Outcome:
+    if request.fmt == "markdown":
+        text = failure_markdown(request.mode, target.path.as_posix(), message)
+    else:
+        text = f"Error: {safe(message)}\n"
+    return Outcome(target, STATUSES[request.mode][0], 1, text, {"error": message})
+
+
+def notify(outcomes: Sequence[Outcome], request: FleetRequest) -> None:
+    """One message per portal, as a run of each portal alone would post."""
+    for outcome in outcomes:
+        where = outcome.target.path.as_posix()
+        notifier = Notifier.create(request.notify_url, request.mode, where)
+        plan = outcome.plan
+        if not isinstance(plan, Plan):
+            notifier.send(f"failed: {outcome.document.get('error', '')}")
+        else:
+            notifier.send(plan_text(plan) if request.mode == "plan" else drift_text(plan))
