@@ -157,11 +157,16 @@ def segment(value: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Adoption:
     """How to settle a non-idempotent call whose reply was lost: look for what it would
-    have created in `listing`, by the entry whose `field` equals the call's `param`."""
+    have created in `listing`, by the entry whose `field` equals the call's `param`.
+
+    `resend_when_absent`: when the lookup finds nothing the call may be sent again in the
+    same run. Safe only where the portal refuses a second entry with the same `param`, so
+    a first request that lands late makes one of the two fail instead of a duplicate."""
 
     listing: ReadName
     param: str
     field: str
+    resend_when_absent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +257,8 @@ _OPERATION_ROWS = (
         feature=Feature.CREATE_ROLE,
         idempotent=False,
         produces="id",
-        adoption=Adoption(ReadName.ROLES, param="name", field="name"),
+        # Role names are unique in an organization (ROLE_1001 for a second one).
+        adoption=Adoption(ReadName.ROLES, param="name", field="name", resend_when_absent=True),
     ),
     Operation(
         OperationName.UPDATE_ROLE,

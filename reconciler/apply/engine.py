@@ -22,6 +22,12 @@ EventHook = Callable[[CallEvent], None]
 Guard = Callable[[], str | None]
 
 
+# How many times a create whose reply was lost and whose entry is absent is sent again in
+# one run, when the operations table allows it: a flaky gateway then costs a retry, not a
+# second apply.
+RESENDS_WHEN_ABSENT = 2
+
+
 async def execute(
     plan: Plan,
     client: PortalClient,
@@ -120,38 +126,78 @@ class _Run:
             return self._failed(call, {"message": f"not sent: {stop}"})
         self._emit(CallEvent(call, EventKind.START, params=params))
         try:
-            # A write that is not idempotent is never sent twice (a second createRole
-            # makes a duplicate role); the table says how to settle a lost reply instead.
-            result = await self.client.post(
-                url,
-                params,
-                idempotent=call.spec.idempotent,
-                deletes=call.spec.gone_when_missing,
-                on_retry=lambda tries, error, delay: self._retrying(call, tries, error, delay),
-            )
+            result = await self._post(call, url, params)
         except AmbiguousRequestError as exc:
             if call.spec.adoption is None:
                 return self._failed(call, _error(exc))
-            return await self._adopt(call, params, exc)
+            return await self._adopt(call, url, params, exc, resends=RESENDS_WHEN_ABSENT)
         except UserError as exc:  # the portal's answer, or a URL the client refuses
             return self._failed(call, _error(exc))
         note = "no reply, and then already gone: done" if result.get(ALREADY_GONE) else None
         return self._done(call, result, note)
 
+    async def _post(self, call: Call, url: str, params: dict[str, str]) -> dict[str, Any]:
+        # A write that is not idempotent is never retried blindly (a second createRole
+        # makes a duplicate role); the table says how to settle a lost reply instead.
+        return await self.client.post(
+            url,
+            params,
+            idempotent=call.spec.idempotent,
+            deletes=call.spec.gone_when_missing,
+            on_retry=lambda tries, error, delay: self._retrying(call, tries, error, delay),
+        )
+
     async def _adopt(
-        self, call: Call, params: dict[str, str], cause: AmbiguousRequestError
+        self,
+        call: Call,
+        url: str,
+        params: dict[str, str],
+        cause: AmbiguousRequestError,
+        resends: int,
     ) -> CallOutcome:
-        """Never resend: look up what the call would have created and adopt it if the
-        request landed (createRole: the role of that name)."""
-        try:
-            found = await self.lookup(call, params)
-        except UserError as exc:
-            return self._failed(call, {"message": f"{cause}; looking it up failed: {exc}"})
-        if found is None:
+        """Look up what the call would have created and adopt it if the request landed
+        (createRole: the role of that name); if it did not, send it again where the
+        table says a late first request cannot make a duplicate."""
+        found = await self._look_up(call, params, cause)
+        if isinstance(found, CallOutcome):
+            return found
+        if found is not None:
+            note = f"{call.operation} got no reply; adopted the existing {call.address} ({found})"
+            return self._done(call, {"success": True, call.produces or "id": found}, note)
+        adoption = call.spec.adoption
+        if resends == 0 or adoption is None or not adoption.resend_when_absent:
             message = f"{cause}; {call.address} does not exist, so it was not created: apply again"
             return self._failed(call, {"message": message})
-        note = f"{call.operation} got no reply; adopted the existing {call.address} ({found})"
+        note = f"{cause}; {call.address} does not exist: sending it again"
+        self._emit(CallEvent(call, EventKind.RETRY, error=_error(cause), note=note))
+        try:
+            result = await self._post(call, url, params)
+        except AmbiguousRequestError as exc:
+            return await self._adopt(call, url, params, exc, resends - 1)
+        except UserError as exc:
+            return await self._refused_resend(call, params, exc)
+        return self._done(call, result, f"{call.operation} sent again after a lost reply")
+
+    async def _refused_resend(
+        self, call: Call, params: dict[str, str], refusal: UserError
+    ) -> CallOutcome:
+        """A resend refused: if the first request landed late, its entry now exists (the
+        portal refused the name as taken) and is adopted; otherwise the refusal stands."""
+        found = await self._look_up(call, params, refusal)
+        if isinstance(found, CallOutcome):
+            return found
+        if found is None:
+            return self._failed(call, _error(refusal))
+        note = f"{call.operation} got no reply, then landed late; adopted {call.address} ({found})"
         return self._done(call, {"success": True, call.produces or "id": found}, note)
+
+    async def _look_up(
+        self, call: Call, params: dict[str, str], cause: UserError
+    ) -> str | CallOutcome | None:
+        try:
+            return await self.lookup(call, params)
+        except UserError as exc:
+            return self._failed(call, {"message": f"{cause}; looking it up failed: {exc}"})
 
     def _retrying(self, call: Call, tries: int, error: PortalError, delay: float) -> None:
         note = f"try {tries} failed; trying again in {delay:.1f}s"

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from reconciler.apply import ApplyResult, CallEvent, EventKind, Journal, Status, execute
+from reconciler.apply.engine import RESENDS_WHEN_ABSENT
 from reconciler.errors import UserError
 from reconciler.operations import OperationName
 from reconciler.plan.model import Call, Plan, PlanProblem, PortalRef, Ref, Value
@@ -163,37 +164,73 @@ def test_independent_calls_run_concurrently() -> None:
 
 
 class DroppingPortal(RolePortal):
-    """createRole takes effect (or not), but the reply never arrives."""
+    """createRole takes effect (or not), but the reply never arrives, `drops` times."""
 
-    def __init__(self, *, takes_effect: bool) -> None:
+    def __init__(self, *, takes_effect: bool, drops: int = 99) -> None:
         super().__init__()
         self.takes_effect = takes_effect
+        self.drops = drops
+        self.sent = 0
         self.route(path(f"portals/{PID}/createRole"), self.drop)
 
     def drop(self, request: httpx.Request, params: dict[str, str]) -> dict[str, Any]:
+        self.sent += 1
+        if self.sent > self.drops:
+            return self.create(request, params)
         if self.takes_effect:
             self.create(request, params)
-        else:
-            self.created += 1
         raise httpx.ReadTimeout("reply lost", request=request)
+
+
+class LateLandingPortal(DroppingPortal):
+    """The first createRole lands only after orgctl looked for it; the resend then finds
+    the name taken, as the service answers a second role of the same name."""
+
+    def __init__(self) -> None:
+        super().__init__(takes_effect=False, drops=1)
+
+    def drop(self, request: httpx.Request, params: dict[str, str]) -> dict[str, Any]:
+        self.sent += 1
+        if self.sent == 1:
+            raise httpx.ReadTimeout("reply lost", request=request)
+        self.create(request, params)  # the first request, landing late
+        taken = f"A role named '{params['name']}' already exists"
+        return {"error": {"code": 400, "messageCode": "ROLE_1001", "message": taken}}
 
 
 def test_unanswered_create_role_is_adopted_not_resent() -> None:
     fake = DroppingPortal(takes_effect=True)
     result = apply(fake, plan(create_role(1, "A"), set_privileges(2, "A", (1,))))
-    assert result.ok and fake.created == 1
+    assert result.ok and fake.sent == 1 and fake.created == 1
     assert result.outcome(1).result == {"success": True, "id": "r1"}
     assert "adopted" in (result.outcome(1).note or "")
     assert writes(fake)[-1][0] == f"portals/{PID}/roles/r1/setPrivileges"
 
 
-def test_unanswered_create_role_that_did_not_land_fails_without_resend() -> None:
+def test_unanswered_create_role_that_did_not_land_is_sent_again_in_the_same_run() -> None:
+    fake = DroppingPortal(takes_effect=False, drops=1)
+    result = apply(fake, plan(create_role(1, "A"), set_privileges(2, "A", (1,))))
+    assert result.ok and fake.sent == 2 and fake.created == 1
+    assert [r["name"] for r in fake.roles] == ["A"]
+    assert "sent again" in (result.outcome(1).note or "")
+    assert writes(fake)[-1][0] == f"portals/{PID}/roles/r1/setPrivileges"
+
+
+def test_resends_of_a_create_that_never_lands_are_bounded() -> None:
     fake = DroppingPortal(takes_effect=False)
     result = apply(fake, plan(create_role(1, "A"), set_privileges(2, "A", (1,))))
-    assert fake.created == 1
+    assert fake.sent == 1 + RESENDS_WHEN_ABSENT and not fake.roles
     assert result.outcome(1).status is Status.FAILED
     assert "does not exist" in (result.outcome(1).error or "")
     assert result.outcome(2).status is Status.SKIPPED
+
+
+def test_a_resend_refused_because_the_first_landed_late_adopts_it() -> None:
+    fake = LateLandingPortal()
+    result = apply(fake, plan(create_role(1, "A"), set_privileges(2, "A", (1,))))
+    assert result.ok and [r["name"] for r in fake.roles] == ["A"]
+    assert "landed late" in (result.outcome(1).note or "")
+    assert writes(fake)[-1][0] == f"portals/{PID}/roles/r1/setPrivileges"
 
 
 def test_unresolvable_placeholder_fails_the_call() -> None:
