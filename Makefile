@@ -38,6 +38,7 @@ bench: install
 	$(BIN)/python benchmarks/examples.py
 	$(BIN)/python benchmarks/plan_cpu.py
 	$(BIN)/python benchmarks/plan_requests.py
+	$(BIN)/python benchmarks/render.py
 	$(BIN)/python benchmarks/service_load.py
 	$(BIN)/python benchmarks/faults.py
 	$(BIN)/python benchmarks/faults.py --new-roles 20 --seeds 5

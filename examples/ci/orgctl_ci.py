@@ -466,10 +466,21 @@ def split_markdown(text: str, limit: int) -> list[str]:
     return parts or [""]
 
 
+# orgctl plan --split opens each part with this marker.
+PART_MARK = re.compile(r"^<!-- orgctl part \d+/\d+ -->\n", re.MULTILINE)
+
+
+def comment_parts(text: str, limit: int) -> list[str]:
+    """orgctl's own parts (`plan --split`) when it made them, else `text` cut to fit."""
+    if PART_MARK.match(text):
+        return [part for part in PART_MARK.split(text) if part]
+    return split_markdown(text, limit)
+
+
 def keep_comments(host: Hosting, number: int, key: str, text: str) -> None:
     """One comment per portal (several when long), updated in place on every run; parts a
     shorter text no longer needs are deleted."""
-    parts = split_markdown(text, COMMENT_LIMIT[host.kind])
+    parts = comment_parts(text, COMMENT_LIMIT[host.kind])
     pattern = re.compile(rf"^<!-- {re.escape(key)}:(\d+)/\d+ -->")
     existing: dict[int, int] = {}
     for comment_id, body in host.comments(number):
@@ -496,7 +507,19 @@ def link(host: Hosting) -> str:
 
 def plan_job(host: Hosting, name: str, folder: str) -> int:
     number, head = host.review()
-    run = orgctl("plan", folder, "--format", "markdown", "--detailed-exitcode", "-o", PLAN_FILE)
+    # Parts small enough for the comment and the key this script puts above each.
+    split = str(COMMENT_LIMIT[host.kind] - 200)
+    run = orgctl(
+        "plan",
+        folder,
+        "--format",
+        "markdown",
+        "--split",
+        split,
+        "--detailed-exitcode",
+        "-o",
+        PLAN_FILE,
+    )
     keep_comments(host, number, f"orgctl-plan:{name}", report(run, f"orgctl plan: {name}"))
     if run.code == 1:
         return 1

@@ -15,6 +15,7 @@ from reconciler.errors import UserError
 from reconciler.fleet import select
 from reconciler.notify import Notifier, plan_text
 from reconciler.plan import render_json
+from reconciler.plan.render.markdown_parts import MIN_SIZE, render_markdown_parts
 from reconciler.state import DesiredState
 from reconciler.windows import window_state
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, target_list
@@ -26,6 +27,14 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, t
 @options.output_file("Also save the plan as JSON, for `orgctl apply --plan`.")
 @click.option(
     "--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes, 0 when none."
+)
+@click.option(
+    "--split",
+    "split_size",
+    type=click.IntRange(min=MIN_SIZE),
+    metavar="SIZE",
+    help="With --format markdown: print every change and call as numbered parts of at most"
+    " SIZE characters, each opening with '<!-- orgctl part I/N -->' (one comment each).",
 )
 @options.targets
 @options.allow_deletes
@@ -39,6 +48,7 @@ def command(
     fmt: str,
     out: Path | None,
     detailed_exitcode: bool,
+    split_size: int | None,
     targets: tuple[str, ...],
     allow_deletes: bool,
     notify_url: str | None,
@@ -49,9 +59,13 @@ def command(
 
     Several paths, or a fleet root holding several portal folders, plan each portal on
     its own, up to --jobs at once, and end with a summary."""
+    if split_size is not None and fmt != "markdown":
+        raise UserError("--split cuts a Markdown report: add --format markdown")
     fleet = select(paths)
     plan_options = PlanOptions(allow_deletes, target_list(targets))
     if fleet is not None:
+        if split_size is not None:
+            raise UserError("--split cuts one portal's plan: plan each portal folder on its own")
         if out is not None:
             raise UserError(
                 "-o saves one portal's plan for apply --plan: plan each portal folder on its own"
@@ -68,7 +82,10 @@ def command(
             check_writable(out, "plan file")
         planned = run(_plan(desired, plan_options))
     plan = planned.plan.with_manifests(manifests.as_posix())
-    echo_report(plan, fmt, "plan")
+    if split_size is None:
+        echo_report(plan, fmt, "plan")
+    else:
+        click.echo("".join(render_markdown_parts(plan, "plan", size=split_size)), nl=False)
     if desired.portal.applyWindows:
         # Beside the report, on stdout unless it would spoil the JSON.
         state = window_state(desired.portal.applyWindows, datetime.now(UTC))

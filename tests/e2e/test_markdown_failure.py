@@ -3,13 +3,14 @@ text it posts: never an empty comment."""
 
 from __future__ import annotations
 
+import re
 import socket
 
 import pytest
 
 from tests.cli import env_with, orgctl
 
-from .harness import EXAMPLES, output_of
+from .harness import EXAMPLES, World, output_of
 
 pytestmark = pytest.mark.e2e
 
@@ -44,3 +45,15 @@ def test_text_format_stays_quiet_on_stdout() -> None:
     env = env_with(ORGCTL_PORTAL_URL=dead_url(), ORGCTL_TOKEN="x")
     result = orgctl("plan", EXAMPLES / "hq", env=env)
     assert result.returncode == 1 and result.stdout == "", output_of(result)
+
+
+def test_plan_split_prints_marked_parts_and_refuses_other_formats(demo: World) -> None:
+    done = demo.orgctl(
+        "plan", EXAMPLES / "hq", "--format", "markdown", "--split", "2000", portal="hq"
+    )
+    assert done.returncode == 0, output_of(done)
+    marks = re.findall(r"^<!-- orgctl part (\d+)/(\d+) -->$", done.stdout, flags=re.MULTILINE)
+    assert len(marks) > 1 and [int(i) for i, _ in marks] == list(range(1, len(marks) + 1))
+    refused = demo.orgctl("plan", EXAMPLES / "hq", "--split", "2000", portal="hq")
+    assert refused.returncode != 0 and "--split cuts a Markdown report" in refused.stderr
+    assert "Traceback" not in refused.stderr

@@ -84,6 +84,23 @@ def _script_invocations() -> Iterator[list[str]]:
             yield [arg.value if isinstance(arg, ast.Constant) else "VALUE" for arg in node.args]
 
 
+def _typed(command: click.Command, args: list[str]) -> list[str]:
+    """A variable given to a numeric option stands for its smallest valid value (the
+    option's type is still checked on every literal)."""
+    numeric = {
+        flag: param.type
+        for param in command.params
+        if isinstance(param.type, click.types.IntParamType)
+        for flag in param.opts
+    }
+    typed = list(args)
+    for index, arg in enumerate(args[1:], start=1):
+        number_type = numeric.get(args[index - 1])
+        if arg == "VALUE" and number_type is not None:
+            typed[index] = str(getattr(number_type, "min", None) or 1)
+    return typed
+
+
 def _check(words: list[str]) -> list[str]:
     """Problems with one invocation: unknown command, unknown or misused option."""
     name, args = words[0], words[1:]
@@ -91,7 +108,7 @@ def _check(words: list[str]) -> list[str]:
     if command is None:
         return [f"unknown command {name!r}"]
     try:
-        command.make_context(name, args)
+        command.make_context(name, _typed(command, args))
     except click.UsageError as exc:
         return [f"orgctl {name}: {exc.format_message()}"]
     return []

@@ -65,3 +65,14 @@ def test_the_hosting_api_must_be_https_except_loopback(url: str, ok: bool) -> No
 def test_without_a_known_ci_it_says_so() -> None:
     with pytest.raises(ci.CIError, match="neither GitHub Actions"):
         ci.hosting({})
+
+
+def test_orgctl_parts_are_posted_as_they_are() -> None:
+    text = "<!-- orgctl part 1/2 -->\n## plan (part 1 of 2)\na\n<!-- orgctl part 2/2 -->\n## b\n"
+    assert ci.comment_parts(text, 10) == ["## plan (part 1 of 2)\na\n", "## b\n"]
+
+
+def test_a_report_without_parts_is_cut_to_fit() -> None:
+    assert ci.comment_parts("## plan\n" + "x\n" * 50, 40) == ci.split_markdown(
+        "## plan\n" + "x\n" * 50, 40
+    )

@@ -4,6 +4,7 @@ reported, including when the portal is down or the reviewed plan went stale."""
 
 from __future__ import annotations
 
+import shutil
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -334,3 +335,33 @@ def test_gitlab_drift_proposes_the_live_values_in_one_merge_request(
     base, files = hosting.branches["orgctl/drift/hq"]
     assert base == MERGE and any("portal:user:joinGroup" in t for t in files.values()), files
     assert f"merge_requests/{request['iid']}" in hosting.issues[0]["body"]
+
+
+def test_github_plan_too_long_for_one_comment_is_posted_in_parts_holding_everything(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    source = tmp_path / "big-hq"
+    shutil.copytree(EXAMPLES / "hq", source)
+    roles = [
+        "apiVersion: orgctl/v1\nkind: Role\n"
+        f"metadata: {{name: Bulk {n:03d}}}\n"
+        f"spec:\n  description: bulk role number {n}\n"
+        "  privileges: [portal:user:joinGroup, portal:user:viewOrgItems]\n"
+        for n in range(300)
+    ]
+    (source / "bulk.yaml").write_text("---\n".join(roles))
+    box = Sandbox.create(tmp_path / "ci", {"hq": source}, world.service.url)
+    pull = github(box, hosting, world, "orgctl-pull-request.yml", HEAD)
+    assert pull.failed_jobs == [], pull.log()
+    bodies = [b for b in hosting.bodies(PR) if "orgctl-plan:hq:" in b]
+    count = len(bodies)
+    assert count > 1, "the plan needs several comments"
+    assert sorted(b.splitlines()[0] for b in bodies) == sorted(
+        f"<!-- orgctl-plan:hq:{i}/{count} -->" for i in range(1, count + 1)
+    )
+    assert all(len(b) <= 65_536 for b in bodies)
+    joined = "\n".join(bodies)
+    # Together they hold every change with its values: nothing left out for the reviewer.
+    assert all(f"+ Role/Bulk {n:03d}" in joined for n in range(300))
+    assert all(f'description: "bulk role number {n}"' in joined for n in range(300))
+    assert "left out" not in joined

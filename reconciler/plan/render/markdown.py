@@ -23,10 +23,16 @@ LIMIT = 65_000
 RESERVE = 400
 
 
-def _head(plan: Plan, mode: Mode, limit: int) -> list[str]:
+def heading(plan: Plan, mode: Mode) -> str:
     title = "orgctl drift" if mode == "drift" else "orgctl plan"
+    return f"## {title}: {safe(plan.portal.url)}"
+
+
+def head_lines(plan: Plan, mode: Mode, limit: int) -> list[str]:
+    """The heading, summary, table of kinds, errors and warnings (each list capped to a
+    quarter of `limit`)."""
     out = [
-        f"## {title}: {safe(plan.portal.url)}",
+        heading(plan, mode),
         "",
         f"**{summary_line(plan, mode)}**",
         "",
@@ -61,6 +67,11 @@ def _kind_table(plan: Plan, mode: Mode) -> list[str]:
     return [*lines, "", f"{calls} call(s); {problems}." if mode == "plan" else problems, ""]
 
 
+def fence_for(items: list[str]) -> str:
+    """A fence longer than any run of backticks inside, so none can close it from within."""
+    return "`" * max(3, 1 + max((longest_backtick_run(i) for i in items), default=0))
+
+
 def _code(text: str) -> str:
     """`text` as inline code that its own backticks cannot end."""
     ticks = "`" * (longest_backtick_run(text) + 1)
@@ -82,13 +93,14 @@ def _capped(items: list[str], room: int) -> list[str]:
 def _change_blocks(plan: Plan, room: int) -> list[str]:
     """Each change with its fields' values, or, when those do not fit in `room`
     characters, each change in one line (the plan JSON holds the values)."""
-    blocks = _full_blocks(plan)
+    blocks = full_blocks(plan)
     if sum(len(b) + 1 for b in blocks) <= room:
         return blocks
     return [compact_line(change) for change in riskiest_first(plan.changes)]
 
 
-def _full_blocks(plan: Plan) -> list[str]:
+def full_blocks(plan: Plan) -> list[str]:
+    """Each change, riskiest first, with its fields' values as a diff hunk."""
     blocks = []
     for change in riskiest_first(plan.changes):
         # An update's own line is a hunk header (`@@`), coloured but neither + nor -.
@@ -102,7 +114,7 @@ def _full_blocks(plan: Plan) -> list[str]:
 def render_markdown(plan: Plan, mode: Mode = "plan", *, limit: int = LIMIT) -> str:
     """The comment: every change that fits, riskiest first, before any call (the calls
     of a plan with errors are not shown: nothing can be applied)."""
-    parts = _head(plan, mode, limit)
+    parts = head_lines(plan, mode, limit)
     room = limit - RESERVE - sum(len(p) + 1 for p in parts)
     sections = [("Changes", "diff", _change_blocks(plan, room))]
     if mode == "plan" and not plan.errors:
@@ -110,8 +122,7 @@ def render_markdown(plan: Plan, mode: Mode = "plan", *, limit: int = LIMIT) -> s
     budget = limit - RESERVE - sum(len(p) + 1 for p in parts)
     omitted: dict[str, int] = {}
     for title, fence, items in (s for s in sections if s[2]):
-        # A fence longer than any run of backticks inside cannot be closed from within.
-        ticks = "`" * max(3, 1 + max((longest_backtick_run(i) for i in items), default=0))
+        ticks = fence_for(items)
         opening = [f"<details><summary>{title} ({len(items)})</summary>", "", f"{ticks}{fence}"]
         if title == "Changes":
             opening[0] = f"<details open><summary>{title} ({len(items)})</summary>"
