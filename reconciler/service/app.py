@@ -20,7 +20,7 @@ from email.utils import format_datetime
 from typing import Any
 from urllib.parse import parse_qsl
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
@@ -238,10 +238,15 @@ async def read_fields(request: Request) -> dict[str, str]:
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise ApiError(413, "GWM_0008", f"Request body exceeds {MAX_BODY_BYTES} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise ApiError(413, "GWM_0008", f"Request body exceeds {MAX_BODY_BYTES} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY_BYTES:
+                raise ApiError(413, "GWM_0008", f"Request body exceeds {MAX_BODY_BYTES} bytes")
+    except ClientDisconnect:
+        # The client went away mid-body (fewer bytes than its Content-Length): a refused
+        # request, not a failure of ours. The answer reaches no one if the socket is gone.
+        raise bad_request("The request body ended before its Content-Length") from None
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "multipart/form-data":
         fields.update(multipart_fields(request.headers.get("content-type", ""), body))
