@@ -22,7 +22,7 @@ class Ctx:
     # what the handler changed, so only that is written back
     touched_portals: set[str] = field(default_factory=set)
     touched_collaborations: bool = False
-    new_tokens: list[str] = field(default_factory=list)
+    new_tokens: list[str] = field(default_factory=list)  # keys of world.tokens
     touched_parts: set[tuple[str, str, str]] = field(default_factory=set)
 
     @property

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from reconciler.service.auth import MINUTE_MS, TOKEN_MINUTES_MAX
+from reconciler.service.auth import MINUTE_MS, TOKEN_MINUTES_MAX, keep_token
 from reconciler.service.context import Ctx
 from reconciler.service.seed import password_hash
 
@@ -192,13 +192,13 @@ def _minutes(raw: str | None) -> int:
 
 def _access_token(ctx: Ctx, grant: Grant) -> tuple[str, int]:
     token = secrets.token_urlsafe(32)
-    ctx.world.tokens[token] = {
+    entry = {
         "portalId": grant.portal_id,
         "username": grant.username,
         "expires": ctx.now + grant.minutes * MINUTE_MS,
         "boundTo": "",  # an OAuth token is the app's, whatever address sends it
     }
-    ctx.new_tokens.append(token)
+    keep_token(ctx, token, entry)
     return token, grant.minutes * 60
 
 
