@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import socket
 import sqlite3
 import time
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.harness import Api, Service, write_state
+from tests.service.harness import Api, Service, error_of, write_state
+from tests.service.world import HQ
 
 
 @pytest.fixture
@@ -123,3 +125,87 @@ def test_tokens_of_a_database_that_stored_them_as_issued_stay_valid(tmp_path: Pa
         api.close()
         again.stop()
     assert stored_tokens(db) == [hashlib.sha256(token.encode()).hexdigest()]
+
+
+def stored_password_hashes(db: Path) -> dict[str, str]:
+    """Each member's stored hash, by `<portal id>:<username>`."""
+    with contextlib.closing(sqlite3.connect(db)) as connection:
+        rows = connection.execute("SELECT key, body FROM docs WHERE key LIKE 'user:%'")
+        return {key[5:]: json.loads(body)["passwordHash"] for key, body in rows}
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_passwords_are_stored_salted_with_their_scrypt_cost(tmp_path: Path) -> None:
+    db = tmp_path / "state.sqlite"
+    service = Service(db, write_state("world", tmp_path)).start()
+    signed_in_token(service)  # admin of hq signs in: the seeded hash is raised
+    service.stop()
+    hashes = stored_password_hashes(db)
+    assert all(h.startswith("scrypt$") for h in hashes.values()), hashes
+    assert sha256_hex("admin-pass") not in hashes.values()
+    signed_in = hashes.pop(f"{HQ}:admin")
+    assert signed_in.startswith("scrypt$16384$8$1$")  # the sign-in cost, stored beside it
+    assert all(h.startswith("scrypt$1024$8$1$") for h in hashes.values())  # as seeded
+    assert signed_in.split("$")[4] not in {h.split("$")[4] for h in hashes.values()}  # own salt
+
+
+def test_a_database_with_unsalted_hashes_still_signs_in_and_is_rehashed(tmp_path: Path) -> None:
+    db, state = tmp_path / "state.sqlite", write_state("world", tmp_path)
+    Service(db, state).start().stop()
+    with contextlib.closing(sqlite3.connect(db)) as connection:  # as an older service wrote it
+        for user in ("admin", "alice"):
+            key = f"user:{HQ}:{user}"
+            (body,) = connection.execute("SELECT body FROM docs WHERE key = ?", (key,)).fetchone()
+            doc = {**json.loads(body), "passwordHash": sha256_hex(f"{user}-pass")}
+            connection.execute("UPDATE docs SET body = ? WHERE key = ?", (json.dumps(doc), key))
+        connection.commit()
+    service = Service(db, state).start()
+    api = Api(service.url)
+    try:
+        assert "token" in api.generate_token("hq", "admin", "admin-pass")
+        error_of(api.generate_token("hq", "alice", "alice-pas"), 400, "GWM_0009")
+    finally:
+        api.close()
+        service.stop()
+    hashes = stored_password_hashes(db)
+    assert hashes[f"{HQ}:admin"].startswith("scrypt$16384$")
+    assert hashes[f"{HQ}:alice"] == sha256_hex("alice-pass")  # rehashed only by a sign-in
+
+
+def sign_in_codes(api: Api, user: str, password: str, times: int) -> list[str]:
+    answers = [api.generate_token("hq", user, password) for _ in range(times)]
+    return [a["error"]["messageCode"] if "error" in a else "token" for a in answers]
+
+
+def test_five_wrong_passwords_lock_the_member_for_15_minutes(world: Api) -> None:
+    codes = sign_in_codes(world, "alice", "guess", 50)
+    # Five guesses are checked; the other 45 are refused without looking at the password.
+    assert codes == ["GWM_0009"] * 5 + ["GWM_0010"] * 45
+    locked = world.generate_token("hq", "alice", "alice-pass")  # even the right one
+    assert "Too many invalid sign-in attempts" in error_of(locked, 400, "GWM_0010")["details"][0]
+    assert "token" in world.generate_token("hq", "admin", "admin-pass")  # others sign in
+    world.advance(14 / 60)
+    assert sign_in_codes(world, "alice", "alice-pass", 1) == ["GWM_0010"]
+    world.advance(1.5 / 60)
+    assert sign_in_codes(world, "alice", "alice-pass", 1) == ["token"]
+
+
+def test_only_consecutive_failures_count(world: Api) -> None:
+    assert sign_in_codes(world, "alice", "guess", 4) == ["GWM_0009"] * 4
+    assert sign_in_codes(world, "alice", "alice-pass", 1) == ["token"]  # clears the count
+    assert sign_in_codes(world, "alice", "guess", 4) == ["GWM_0009"] * 4
+    world.advance(16 / 60)  # failures 15 minutes apart are not consecutive either
+    assert sign_in_codes(world, "alice", "guess", 4) == ["GWM_0009"] * 4
+    assert sign_in_codes(world, "alice", "alice-pass", 1) == ["token"]
+
+
+def test_an_address_guessing_across_many_names_is_locked(world: Api) -> None:
+    names = [f"user{n}" for n in range(25)]
+    codes = [sign_in_codes(world, name, "guess", 1)[0] for name in names]
+    assert codes == ["GWM_0009"] * 20 + ["GWM_0010"] * 5
+    assert sign_in_codes(world, "admin", "admin-pass", 1) == ["GWM_0010"]
+    world.advance(16 / 60)
+    assert sign_in_codes(world, "admin", "admin-pass", 1) == ["token"]
