@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.service.harness import Api, Service, error_of, write_state
-from tests.service.world import HQ
+from tests.service.world import FIELD, HQ
 
 
 @pytest.fixture
@@ -209,3 +209,93 @@ def test_an_address_guessing_across_many_names_is_locked(world: Api) -> None:
     assert sign_in_codes(world, "admin", "admin-pass", 1) == ["GWM_0010"]
     world.advance(16 / 60)
     assert sign_in_codes(world, "admin", "admin-pass", 1) == ["token"]
+
+
+CONTROLS = {
+    "NUL": "\x00",
+    "LF": "\n",
+    "CR": "\r",
+    "TAB": "\t",
+    "ESC": "\x1b[31m",
+    "DEL": "\x7f",
+    "C1-NEL": "\x85",
+    "RLO": "\u202e",
+    "LRI": "\u2066",
+    "PDI": "\u2069",
+}
+WS = "collaborations/c1/workspaces/ws1"
+
+
+@pytest.mark.parametrize("char", list(CONTROLS.values()), ids=list(CONTROLS))
+def test_control_and_bidi_characters_are_refused_in_names(world_ro: Api, char: str) -> None:
+    name = f"Ana{char}lyst 2"
+    error_of(world_ro.post("hq", f"portals/{HQ}/createRole", name=name), 400, "ROLE_1001")
+    error_of(world_ro.post("hq", f"portals/{HQ}/{WS}/updateInfo", name=name), 400, "COLL_1001")
+    link = f"portals/{FIELD}/{WS}/updatePortalGroupLink"
+    group = world_ro.post("field", link, portalGroupId=name)
+    error_of(group, 400, "GWM_0001")
+    resource = world_ro.post("hq", f"portals/{HQ}/addResource", key=f"a{char}.json", text="{}")
+    error_of(resource, 400, "GWM_0001")
+    role = world_ro.get("hq", f"portals/{HQ}/roles", num=100)["roles"]
+    assert all(char not in r["name"] for r in role)
+
+
+@pytest.mark.parametrize("name", ["NUL", "ESC", "DEL", "C1-NEL", "RLO", "LRI"])
+def test_control_and_bidi_characters_are_refused_in_descriptions(world_ro: Api, name: str) -> None:
+    text = f"Reads {CONTROLS[name]}content"
+    body = world_ro.post("hq", f"portals/{HQ}/createRole", name="Described", description=text)
+    error_of(body, 400, "ROLE_1002")
+    body = world_ro.post("hq", f"portals/{HQ}/{WS}/updateInfo", description=text)
+    error_of(body, 400, "COLL_1001")
+
+
+def test_descriptions_may_span_lines(world: Api) -> None:
+    text = "Reads content.\r\nCreates items:\tmaps, layers."
+    created = world.post("hq", f"portals/{HQ}/createRole", name="Multi", description=text)
+    assert created.get("success"), created
+    role = world.get("hq", f"portals/{HQ}/roles/{created['id']}")
+    assert role["description"] == text
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"interval": str(10**30)},
+        {"interval": "1e30"},
+        {"interval": "8761"},
+        {"interval": "1_000"},
+        {"interval": "\u0663"},  # an Arabic-Indic three
+        {"interval": "0"},
+        {"repeatCount": str(2**31)},
+        {"repeatCount": "-2"},
+        {"startTime": "300000000000000"},
+        {"startTime": "-1"},
+    ],
+    ids=lambda form: "=".join(next(iter(form.items()))).encode("unicode_escape").decode(),
+)
+def test_schedule_numbers_out_of_range_are_refused(world_ro: Api, form: dict[str, str]) -> None:
+    body = world_ro.post("field", f"portals/{FIELD}/{WS}/schedule/update", **form)
+    assert error_of(body, 400)["messageCode"] in ("COLL_1002", "GWM_0001")
+
+
+def test_the_largest_schedule_numbers_are_taken(world: Api) -> None:
+    form = {"interval": "8760", "repeatCount": str(2**31 - 1), "startTime": "253402300799999"}
+    body = world.post("field", f"portals/{FIELD}/{WS}/schedule/update", **form)
+    assert body.get("success"), body
+
+
+@pytest.mark.parametrize("value", ["1e30", "1048577", "nan", "inf", "-1", "1_0", "0x10"])
+def test_workspace_sizes_out_of_range_are_refused(world_ro: Api, value: str) -> None:
+    body = world_ro.post("hq", f"portals/{HQ}/{WS}/updateInfo", maxItemSizeInMB=value)
+    assert error_of(body, 400)["messageCode"] in ("COLL_1001", "GWM_0001")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("numberOfFailures", "0"), ("daysInPast", "31"), ("notificationAttempts", str(10**30))],
+)
+def test_webhook_policy_numbers_out_of_range_are_refused(
+    world_ro: Api, name: str, value: str
+) -> None:
+    body = world_ro.admin_post("field", "services/webhooks/settings", **{name: value})
+    assert body.get("status") == "error" and body.get("code") == 400, body
