@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.service.harness import Api, Service, error_of, write_state
@@ -299,3 +300,26 @@ def test_webhook_policy_numbers_out_of_range_are_refused(
 ) -> None:
     body = world_ro.admin_post("field", "services/webhooks/settings", **{name: value})
     assert body.get("status") == "error" and body.get("code") == 400, body
+
+
+def test_the_oauth_sign_in_page_locks_as_generate_token_does(world: Api) -> None:
+    params = {
+        "client_id": "pythonapi",
+        "response_type": "code",
+        "redirect_uri": "urn:ietf:wg:oauth:2.0:oob",
+        "f": "json",
+    }
+    page = world.http.get(f"{world.url}/hq/sharing/rest/oauth2/authorize", params=params).text
+    oauth_state = page.split('"oauth_state":"', 1)[1].split('"', 1)[0]
+
+    def sign_in(password: str) -> httpx.Response:
+        form = {"oauth_state": oauth_state, "username": "alice", "password": password}
+        url = f"{world.url}/hq/sharing/oauth2/signin"
+        return world.http.post(url, data=form, follow_redirects=False)
+
+    for _ in range(5):
+        assert "Invalid username or password." in sign_in("guess").text
+    locked = sign_in("alice-pass")
+    assert locked.status_code == 200 and "Too many invalid sign-in attempts" in locked.text
+    # The page and generateToken share the count: the name is locked for both.
+    assert sign_in_codes(world, "alice", "alice-pass", 1) == ["GWM_0010"]
