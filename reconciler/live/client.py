@@ -327,9 +327,11 @@ class PortalClient:
                 signed=False,
             )
         except ServiceError as error:
-            raise AuthError(
-                shown(url), error.code, f"sign-in as {creds.describe()} refused: {error.message}"
-            ) from None
+            # The reason is in `details` ("Invalid username or password.", or a lock after
+            # repeated failures); the message says only "Unable to generate token."
+            reasons = [error.message, *(d for d in error.details if d and d != error.message)]
+            refused = f"sign-in as {creds.describe()} refused: {' '.join(reasons)}"
+            raise AuthError(shown(url), error.code, refused) from None
         token = answer.get("token")
         if not isinstance(token, str) or not token:
             raise AuthError(shown(url), None, "generateToken answered without a token")

@@ -32,7 +32,8 @@ Auth
   `client=referer` binds a token to its `referer` field, and a request presenting it
   must send that `Referer` header; `client=ip` binds it to the `ip` field, `requestip`
   (the default when `client` is omitted) to the address asking; a mismatch is 498.
-  Passwords are kept hashed.
+  Passwords are kept as salted scrypt hashes (`passwords`), tokens as their SHA-256
+  (`auth.token_key`); sign-ins lock after repeated failures (`signin`).
 - org_admin holds every privilege of its platform, so any organization administrator
   passes "holds portal:admin:manageWebhooks"; org_publisher and org_user hold the user
   and publisher privileges (`auth`).
@@ -58,8 +59,10 @@ Rules
   for level 1 only); licenses for apps disallowed at the target level (ORG_1087).
 - Role names are unique per portal, case-insensitively; a role assigned to members or
   seeded `editable: false` cannot be deleted; the latter cannot be changed either.
-- Workspace sizes must be non-negative numbers; `config` (only before 10.6) must be a
-  JSON object.
+- Workspace sizes must be numbers from 0 to 1 TiB (in MB); `config` (only before 10.6)
+  must be a JSON object. Schedules: startTime up to year 9999, interval up to 8,760
+  hours, repeatCount up to 2^31-1 (`collaborations`). Names refuse control and bidi
+  formatting characters (`text`).
 - updatePortalGroupLink keeps the link's omitted fields, except
   enableFeatureServiceBidirectionalSync, whose omission means its default false.
 - copyFeatureServiceData before 10.7 copies feature services but not hosted feature

@@ -20,7 +20,7 @@ from email.utils import format_datetime
 from typing import Any
 from urllib.parse import parse_qsl
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
@@ -31,6 +31,7 @@ from reconciler.service.capabilities import check_write
 from reconciler.service.clock import WallClock
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request, not_found
+from reconciler.service.lockout import LockoutPolicy, SignInGuard
 from reconciler.service.oauth import OAuthFlows, oauth_step
 from reconciler.service.params import Params
 from reconciler.service.store import Store
@@ -53,9 +54,15 @@ class Reply:
 
 class Service:
     def __init__(
-        self, store: Store, world: World, control_enabled: bool, ticking: bool = False
+        self,
+        store: Store,
+        world: World,
+        control_enabled: bool,
+        ticking: bool = False,
+        lockout: LockoutPolicy | None = None,
     ) -> None:
         self.store = store
+        self.sign_ins = SignInGuard(lockout or LockoutPolicy())
         self.world = world
         self.control_enabled = control_enabled
         self.lock = threading.Lock()
@@ -93,9 +100,10 @@ class Service:
             return render(Reply(envelope(not_found("No portal at this address")), "json", 404))
         with self.lock:
             self.tick()
-            ctx = Ctx(self.world, portal, Params(fields), {})
+            ctx = Ctx(self.world, portal, Params(fields), {}, sign_ins=self.sign_ins)
+            ctx.client_ip = request.client.host if request.client else ""
             page = self.oauth.answer(ctx, step, portal_base(request, segments[0]))
-            if ctx.new_tokens:
+            if ctx.new_tokens or ctx.touched_parts:  # a token, or a password rehashed
                 self.persist(ctx)
         return Response(page.body, page.status, page.headers, page.media_type)
 
@@ -124,7 +132,7 @@ class Service:
             return Reply(envelope(not_found("Resource not found")), fmt, 404)
         with self.lock:
             self.tick()
-            ctx = Ctx(self.world, portal, Params(fields), {})
+            ctx = Ctx(self.world, portal, Params(fields), {}, sign_ins=self.sign_ins)
             ctx.referer = request.headers.get("referer", "")
             ctx.client_ip = request.client.host if request.client else ""
             ctx.base_url = portal_base(request, segments[0])
@@ -161,7 +169,7 @@ class Service:
         if method == "POST" and route.operation is not None:
             check_write(ctx, route.operation)
         result = handler(ctx)
-        if method == "POST" and (route.changes_state or ctx.new_tokens):
+        if method == "POST" and (route.changes_state or ctx.new_tokens or ctx.touched_parts):
             self.persist(ctx)
         return result
 
@@ -238,10 +246,15 @@ async def read_fields(request: Request) -> dict[str, str]:
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise ApiError(413, "GWM_0008", f"Request body exceeds {MAX_BODY_BYTES} bytes")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY_BYTES:
-            raise ApiError(413, "GWM_0008", f"Request body exceeds {MAX_BODY_BYTES} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY_BYTES:
+                raise ApiError(413, "GWM_0008", f"Request body exceeds {MAX_BODY_BYTES} bytes")
+    except ClientDisconnect:
+        # The client went away mid-body (fewer bytes than its Content-Length): a refused
+        # request, not a failure of ours. The answer reaches no one if the socket is gone.
+        raise bad_request("The request body ended before its Content-Length") from None
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind == "multipart/form-data":
         fields.update(multipart_fields(request.headers.get("content-type", ""), body))
@@ -353,6 +366,10 @@ async def _lifespan(receive: Receive, send: Send) -> None:
 
 
 def create_app(
-    store: Store, world: World, control_enabled: bool = False, ticking: bool = False
+    store: Store,
+    world: World,
+    control_enabled: bool = False,
+    ticking: bool = False,
+    lockout: LockoutPolicy | None = None,
 ) -> ServiceApp:
-    return ServiceApp(Service(store, world, control_enabled, ticking))
+    return ServiceApp(Service(store, world, control_enabled, ticking, lockout))

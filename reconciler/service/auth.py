@@ -10,6 +10,7 @@ Who holds what:
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES, privileges_for
@@ -26,21 +27,36 @@ def issue_token(ctx: Ctx, username: str, minutes: int, bound_to: str) -> tuple[s
     """A token for `username`, usable only by a request `bound_to` names (see `binding`)."""
     token = secrets.token_urlsafe(32)
     expires = ctx.now + minutes * MINUTE_MS
-    ctx.world.tokens[token] = {
-        "portalId": ctx.portal["id"],
-        "username": username,
-        "expires": expires,
-        "boundTo": bound_to,
-    }
-    ctx.new_tokens.append(token)
+    keep_token(
+        ctx,
+        token,
+        {
+            "portalId": ctx.portal["id"],
+            "username": username,
+            "expires": expires,
+            "boundTo": bound_to,
+        },
+    )
     return token, expires
+
+
+def token_key(token: str) -> str:
+    """What the service keeps of a token: its SHA-256. A token is 256 random bits, so a
+    plain digest cannot be reversed, and a leaked database holds no usable token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def keep_token(ctx: Ctx, token: str, entry: Doc) -> None:
+    key = token_key(token)
+    ctx.world.tokens[key] = entry
+    ctx.new_tokens.append(key)
 
 
 def caller_for(ctx: Ctx, token: str | None) -> Doc:
     """The member a token names; 499 without one, 498 when invalid, expired or foreign."""
     if not token:
         raise ApiError(499, "GWM_0003", "Token Required")
-    entry = ctx.world.tokens.get(token)
+    entry = ctx.world.tokens.get(token_key(token))
     if entry is None or entry["portalId"] != ctx.portal["id"]:
         raise ApiError(498, "GWM_0004", "Invalid token.")
     if entry["expires"] <= ctx.now:

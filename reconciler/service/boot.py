@@ -16,7 +16,7 @@ def open_world(state_file: Path | None, db_file: Path | None) -> tuple[Store, Wo
         store = Store(str(db_file) if db_file else None)
         if not store.is_empty():
             return store, store.load()
-    except (sqlite3.Error, ValueError, KeyError) as exc:
+    except (sqlite3.Error, OSError, ValueError, KeyError) as exc:
         raise UserError(f"{db_file}: cannot open the database: {exc}") from None
     world = load_state_file(state_file) if state_file else World(clock=0)
     if state_file is None:

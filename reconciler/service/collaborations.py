@@ -20,8 +20,21 @@ from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request, not_found
 from reconciler.service.params import page
 from reconciler.service.rules import check_portal_id
+from reconciler.service.text import text_problem
 from reconciler.service.timeline import next_day_boundary_after, next_trigger_after, schedule_at
 from reconciler.service.world import Doc
+
+# Upper bounds the spec leaves open (it says only "positive", "no bound stated"), chosen
+# so that any accepted value is one every client can show and compute with:
+# - startTime up to 9999-12-31T23:59:59.999Z, the last instant of a four-digit year (and
+#   of Python's datetime: a later one made plan, drift and export fail to show it);
+MAX_START_TIME_MS = 253_402_300_799_999
+# - interval up to a year of hours: a job synchronizing less often is not a schedule;
+MAX_INTERVAL_HOURS = 8_760
+# - repeatCount up to 2^31 - 1, the largest signed 32-bit count, far beyond any real job;
+MAX_REPEAT_COUNT = 2**31 - 1
+# - item and replication package sizes up to 1 TiB (1,048,576 MB).
+MAX_SIZE_MB = 1_048_576
 
 # --- visibility ------------------------------------------------------------------------
 
@@ -230,6 +243,7 @@ def _info_changes(ctx: Ctx) -> dict[str, Any]:
             raise ApiError(
                 400, "COLL_1001", f"Workspace name must be 1 to {WORKSPACE_NAME_MAX} characters"
             )
+        _check_text("name", name, multiline=False)
         changes["name"] = name
     description = params.text("description")
     if description is not None:
@@ -239,12 +253,13 @@ def _info_changes(ctx: Ctx) -> dict[str, Any]:
                 "COLL_1001",
                 f"Workspace description exceeds {WORKSPACE_DESCRIPTION_MAX} characters",
             )
+        _check_text("description", description, multiline=True)
         changes["description"] = description
     for size in ("maxItemSizeInMB", "maxReplicationPackageSizeInMB"):
         value = params.number(size)
         if value is not None:
-            if value < 0:
-                raise ApiError(400, "COLL_1001", f"'{size}' must not be negative")
+            if not 0 <= value <= MAX_SIZE_MB:
+                raise ApiError(400, "COLL_1001", f"'{size}' must be from 0 to {MAX_SIZE_MB} MB")
             changes["config"][size] = int(value) if value.is_integer() else value
     copy_by_ref = params.boolean("copyByRefIfCopyFail")
     if copy_by_ref is not None:
@@ -255,6 +270,12 @@ def _info_changes(ctx: Ctx) -> dict[str, Any]:
             raise bad_request("'config' must be a JSON object")
         changes["config"].update(legacy)
     return changes
+
+
+def _check_text(field: str, value: str, multiline: bool) -> None:
+    problem = text_problem(field, value, multiline)
+    if problem:
+        raise ApiError(400, "COLL_1001", problem)
 
 
 def invalidate_invitation(ctx: Ctx) -> dict[str, Any]:
@@ -308,9 +329,7 @@ def update_schedule(ctx: Ctx) -> dict[str, Any]:
     start = ctx.params.integer("startTime")
     interval = ctx.params.integer("interval")
     repeat = ctx.params.integer("repeatCount")
-    problem = schedule_problem(interval, repeat)
-    if start is not None and start < 0:
-        problem = f"startTime must be a Unix time in milliseconds, got {start}"
+    problem = schedule_problem(interval, repeat) or _schedule_bound(start, interval, repeat)
     if problem:
         raise ApiError(400, "COLL_1002", problem)
     workspace["schedules"][ctx.portal["id"]] = {
@@ -322,6 +341,17 @@ def update_schedule(ctx: Ctx) -> dict[str, Any]:
     return {"success": True}
 
 
+def _schedule_bound(start: int | None, interval: int | None, repeat: int | None) -> str | None:
+    """The upper ends the spec leaves open (see the constants)."""
+    if start is not None and not 0 <= start <= MAX_START_TIME_MS:
+        return f"startTime must be a Unix time in milliseconds from 1970 to 9999, got {start}"
+    if interval is not None and interval > MAX_INTERVAL_HOURS:
+        return f"interval must be at most {MAX_INTERVAL_HOURS} hours (a year), got {interval}"
+    if repeat is not None and repeat > MAX_REPEAT_COUNT:
+        return f"repeatCount must be at most {MAX_REPEAT_COUNT}, got {repeat}"
+    return None
+
+
 def update_group_link(ctx: Ctx) -> dict[str, Any]:
     workspace = _addressed_workspace(ctx)
     link = dict(
@@ -330,6 +360,9 @@ def update_group_link(ctx: Ctx) -> dict[str, Any]:
     )
     group = ctx.params.text("portalGroupId")
     if group is not None and group.strip():
+        problem = text_problem("portalGroupId", group.strip())
+        if problem:
+            raise bad_request(problem)
         link["portalGroupId"] = group.strip()
     if not link["portalGroupId"]:
         raise ApiError(400, "COLL_1003", "'portalGroupId' is required to link a group")

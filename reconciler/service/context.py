@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from reconciler.service.errors import not_found
+from reconciler.service.lockout import SignInGuard
 from reconciler.service.params import Params
 from reconciler.service.world import Doc, World
 
@@ -19,10 +20,13 @@ class Ctx:
     referer: str = ""  # the request's Referer header and address, for bound tokens
     client_ip: str = ""
     base_url: str = ""  # the portal's address as the client reached it: scheme://host/<key>
+    # the service's failed sign-in counts (`signin`); a context that signs no one in may
+    # keep this fresh one
+    sign_ins: SignInGuard = field(default_factory=SignInGuard)
     # what the handler changed, so only that is written back
     touched_portals: set[str] = field(default_factory=set)
     touched_collaborations: bool = False
-    new_tokens: list[str] = field(default_factory=list)
+    new_tokens: list[str] = field(default_factory=list)  # keys of world.tokens
     touched_parts: set[tuple[str, str, str]] = field(default_factory=set)
 
     @property

@@ -28,6 +28,7 @@ applies (a field missing or not parsable) answers GWM_0001 whatever the operatio
 | GWM_0007 | 405 | method not allowed (GET on a write) |
 | GWM_0008 | 413 | request body too large |
 | GWM_0009 | 400 | invalid username or password |
+| GWM_0010 | 400 | sign-in refused: too many failed attempts for the name or address (`signin`) |
 | GWM_0500 | 500 | unexpected failure (a bug; the request changed nothing) |
 """
 

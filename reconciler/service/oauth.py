@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from reconciler.service.auth import MINUTE_MS, TOKEN_MINUTES_MAX
+from reconciler.service.auth import MINUTE_MS, TOKEN_MINUTES_MAX, keep_token
 from reconciler.service.context import Ctx
-from reconciler.service.seed import password_hash
+from reconciler.service.errors import ApiError
+from reconciler.service.signin import sign_in
 
 OUT_OF_BAND = "urn:ietf:wg:oauth:2.0:oob"
 # Apps every portal registers: the vendor's Python client and its web app.
@@ -107,9 +108,10 @@ class OAuthFlows:
         if grant is None or grant.portal_id != ctx.portal["id"]:
             return _error_page(400, "Error: Invalid or expired oauth_state")
         username = ctx.params.text("username") or ""
-        user = ctx.portal["users"].get(username)
-        if user is None or user["passwordHash"] != password_hash(ctx.params.text("password") or ""):
-            info = {"oauth_state": oauth_state, "messages": ["Invalid username or password."]}
+        try:
+            sign_in(ctx, username, ctx.params.text("password") or "")
+        except ApiError as refused:  # a wrong password or a lock, said on the page
+            info = {"oauth_state": oauth_state, "messages": refused.details}
             return _sign_in_page(ctx, info)
         del self.pending[oauth_state]
         grant.username = username
@@ -192,13 +194,13 @@ def _minutes(raw: str | None) -> int:
 
 def _access_token(ctx: Ctx, grant: Grant) -> tuple[str, int]:
     token = secrets.token_urlsafe(32)
-    ctx.world.tokens[token] = {
+    entry = {
         "portalId": grant.portal_id,
         "username": grant.username,
         "expires": ctx.now + grant.minutes * MINUTE_MS,
         "boundTo": "",  # an OAuth token is the app's, whatever address sends it
     }
-    ctx.new_tokens.append(token)
+    keep_token(ctx, token, entry)
     return token, grant.minutes * 60
 
 

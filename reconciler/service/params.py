@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -14,6 +15,10 @@ from reconciler.service.errors import bad_request
 MAX_FIELD_CHARS = 100_000
 PAGE_DEFAULT = 10
 PAGE_MAX = 100
+# Numbers as a form writes them, in ASCII: Python's int() and float() also take "1_000",
+# other scripts' digits ("٣") and "infinity", which no client means to send.
+_INTEGER = re.compile(r"[+-]?[0-9]{1,30}", re.ASCII)
+_NUMBER = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,3})?", re.ASCII)
 
 
 class Params:
@@ -45,19 +50,17 @@ class Params:
                 raise bad_request(f"'{name}' is required")
             return None
         text = (self.raw(name) or "").strip()
-        try:
-            return int(text)
-        except ValueError:
-            raise bad_request(f"'{name}' must be an integer, got {text[:40]!r}") from None
+        if not _INTEGER.fullmatch(text):
+            raise bad_request(f"'{name}' must be an integer, got {text[:40]!r}")
+        return int(text)
 
     def number(self, name: str) -> float | None:
         if not self.given(name):
             return None
         text = (self.raw(name) or "").strip()
-        try:
-            value = float(text)
-        except ValueError:
-            raise bad_request(f"'{name}' must be a number, got {text[:40]!r}") from None
+        if not _NUMBER.fullmatch(text):
+            raise bad_request(f"'{name}' must be a number, got {text[:40]!r}")
+        value = float(text)
         if not math.isfinite(value):
             raise bad_request(f"'{name}' must be a finite number, got {text[:40]!r}")
         return value

@@ -13,7 +13,7 @@ from reconciler.service.auth import (
 )
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request
-from reconciler.service.seed import password_hash
+from reconciler.service.signin import sign_in
 from reconciler.service.world import Doc, portal_platform
 from reconciler.versions import rest_version
 
@@ -27,11 +27,7 @@ def generate_token(ctx: Ctx) -> dict[str, Any]:
     if minutes < 1:
         raise bad_request(f"'expiration' must be a positive number of minutes, got {minutes}")
     bound_to = _token_binding(ctx)
-    user = ctx.portal["users"].get(username)
-    if user is None or user["passwordHash"] != password_hash(password):
-        raise ApiError(
-            400, "GWM_0009", "Unable to generate token.", ["Invalid username or password."]
-        )
+    sign_in(ctx, username, password)
     token, expires = issue_token(ctx, username, min(minutes, TOKEN_MINUTES_MAX), bound_to)
     return {"token": token, "expires": expires, "ssl": False}
 

@@ -16,6 +16,7 @@ from reconciler.service.context import Ctx
 from reconciler.service.errors import bad_request, not_found
 from reconciler.service.params import page
 from reconciler.service.rules import check_portal_id
+from reconciler.service.text import text_problem
 from reconciler.service.world import Doc
 
 ACCESS = ("public", "org", "orgprivate")
@@ -79,6 +80,9 @@ def _key(ctx: Ctx) -> str:
     key = (ctx.params.text("key", required=True) or "").strip()
     if not key or len(key) > MAX_KEY or "/" in key or "\\" in key:
         raise bad_request(f"'key' must be a file name of 1 to {MAX_KEY} characters, without '/'")
+    problem = text_problem("key", key)
+    if problem:
+        raise bad_request(problem)
     return key
 
 

@@ -12,6 +12,7 @@ from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, not_found
 from reconciler.service.params import page
 from reconciler.service.rules import check_portal_id
+from reconciler.service.text import text_problem
 from reconciler.service.world import Doc, portal_platform
 
 
@@ -132,6 +133,9 @@ def _name(ctx: Ctx, name: str, own_id: str | None) -> str:
         raise ApiError(400, "ROLE_1001", "Role name must not be empty")
     if len(name) > ROLE_NAME_MAX:
         raise ApiError(400, "ROLE_1001", f"Role name exceeds {ROLE_NAME_MAX} characters")
+    problem = text_problem("name", name)
+    if problem:
+        raise ApiError(400, "ROLE_1001", problem)
     for role in ctx.portal["roles"].values():
         if role["id"] != own_id and role["name"].lower() == name.lower():
             raise ApiError(400, "ROLE_1001", f"A role named '{role['name']}' already exists")
@@ -143,4 +147,7 @@ def _description(description: str) -> str:
         raise ApiError(
             400, "ROLE_1002", f"Role description exceeds {ROLE_DESCRIPTION_MAX} characters"
         )
+    problem = text_problem("description", description, multiline=True)
+    if problem:
+        raise ApiError(400, "ROLE_1002", problem)
     return description

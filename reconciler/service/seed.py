@@ -3,7 +3,6 @@ database is seeded."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -13,12 +12,9 @@ from ruamel.yaml.error import YAMLError
 from reconciler.catalog import BUILTIN_ROLES, PREBUILT_ROLES, WEBHOOK_SETTINGS, privileges_for
 from reconciler.errors import UserError
 from reconciler.service.clock import now_real_ms, parse_time
+from reconciler.service.passwords import forget_seeded, seed_hash
 from reconciler.service.world import Doc, World
 from reconciler.versions import Platform, VersionError
-
-
-def password_hash(password: str) -> str:
-    return hashlib.sha256(password.encode("utf-8")).hexdigest()
 
 
 def load_state_file(path: Path) -> World:
@@ -30,6 +26,8 @@ def load_state_file(path: Path) -> World:
         return build_world(data or {})
     except (KeyError, TypeError, ValueError, VersionError) as exc:
         raise UserError(f"{path}: invalid state: {exc}") from None
+    finally:
+        forget_seeded()  # `seed_hash` keeps clear-text passwords for one seeding only
 
 
 def declares_clock(path: Path) -> bool:
@@ -135,7 +133,7 @@ def _user(raw: dict[str, Any], roles: dict[str, Doc], where: str, clock: int) ->
     return {
         "username": str(raw["username"]),
         "fullName": str(raw.get("fullName") or raw["username"]),
-        "passwordHash": password_hash(str(raw.get("password") or "")),
+        "passwordHash": seed_hash(str(raw.get("password") or "")),
         "role": role,
         "defaultAdmin": bool(raw.get("defaultAdmin", False)),
         "level": level,

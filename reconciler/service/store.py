@@ -5,11 +5,17 @@ WAL with synchronous=FULL, so a write answered with success survives a crash.
 
 Every write runs inside `BEGIN IMMEDIATE` and the service serializes requests with a
 lock, so parallel writers never lose an update.
+
+The file holds password hashes and token digests, so it is created readable by its owner
+only (0600), and SQLite gives its -wal and -shm files the database file's mode. Tokens
+are stored as the SHA-256 of the token (`auth.token_key`), never as issued.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterable
 
@@ -24,6 +30,10 @@ CREATE TABLE IF NOT EXISTS tokens (
 """
 
 
+# PRAGMA user_version: 1 once the tokens table holds digests (older files held tokens).
+TOKENS_HASHED = 1
+DB_MODE = 0o600
+
 _PARTS = {"user": "users", "role": "roles"}  # row kind -> the portal's collection
 
 Part = tuple[str, str, str]  # (kind "user" | "role", portal id, username or role id)
@@ -31,6 +41,8 @@ Part = tuple[str, str, str]  # (kind "user" | "role", portal id, username or rol
 
 class Store:
     def __init__(self, path: str | None) -> None:
+        if path:
+            _owner_only(path)
         self.connection = sqlite3.connect(
             path or ":memory:", check_same_thread=False, isolation_level=None
         )
@@ -43,6 +55,25 @@ class Store:
             self.connection.execute(
                 "ALTER TABLE tokens ADD COLUMN bound_to TEXT NOT NULL DEFAULT ''"
             )
+        self._hash_stored_tokens()
+
+    def _hash_stored_tokens(self) -> None:
+        """A database written before tokens were hashed holds them as issued: keep them
+        valid, but as digests."""
+        version = int(self.connection.execute("PRAGMA user_version").fetchone()[0])
+        if version >= TOKENS_HASHED:
+            return
+        cursor = self.connection.cursor()
+        cursor.execute("BEGIN IMMEDIATE")
+        try:
+            for (token,) in cursor.execute("SELECT token FROM tokens").fetchall():
+                digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
+                cursor.execute("UPDATE tokens SET token = ? WHERE token = ?", (digest, token))
+            cursor.execute(f"PRAGMA user_version = {TOKENS_HASHED}")
+            cursor.execute("COMMIT")
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            raise
 
     def is_empty(self) -> bool:
         row = self.connection.execute("SELECT COUNT(*) FROM docs").fetchone()
@@ -63,10 +94,10 @@ class Store:
                 portal_id, _, name = ident.partition(":")
                 portal = world.portals.setdefault(portal_id, {"users": {}, "roles": {}})
                 portal[_PARTS[kind]][name] = doc
-        for token, portal_id, username, expires, bound_to in self.connection.execute(
+        for key, portal_id, username, expires, bound_to in self.connection.execute(
             "SELECT token, portal_id, username, expires, bound_to FROM tokens"
         ):
-            world.tokens[token] = {
+            world.tokens[key] = {
                 "portalId": portal_id,
                 "username": username,
                 "expires": expires,
@@ -83,7 +114,8 @@ class Store:
         parts: Iterable[Part] = (),
     ) -> None:
         """Write the clock, the named portals' own fields, the named members and roles
-        (deleting those gone), every collaboration if asked, and new tokens."""
+        (deleting those gone), every collaboration if asked, and new tokens (by their
+        keys in `world.tokens`, which are digests)."""
         rows: list[tuple[str, str]] = [("meta", json.dumps({"clock": world.clock}))]
         gone: list[str] = []
         for portal_id in portal_ids:
@@ -110,12 +142,12 @@ class Store:
                 cursor.execute(
                     f"DELETE FROM docs WHERE key LIKE 'collab:%' AND key NOT IN ({marks})", keys
                 )
-            for token in tokens:
-                entry: Doc = world.tokens[token]
+            for key in tokens:
+                entry: Doc = world.tokens[key]
                 cursor.execute(
                     "INSERT OR REPLACE INTO tokens VALUES (?, ?, ?, ?, ?)",
                     (
-                        token,
+                        key,
                         entry["portalId"],
                         entry["username"],
                         entry["expires"],
@@ -138,3 +170,13 @@ class Store:
 
     def close(self) -> None:
         self.connection.close()
+
+
+def _owner_only(path: str) -> None:
+    """Create the database file 0600 before SQLite opens it (SQLite would create it with
+    the umask's mode, usually world-readable), and tighten a file made before this."""
+    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, DB_MODE)
+    os.close(descriptor)
+    for name in (path, f"{path}-wal", f"{path}-shm"):
+        if os.path.exists(name) and os.stat(name).st_mode & 0o077:
+            os.chmod(name, DB_MODE)

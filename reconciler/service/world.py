@@ -17,7 +17,8 @@ class World:
     clock: int
     portals: dict[str, Doc] = field(default_factory=dict)  # by portal id
     collaborations: dict[str, Doc] = field(default_factory=dict)  # by collaboration id
-    tokens: dict[str, Doc] = field(default_factory=dict)  # token -> {portalId, username, expires}
+    # SHA-256 of a token (`auth.token_key`) -> {portalId, username, expires, boundTo}
+    tokens: dict[str, Doc] = field(default_factory=dict)
 
     def portal_by_key(self, url_key: str) -> Doc | None:
         for portal in self.portals.values():

@@ -45,3 +45,18 @@ def test_no_credentials_names_every_variable_looked_for(demo: World) -> None:
     assert result.returncode == 1, output_of(result)
     assert "ORGCTL_USERNAME is not set" in result.stderr
     assert "ORGCTL_HQ_TOKEN, or ORGCTL_HQ_USERNAME and ORGCTL_HQ_PASSWORD" in result.stderr
+
+
+def test_a_locked_account_is_said_so_and_unlocks_after_15_minutes(demo: World) -> None:
+    """Five wrong passwords lock the name, as on a portal; orgctl says why it cannot sign
+    in even with the right one, and signs in once the lock has passed."""
+    for _ in range(5):
+        wrong = demo.orgctl("plan", EXAMPLES / "hq", portal="hq", password="not-the-password")
+        assert wrong.returncode == 1 and "Invalid username or password" in wrong.stderr
+    locked = demo.orgctl("plan", EXAMPLES / "hq", portal="hq")
+    assert locked.returncode == 1, output_of(locked)
+    assert "Too many invalid sign-in attempts" in locked.stderr, output_of(locked)
+    assert ADMIN[1] not in locked.stdout + locked.stderr
+    demo.advance_clock(0.25)
+    result = demo.orgctl("plan", EXAMPLES / "hq", "--detailed-exitcode", portal="hq")
+    assert result.returncode == 2, output_of(result)

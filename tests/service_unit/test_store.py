@@ -7,6 +7,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from reconciler.service.app import create_app
+from reconciler.service.auth import token_key
 from reconciler.service.boot import open_world
 from tests.service_unit.conftest import Api
 
@@ -35,7 +36,7 @@ def test_round_trip_through_a_database_file(tmp_path: Path) -> None:
         again.token = api.token  # tokens survive too
         roles = again.get("portals/self/roles")["roles"]
         gus = again.get("community/users/gus")
-        bound = world.tokens[api.token]["boundTo"]
+        bound = world.tokens[token_key(api.token)]["boundTo"]
     store.close()
     custom = [(r["id"], r["name"]) for r in roles if r["editable"]]
     assert custom == [(role_id, "Kept")]
