@@ -355,12 +355,34 @@ WEBHOOK_SETTINGS: dict[str, IntRange] = {
 }
 
 
-def schedule_problem(interval: int | None, repeat_count: int | None) -> str | None:
-    """docs/rules.md §2/§8: interval a positive integer; repeatCount a positive integer or -1."""
-    if interval is not None and interval < 1:
-        return f"interval must be a positive number of hours, got {interval}"
+# Upper bounds the spec leaves open (it says only "positive", "no bound stated"), chosen
+# so that any accepted value is one every client can show and compute with:
+# - startTime up to 9999-12-31T23:59:59.999Z, the last instant of a four-digit year (and
+#   of Python's datetime: a later one made plan, drift and export fail to show it);
+MAX_START_TIME_MS = 253_402_300_799_999
+# - interval up to a year of hours: a job synchronizing less often is not a schedule;
+MAX_INTERVAL_HOURS = 8_760
+# - repeatCount up to 2^31 - 1, the largest signed 32-bit count, far beyond any real job;
+MAX_REPEAT_COUNT = 2**31 - 1
+# - item and replication package sizes up to 1 TiB (1,048,576 MB).
+MAX_SIZE_MB = 1_048_576
+
+
+def schedule_problem(
+    interval: int | None, repeat_count: int | None, start_time: int | None = None
+) -> str | None:
+    """docs/rules.md §2/§8: interval a positive integer; repeatCount a positive integer or
+    -1; and the upper ends above, which the spec leaves open."""
+    if interval is not None and not 1 <= interval <= MAX_INTERVAL_HOURS:
+        if interval < 1:
+            return f"interval must be a positive number of hours, got {interval}"
+        return f"interval must be at most {MAX_INTERVAL_HOURS} hours (a year), got {interval}"
     if repeat_count is not None and repeat_count != SCHEDULE_REPEAT_FOREVER and repeat_count < 1:
         return f"repeatCount must be a positive integer or -1, got {repeat_count}"
+    if repeat_count is not None and repeat_count > MAX_REPEAT_COUNT:
+        return f"repeatCount must be at most {MAX_REPEAT_COUNT}, got {repeat_count}"
+    if start_time is not None and not 0 <= start_time <= MAX_START_TIME_MS:
+        return f"startTime must be a Unix time in milliseconds from 1970 to 9999, got {start_time}"
     return None
 
 

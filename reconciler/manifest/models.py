@@ -202,8 +202,10 @@ class WorkspaceSpec(Strict):
     name: str | None = Field(None, max_length=catalog.WORKSPACE_NAME_MAX)
     description: str | None = Field(None, max_length=catalog.WORKSPACE_DESCRIPTION_MAX)
     # The spec states no bound; the service refuses a negative or non-finite size.
-    maxItemSizeInMB: float | None = Field(None, ge=0, allow_inf_nan=False)
-    maxReplicationPackageSizeInMB: float | None = Field(None, ge=0, allow_inf_nan=False)
+    maxItemSizeInMB: float | None = Field(None, ge=0, le=catalog.MAX_SIZE_MB, allow_inf_nan=False)
+    maxReplicationPackageSizeInMB: float | None = Field(
+        None, ge=0, le=catalog.MAX_SIZE_MB, allow_inf_nan=False
+    )
     copyByRefIfCopyFail: bool | None = None
     schedule: ScheduleSpec | None = None
     groupLink: GroupLinkSpec | None = None

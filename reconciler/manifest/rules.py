@@ -19,6 +19,7 @@ from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import declared_platform, effective_urls, url_sources
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
+from reconciler.text_rules import text_problem
 from reconciler.versions import Platform
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -246,6 +247,9 @@ def _role(
             ("metadata", "name"),
             f"role name is {len(name)} characters, at most {catalog.ROLE_NAME_MAX} allowed",
         )
+    yield from _text(document, ("metadata", "name"), name)
+    if model.spec.description is not None:
+        yield from _text(document, ("spec", "description"), model.spec.description, True)
     if name != name.strip():
         # The service trims names: the role would be created as another name, never matched.
         trimmed = f"; write {name.strip()!r}" if name.strip() else ""
@@ -266,6 +270,15 @@ def _role(
         problem = catalog.privilege_problem(privilege, platform, extra)
         if problem:
             yield document.problem(("spec", "privileges", index), problem)
+
+
+def _text(
+    document: Document, at: KeyPath, value: str, multiline: bool = False
+) -> Iterator[Problem]:
+    """The portal refuses control and bidi characters: say so before anything is sent."""
+    problem = text_problem(at[-1] if isinstance(at[-1], str) else "text", value, multiline)
+    if problem:
+        yield document.problem(at, problem)
 
 
 def _absent_roles(documents: list[Document]) -> dict[str, Document]:
@@ -343,6 +356,10 @@ def _workspace(
     for key, feature in _WORKSPACE_FIELD_GATES.items():
         if getattr(workspace, key) is not None:
             yield from _gate(document, (*at, key), feature, platform)
+    if workspace.name is not None:
+        yield from _text(document, (*at, "name"), workspace.name)
+    if workspace.description is not None:
+        yield from _text(document, (*at, "description"), workspace.description, True)
     if workspace.name is not None and not workspace.name.strip():
         yield document.problem(
             (*at, "name"),
@@ -373,6 +390,8 @@ def _schedule(document: Document, at: KeyPath, schedule: models.ScheduleSpec) ->
         yield document.problem(
             (*at, "startTime"), f"startTime must not be before 1970, got {schedule.startTime}"
         )
+    elif start_problem := catalog.schedule_problem(None, None, schedule.startTime):
+        yield document.problem((*at, "startTime"), start_problem)
     finite = schedule.repeatCount is not None and schedule.repeatCount > 0
     if finite and schedule.startTime is None:
         # A finite job counts its triggers from startTime; "now" would restart the count

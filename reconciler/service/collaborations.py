@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from reconciler.catalog import (
+    MAX_SIZE_MB,
     WORKSPACE_DESCRIPTION_MAX,
     WORKSPACE_NAME_MAX,
     schedule_problem,
@@ -20,21 +21,9 @@ from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request, not_found
 from reconciler.service.params import page
 from reconciler.service.rules import check_portal_id
-from reconciler.service.text import text_problem
 from reconciler.service.timeline import next_day_boundary_after, next_trigger_after, schedule_at
 from reconciler.service.world import Doc
-
-# Upper bounds the spec leaves open (it says only "positive", "no bound stated"), chosen
-# so that any accepted value is one every client can show and compute with:
-# - startTime up to 9999-12-31T23:59:59.999Z, the last instant of a four-digit year (and
-#   of Python's datetime: a later one made plan, drift and export fail to show it);
-MAX_START_TIME_MS = 253_402_300_799_999
-# - interval up to a year of hours: a job synchronizing less often is not a schedule;
-MAX_INTERVAL_HOURS = 8_760
-# - repeatCount up to 2^31 - 1, the largest signed 32-bit count, far beyond any real job;
-MAX_REPEAT_COUNT = 2**31 - 1
-# - item and replication package sizes up to 1 TiB (1,048,576 MB).
-MAX_SIZE_MB = 1_048_576
+from reconciler.text_rules import text_problem
 
 # --- visibility ------------------------------------------------------------------------
 
@@ -329,7 +318,7 @@ def update_schedule(ctx: Ctx) -> dict[str, Any]:
     start = ctx.params.integer("startTime")
     interval = ctx.params.integer("interval")
     repeat = ctx.params.integer("repeatCount")
-    problem = schedule_problem(interval, repeat) or _schedule_bound(start, interval, repeat)
+    problem = schedule_problem(interval, repeat, start)
     if problem:
         raise ApiError(400, "COLL_1002", problem)
     workspace["schedules"][ctx.portal["id"]] = {
@@ -339,17 +328,6 @@ def update_schedule(ctx: Ctx) -> dict[str, Any]:
     }
     ctx.touch_collaborations()
     return {"success": True}
-
-
-def _schedule_bound(start: int | None, interval: int | None, repeat: int | None) -> str | None:
-    """The upper ends the spec leaves open (see the constants)."""
-    if start is not None and not 0 <= start <= MAX_START_TIME_MS:
-        return f"startTime must be a Unix time in milliseconds from 1970 to 9999, got {start}"
-    if interval is not None and interval > MAX_INTERVAL_HOURS:
-        return f"interval must be at most {MAX_INTERVAL_HOURS} hours (a year), got {interval}"
-    if repeat is not None and repeat > MAX_REPEAT_COUNT:
-        return f"repeatCount must be at most {MAX_REPEAT_COUNT}, got {repeat}"
-    return None
 
 
 def update_group_link(ctx: Ctx) -> dict[str, Any]:

@@ -16,8 +16,8 @@ from reconciler.service.context import Ctx
 from reconciler.service.errors import bad_request, not_found
 from reconciler.service.params import page
 from reconciler.service.rules import check_portal_id
-from reconciler.service.text import text_problem
 from reconciler.service.world import Doc
+from reconciler.text_rules import text_problem
 
 ACCESS = ("public", "org", "orgprivate")
 MAX_KEY = 128

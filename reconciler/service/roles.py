@@ -12,8 +12,8 @@ from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, not_found
 from reconciler.service.params import page
 from reconciler.service.rules import check_portal_id
-from reconciler.service.text import text_problem
 from reconciler.service.world import Doc, portal_platform
+from reconciler.text_rules import text_problem
 
 
 def role_view(role: Doc, with_privileges: bool) -> dict[str, Any]:

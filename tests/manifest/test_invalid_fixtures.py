@@ -33,6 +33,9 @@ CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
         ("metadata.name", "white space", "write 'Analyst'"),
     ),
     ("workspace-name-blank", "collaborations.yaml", 7, ("ws1.name", "must not be blank")),
+    ("workspace-name-with-nul", "collaborations.yaml", 7, ("ws1.name", "control", "U+0000")),
+    ("role-name-with-control-characters", "roles.yaml", 3, ("metadata.name", "U+001B")),
+    ("role-description-with-bidi-override", "roles.yaml", 5, ("spec.description", "U+202E")),
     (
         "schedule-start-before-1970",
         "collaborations.yaml",
@@ -61,6 +64,13 @@ CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
     ("level-3", "members.yaml", 6, ("alice.level", "1 or 2")),
     ("level-1-builtin-role", "members.yaml", 6, ("level 1 needs a custom role", "org_user")),
     ("schedule-interval-zero", "collaborations.yaml", 7, ("schedule.interval", "positive")),
+    ("schedule-interval-over-a-year", "collaborations.yaml", 7, ("interval", "8760", "100000")),
+    (
+        "workspace-size-over-1-tib",
+        "collaborations.yaml",
+        8,
+        ("ws1.maxReplicationPackageSizeInMB", "1048576"),
+    ),
     ("schedule-repeat-count-zero", "collaborations.yaml", 7, ("repeatCount", "-1", "got 0")),
     (
         "schedule-finite-without-start",

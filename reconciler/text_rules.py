@@ -1,5 +1,6 @@
-"""Free text the service keeps and shows back (role, workspace and resource names,
-descriptions, group ids): control characters and bidirectional overrides are refused.
+"""Free text a portal keeps and shows back (role, workspace and resource names,
+descriptions, group ids): control characters and bidirectional overrides are refused, by
+the reference service on a write and by `validate` in a manifest, by this one rule.
 
 A NUL, an ESC sequence or a CR/LF in a name reaches every terminal, log line and
 Markdown table that shows it; U+202E makes `gnp.exe` read as `exe.png`. Refused: every
