@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from reconciler.adopt import Address, Adopted, adopt_into, parse_address
+from reconciler.cli import help
 from reconciler.cli.output import reading
 from reconciler.errors import UserError
 from reconciler.live import Scope, read_live
@@ -16,7 +17,15 @@ from reconciler.state import DesiredState, LiveState
 from reconciler.workflow import connect, run
 
 
-@click.command()
+@click.command(
+    epilog=help.epilog(
+        [
+            'orgctl adopt "Role/Field Analyst" Member/bob portals/prod   # these resources',
+            "orgctl adopt --drifted portals/prod   # everything drift reports",
+        ],
+        help.LIVE,
+    ),
+)
 @click.argument("arguments", nargs=-1, required=True, metavar="ADDRESS... DIR")
 @click.option(
     "--drifted",

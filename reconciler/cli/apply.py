@@ -12,7 +12,7 @@ import click
 
 from reconciler.apply import ApplyResult, Journal, execute
 from reconciler.apply.lock import ApplyLock, LeaseStore, new_run_id
-from reconciler.cli import options
+from reconciler.cli import help, options
 from reconciler.cli.output import (
     apply_progress,
     check_writable,
@@ -27,6 +27,8 @@ from reconciler.live import PortalClient
 from reconciler.manifest import load_desired
 from reconciler.notify import Notifier, apply_text, plan_text
 from reconciler.plan import Plan, plan_from_json
+from reconciler.plan.model import Action
+from reconciler.shown import safe
 from reconciler.state import DesiredState
 from reconciler.windows import window_state
 from reconciler.workflow import (
@@ -53,11 +55,22 @@ class Request:
     saved: Plan | None
     saved_path: Path | None
     notifier: Notifier
+    verbose: bool = False
     # Names this apply in its journal lines and its lease on the portal.
     run_id: str = field(default_factory=new_run_id)
 
 
-@click.command()
+@click.command(
+    epilog=help.epilog(
+        [
+            "orgctl apply portals/prod   # plan, confirm, send, verify",
+            "orgctl plan portals/prod -o plan.json && orgctl apply --plan plan.json",
+            "orgctl apply portals/prod --dry-run   # print each call, send nothing",
+            "orgctl apply portals/prod --auto-approve --journal apply.jsonl   # in CI",
+        ],
+        help.LIVE + help.NOTIFY,
+    ),
+)
 @click.argument("manifests", required=False, type=click.Path(path_type=Path))
 @click.option(
     "--plan",
@@ -84,6 +97,9 @@ class Request:
 @options.lock
 @options.notify
 @click.option(
+    "-v", "--verbose", is_flag=True, help="List every call in the closing table, not only failures."
+)
+@click.option(
     "--ignore-windows",
     is_flag=True,
     help="Apply even outside the apply windows the Portal declares.",
@@ -102,6 +118,7 @@ def command(
     lock: bool,
     lock_timeout: float,
     notify_url: str | None,
+    verbose: bool,
     ignore_windows: bool,
 ) -> None:
     """Converge the portal on MANIFESTS (or on a saved --plan)."""
@@ -131,6 +148,7 @@ def command(
             saved,
             saved_path,
             notifier,
+            verbose,
         )
         ok = run(_apply(desired, request))
     ctx.exit(0 if ok else 1)
@@ -196,11 +214,11 @@ async def _apply_planned(
     if request.dry_run:
         echo_calls(plan)
         return True
-    _confirm(request.auto_approve)
+    _confirm(plan, desired.portal.name, request.auto_approve)
     if held is not None:
         await held.describe_plan(plan)
     result = await _send(client, plan, request, held)
-    echo_result(result)
+    echo_result(result, request.verbose)
     converged = await _verify(client, desired, request)
     request.notifier.send(apply_text(plan.portal.url, result, converged))
     return converged and result.ok
@@ -234,7 +252,9 @@ def _same_portal(desired: DesiredState, saved: Plan, saved_path: Path | None) ->
             )
 
 
-def _confirm(auto_approve: bool) -> None:
+def _confirm(plan: Plan, portal_name: str, auto_approve: bool) -> None:
+    """Ask on the terminal, naming the portal and what changes; a plan that deletes
+    anything is confirmed by typing the portal's name (a reflexive `y` is not enough)."""
     if auto_approve:
         return
     if not is_terminal(sys.stdin):
@@ -242,8 +262,32 @@ def _confirm(auto_approve: bool) -> None:
             "refusing to apply without confirmation: no terminal to ask on;"
             " pass --auto-approve (or --dry-run to only print the calls)"
         )
-    if not click.confirm("Apply these calls?", default=False):
-        raise UserError("apply cancelled; nothing was sent")
+    click.echo(safe(confirmation_summary(plan)))
+    deletes = [c.address for c in plan.changes if c.action is Action.DELETE]
+    if not deletes:
+        if not click.confirm("Apply these calls?", default=False):
+            raise UserError("apply cancelled; nothing was sent")
+        return
+    shown = ", ".join(deletes[:10]) + (
+        f" and {len(deletes) - 10} more" if len(deletes) > 10 else ""
+    )
+    click.echo(safe(f"This deletes {len(deletes)}: {shown}."))
+    typed = click.prompt(
+        f"Delete and apply? Type the portal's name ({safe(portal_name)}) to confirm",
+        default="",
+        show_default=False,
+    )
+    if typed.strip() != portal_name:
+        raise UserError("apply cancelled: the portal's name was not typed; nothing was sent")
+
+
+def confirmation_summary(plan: Plan) -> str:
+    """`Apply to URL: 1 to create, 2 to update, 1 to delete (5 calls).`"""
+    counts = plan.summary()
+    return (
+        f"Apply to {plan.portal.url}: {counts['create']} to create, {counts['update']} to"
+        f" update, {counts['delete']} to delete ({counts['calls']} calls)."
+    )
 
 
 async def _send(
@@ -252,7 +296,7 @@ async def _send(
     journal = (
         Journal(request.journal, run_id=request.run_id) if request.journal else nullcontext(None)
     )
-    with journal as record, apply_progress(len(plan.calls)) as progress:
+    with journal as record, apply_progress(plan) as progress:
         return await execute(
             plan,
             client,

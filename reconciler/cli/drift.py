@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from reconciler.cli import fleet_report, options
+from reconciler.cli import fleet_report, help, options
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
 from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
@@ -16,7 +16,15 @@ from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run
 
 
-@click.command()
+@click.command(
+    epilog=help.epilog(
+        [
+            "orgctl drift portals/prod   # exit 2 when the portal differs",
+            "orgctl drift portals/ --jobs 8 --format json -o drift.json   # a fleet",
+        ],
+        help.LIVE + help.NOTIFY,
+    ),
+)
 @options.manifest_paths
 @options.report_format("text", "json", "markdown")
 @options.output_file("Also write the report to FILE.")

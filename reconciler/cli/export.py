@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from reconciler.cli import help
 from reconciler.errors import UserError
 from reconciler.export import check_output_folder, write_manifests
 from reconciler.live import PortalClient, Scope, read_live
@@ -51,7 +52,19 @@ async def read_portal(
     return live, datetime.fromtimestamp(clock, UTC) if clock is not None else datetime.now(UTC)
 
 
-@click.command("export")
+@click.command(
+    "export",
+    epilog=help.epilog(
+        [
+            "orgctl export --portal-url https://gis.example.com/portal/sharing/rest"
+            " -o portals/prod",
+        ],
+        (
+            ("ORGCTL_TOKEN, or ORGCTL_USERNAME and ORGCTL_PASSWORD", "the credentials"),
+            *help.CONNECTION,
+        ),
+    ),
+)
 @click.option("--portal-url", required=True, help="The portal's sharing REST root.")
 @click.option("--admin-url", default=None, help="The admin root (to export webhook settings).")
 @click.option(

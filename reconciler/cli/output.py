@@ -14,7 +14,8 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from reconciler.apply import ApplyResult, CallEvent, EventKind
+from reconciler.apply import ApplyResult, CallEvent, EventKind, Status
+from reconciler.cli.apply_log import ApplyLog
 from reconciler.files import open_output
 from reconciler.plan import Mode, Plan, render_json, render_markdown, render_text
 from reconciler.shown import safe
@@ -47,33 +48,43 @@ def echo_calls(plan: Plan) -> None:
             click.echo(safe(f"        {name}={value}"))
 
 
-def echo_result(result: ApplyResult) -> None:
-    """The closing table: each call's outcome, then the counts."""
+def echo_result(result: ApplyResult, verbose: bool = False) -> None:
+    """The closing table: every failed and skipped call in full, the calls done as one
+    line (each of them with `verbose`), then the counts."""
     counts = result.counts()
+    rows = [o for o in result.outcomes if verbose or o.status is not Status.DONE]
     click.echo("")
-    click.echo(f"{'seq':>4}  {'outcome':<8} {'address':<48} detail")
-    for outcome in result.outcomes:
+    if rows:
+        click.echo(f"{'seq':>4}  {'outcome':<8} {'address':<48} detail")
+    for outcome in rows:
         detail = outcome.error or outcome.note or ""
         click.echo(
             safe(
                 f"{outcome.seq:>4}  {outcome.status.value:<8} {outcome.address:<48} {detail}"
             ).rstrip()
         )
+    if not verbose and counts["done"]:
+        click.echo(f"{counts['done']} done (--verbose lists each).")
     click.echo(
         f"Apply: {counts['done']} done, {counts['failed']} failed, {counts['skipped']} skipped."
     )
 
 
 @contextmanager
-def apply_progress(total: int) -> Iterator[Callable[[CallEvent], None] | None]:
-    """A progress bar over the calls on a terminal; nothing otherwise."""
-    if not is_terminal(sys.stderr) or total == 0:
+def apply_progress(plan: Plan) -> Iterator[Callable[[CallEvent], None] | None]:
+    """A progress bar over the calls on a terminal; in a log, a line per finished
+    resource and a count every few seconds (on stderr, beside the report)."""
+    if not plan.calls:
         yield None
+        return
+    if not is_terminal(sys.stderr):
+        with ApplyLog(plan, lambda line: click.echo(line, err=True)) as log:
+            yield log
         return
     console = Console(stderr=True)
     columns = (TextColumn("applying"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task("apply", total=total)
+        task = progress.add_task("apply", total=len(plan.calls))
 
         def advance(event: CallEvent) -> None:
             if event.kind in (EventKind.DONE, EventKind.FAILED, EventKind.SKIPPED):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from reconciler.cli import fleet_report, options
+from reconciler.cli import fleet_report, help, options
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
 from reconciler.cli.output import check_writable, echo_report, reading, write_output
@@ -21,7 +21,18 @@ from reconciler.windows import window_state
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, target_list
 
 
-@click.command()
+@click.command(
+    epilog=help.epilog(
+        [
+            "orgctl plan portals/prod",
+            "orgctl plan portals/prod -o plan.json --detailed-exitcode   # for apply --plan",
+            "orgctl plan portals/prod --format markdown --split 60000   # pull-request comments",
+            'orgctl plan portals/prod --target "Role/Field Analyst"',
+            "orgctl plan portals/ --jobs 8   # a fleet",
+        ],
+        help.LIVE + help.NOTIFY,
+    ),
+)
 @options.manifest_paths
 @options.report_format("text", "json", "markdown")
 @options.output_file("Also save the plan as JSON, for `orgctl apply --plan`.")

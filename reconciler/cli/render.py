@@ -7,12 +7,22 @@ from pathlib import Path
 
 import click
 
+from reconciler.cli import help
 from reconciler.manifest.resolved import render
 from reconciler.manifest.validation import check
 from reconciler.shown import safe
 
 
-@click.command("render")
+@click.command(
+    "render",
+    epilog=help.epilog(
+        [
+            "orgctl render portals/prod",
+            "orgctl render portals/prod --show-origin   # the file and line of each value",
+        ],
+        help.NONE,
+    ),
+)
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option(
     "--show-origin", is_flag=True, help="End each line with the file and line that wrote it."

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from reconciler.cli import help
 from reconciler.errors import UserError
 from reconciler.service import TlsFiles, make_local_certificate, user_certificate
 
@@ -26,7 +27,15 @@ def world_ticks(state_file: Path | None) -> bool:
     return state_file is None or not declares_clock(state_file)
 
 
-@click.command()
+@click.command(
+    epilog=help.epilog(
+        [
+            "orgctl serve --state examples/demo/state.yaml --port 8080",
+            "orgctl serve --db portal.sqlite --port 0   # a free port, named on the first line",
+        ],
+        help.NONE,
+    ),
+)
 @click.option(
     "--state",
     "state_file",

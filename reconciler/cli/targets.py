@@ -7,10 +7,19 @@ from pathlib import Path
 
 import click
 
+from reconciler.cli import help
 from reconciler.fleet import find_targets, refuse_same_names
 
 
-@click.command()
+@click.command(
+    epilog=help.epilog(
+        [
+            "orgctl targets portals/",
+            "orgctl targets portals/ --json --secrets   # a CI matrix",
+        ],
+        help.URLS,
+    ),
+)
 @click.argument(
     "roots", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="ROOT..."
 )

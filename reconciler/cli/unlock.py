@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from reconciler.apply.lock import Lease, LeaseStore, force_unlock
-from reconciler.cli import options
+from reconciler.cli import help, options
 from reconciler.cli.output import is_terminal
 from reconciler.errors import UserError
 from reconciler.manifest import load_desired
@@ -18,7 +18,12 @@ from reconciler.state import DesiredState
 from reconciler.workflow import connect, run
 
 
-@click.command()
+@click.command(
+    epilog=help.epilog(
+        ["orgctl force-unlock 7f3c9a1e portals/prod   # the lock ID apply named"],
+        help.LIVE,
+    ),
+)
 @click.argument("lock_id")
 @options.manifests
 @click.option("--force", is_flag=True, help="Do not ask for confirmation.")

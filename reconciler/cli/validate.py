@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from reconciler.cli import fleet_report, options
+from reconciler.cli import fleet_report, help, options
 from reconciler.cli.fleet_report import Outcome
 from reconciler.errors import UserError
 from reconciler.fleet import Target, affected, find_targets, select
@@ -55,7 +55,17 @@ def _escape_property(text: str) -> str:
 _FORMATS = {"text": _text, "json": _json, "github": _github}
 
 
-@click.command("validate")
+@click.command(
+    "validate",
+    epilog=help.epilog(
+        [
+            "orgctl validate portals/prod",
+            "orgctl validate portals/ --format github   # annotations in a pull request",
+            "orgctl validate --changed portals/base/roles.yaml   # the portals a change concerns",
+        ],
+        help.URLS + help.CREDENTIALS,
+    ),
+)
 @options.manifest_paths
 @click.option(
     "--format",

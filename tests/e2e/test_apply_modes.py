@@ -4,6 +4,7 @@ stale saved plans."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -48,7 +49,7 @@ def test_apply_without_tty_or_auto_approve_refuses_and_sends_nothing(demo: World
     assert api.snapshot() == before
 
 
-def test_apply_on_a_terminal_asks_and_sends_only_after_yes(demo: World) -> None:
+def test_apply_on_a_terminal_names_the_portal_and_a_delete_needs_its_name(demo: World) -> None:
     api = demo.api("hq")
     before = api.snapshot()
     args = ["apply", str(HQ)]
@@ -56,12 +57,31 @@ def test_apply_on_a_terminal_asks_and_sends_only_after_yes(demo: World) -> None:
     assert code == 1, output
     assert "Traceback" not in output
     assert api.snapshot() == before
+    # The question says where and what: the portal URL, the counts and the deletes.
+    assert f"Apply to {demo.service.url}/hq/sharing/rest: " in output, output
+    assert re.search(r"\d+ to create, \d+ to update, 1 to delete \(\d+ calls\)", output), output
+    assert "This deletes 1: Role/Legacy Viewer." in output, output
+    assert "Type the portal's name (hq) to confirm" in output, output
 
+    # A plan that deletes is not confirmed by a reflexive yes.
     code, output = run_orgctl_on_a_terminal(args, demo.env("hq"), "yes", demo.workdir)
+    assert code == 1 and "name was not typed" in output, output
+    assert api.snapshot() == before
+
+    code, output = run_orgctl_on_a_terminal(args, demo.env("hq"), "hq", demo.workdir)
     assert code == 0, output
     assert api.members()["alice"]["roleId"] == api.roles()["Field Analyst"]["id"]
     after = demo.orgctl("plan", HQ, "--detailed-exitcode", portal="hq")
     assert after.returncode == 0, output_of(after)
+
+
+def test_apply_without_deletes_on_a_terminal_asks_yes_or_no(demo: World) -> None:
+    args = ["apply", str(HQ), "--target", "Role/Field Analyst"]
+    code, output = run_orgctl_on_a_terminal(args, demo.env("hq"), "y", demo.workdir)
+    assert code == 0, output
+    assert "to delete" in output and "This deletes" not in output
+    assert "Apply these calls? [y/N]" in output, output
+    assert "Field Analyst" in demo.api("hq").roles()
 
 
 def test_saved_plan_applies_and_converges(demo: World) -> None:
@@ -150,3 +170,24 @@ def test_a_saved_plan_never_sends_calls_outside_the_portal(demo: World) -> None:
     assert result.returncode == 1, output_of(result)
     assert "outside the portal's URLs" in result.stderr, output_of(result)
     assert api.snapshot() == before
+
+
+def test_apply_in_a_log_tells_each_resource_and_folds_the_calls_done(demo: World) -> None:
+    applied = demo.orgctl("apply", HQ, "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    # No terminal: a line per resource as its last call finishes, on stderr.
+    told = re.findall(r"^(\S+(?: \S+)*): done, (\d+) calls? in \d+\.\ds$", applied.stderr, re.M)
+    assert ("Role/Field Analyst", "2") in told, applied.stderr
+    calls = int(re.search(r"Apply: (\d+) done", applied.stdout).group(1))  # type: ignore[union-attr]
+    assert sum(int(n) for _, n in told) == calls
+    # The table lists no call that went well, only how many.
+    assert f"\n{calls} done (--verbose lists each).\n" in applied.stdout, applied.stdout
+    assert not re.search(r"^\s+\d+  done ", applied.stdout, re.M), applied.stdout
+
+
+def test_apply_verbose_lists_every_call(demo: World) -> None:
+    applied = demo.orgctl("apply", HQ, "--auto-approve", "--verbose", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    rows = re.findall(r"^\s+\d+  done ", applied.stdout, re.M)
+    calls = int(re.search(r"Apply: (\d+) done", applied.stdout).group(1))  # type: ignore[union-attr]
+    assert len(rows) == calls > 1, applied.stdout
