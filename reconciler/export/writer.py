@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -23,12 +24,24 @@ COLLABORATIONS_FILE = "collaborations.yaml"
 WEBHOOK_SETTINGS_FILE = "webhook-settings.yaml"
 FILES = (PORTAL_FILE, ROLES_FILE, MEMBERS_FILE, COLLABORATIONS_FILE, WEBHOOK_SETTINGS_FILE)
 
-# The schema line of the examples is a path relative to the manifest folder, which is
-# unknown here; a wrong path would make editors report every line.
+# Where a repository keeps the schema (`orgctl schema > schemas/orgctl-v1.schema.json`).
+SCHEMA_PATH = Path("schemas") / "orgctl-v1.schema.json"
 SCHEMA_NOTE = (
-    "No yaml-language-server $schema line: add one with the path from this folder to"
-    " schemas/orgctl-v1.schema.json."
+    "No yaml-language-server $schema line: no schemas/orgctl-v1.schema.json was found in"
+    " this folder or above it (write it with `orgctl schema`, then export again)."
 )
+
+
+def schema_modeline(out: Path) -> str | None:
+    """The editor's `$schema` line for files in `out`: the path from `out` to the nearest
+    schemas/orgctl-v1.schema.json in it or above it (a guessed path would make editors
+    report every line, so none when there is no such file)."""
+    folder = out.resolve()
+    for base in (folder, *folder.parents):
+        if (base / SCHEMA_PATH).is_file():
+            relative = os.path.relpath(base / SCHEMA_PATH, folder)
+            return f"yaml-language-server: $schema={Path(relative).as_posix()}"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +102,7 @@ def write_manifests(
     if admin_url:
         _check_url("admin URL", admin_url)
     _check_auth(auth)
-    export = _Export(live, _header(portal_url, exported_at))
+    export = _Export(live, _header(portal_url, exported_at, schema_modeline(out)))
     _add_portal(export, name=name, url=portal_url, admin_url=admin_url, auth=auth)
     _add_roles(export)
     member_document = docs.members_document(live)
@@ -151,15 +164,14 @@ def _add_webhook_settings(export: _Export, admin_url: str | None) -> None:
     export.settings = True
 
 
-def _header(portal_url: str, exported_at: datetime | None) -> list[str]:
+def _header(portal_url: str, exported_at: datetime | None, modeline: str | None) -> list[str]:
     when = "now"
     if exported_at is not None:
         moment = exported_at if exported_at.tzinfo else exported_at.replace(tzinfo=UTC)
         when = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return [
-        f"Exported by orgctl export from {portal_url} at {when} — review before committing.",
-        SCHEMA_NOTE,
-    ]
+    exported = f"Exported by orgctl export from {portal_url} at {when} — review before committing."
+    # An editor reads the modeline only on the file's first line.
+    return [modeline, exported] if modeline else [exported, SCHEMA_NOTE]
 
 
 def _default_name(live: LiveState) -> str:

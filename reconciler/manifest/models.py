@@ -48,6 +48,10 @@ StartTime = Annotated[
 ]
 Presence = Literal["present", "absent"]
 
+# Stands for one privilege in the generated schema, where schema.py puts a reference to
+# the catalog's enum (pydantic resolves every `$ref` itself and knows no such definition).
+PRIVILEGE_MARK: dict[str, Any] = {"type": "string", "x-orgctl": "privilege"}
+
 # The form an overlay may give a set-like list instead of the whole list.
 SET_PATCH_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -61,14 +65,21 @@ SET_PATCH_SCHEMA: dict[str, Any] = {
 }
 
 
-def _string_set(*, min_items: int = 0, nullable: bool = False) -> Any:
+def _string_set(
+    *, min_items: int = 0, nullable: bool = False, item: dict[str, Any] | None = None
+) -> Any:
     """A set of strings written as a list; in the JSON Schema also as an overlay's
     `{add: [...], remove: [...]}`, which the overlay merge resolves before the models
-    see the document (`overlay.py`)."""
-    whole: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+    see the document (`overlay.py`). `item`: the schema of one element (a string)."""
+    element = item or {"type": "string"}
+    whole: dict[str, Any] = {"type": "array", "items": element}
     if min_items:
         whole["minItems"] = min_items
-    forms = [whole, SET_PATCH_SCHEMA, *([{"type": "null"}] if nullable else [])]
+    patch = {
+        **SET_PATCH_SCHEMA,
+        "properties": {key: {"type": "array", "items": element} for key in ("add", "remove")},
+    }
+    forms = [whole, patch, *([{"type": "null"}] if nullable else [])]
     return WithJsonSchema({"anyOf": forms})
 
 
@@ -169,7 +180,9 @@ class PortalSpec(Strict):
 
 class RoleSpec(Strict):
     description: str | None = Field(None, max_length=catalog.ROLE_DESCRIPTION_MAX)
-    privileges: Annotated[list[str] | None, _string_set(nullable=True)] = None
+    # In the schema, one of the catalog's privileges (editors complete and check them);
+    # validate also accepts the Portal's extraPrivileges, which one document cannot see.
+    privileges: Annotated[list[str] | None, _string_set(nullable=True, item=PRIVILEGE_MARK)] = None
     state: Presence = "present"
 
 

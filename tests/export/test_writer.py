@@ -416,3 +416,26 @@ def test_what_could_not_be_read_is_left_out_and_said(tmp_path: Path) -> None:
     live.unreadable = {"Member/alice": "the portal answered Member/alice: level: not a number"}
     summary = export(live, tmp_path / "out")
     assert any("Member/alice left out" in note for note in summary.notes), summary.notes
+
+
+# --- the editor's schema line ------------------------------------------------------------------
+
+
+def test_each_file_names_the_repositorys_schema_on_its_first_line(tmp_path: Path) -> None:
+    schema = tmp_path / "repo" / "schemas" / "orgctl-v1.schema.json"
+    schema.parent.mkdir(parents=True)
+    schema.write_text("{}")
+    out = tmp_path / "repo" / "portals" / "prod"
+    summary = export(worlds.hq(), out)
+    assert summary.files
+    for path in summary.files:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first == "# yaml-language-server: $schema=../../schemas/orgctl-v1.schema.json"
+        assert load(path), path  # still YAML
+
+
+def test_without_a_schema_file_no_guessed_line_but_a_note(tmp_path: Path) -> None:
+    summary = export(worlds.hq(), tmp_path / "prod")
+    text = summary.files[0].read_text(encoding="utf-8")
+    assert "$schema=" not in text
+    assert "orgctl schema" in text.splitlines()[1]

@@ -411,10 +411,12 @@ def test_the_schema_takes_set_patches_and_the_fleet_fields() -> None:
         "apiVersion": "orgctl/v1",
         "kind": "Role",
         "metadata": {"name": "A", "overlay": True, "portals": ["prod"], "releases": ">=11.0"},
-        "spec": {"privileges": {"add": ["x"], "remove": ["y"]}},
+        "spec": {
+            "privileges": {"add": ["portal:user:joinGroup"], "remove": ["portal:user:createItem"]}
+        },
     }
     assert list(validator.iter_errors(overlay)) == []
-    wrong = {**overlay, "spec": {"privileges": {"add": ["x"], "replace": ["y"]}}}
+    wrong = {**overlay, "spec": {"privileges": {"add": [], "replace": ["portal:user:joinGroup"]}}}
     assert list(validator.iter_errors(wrong))
     portal_doc = {
         "apiVersion": "orgctl/v1",

@@ -100,6 +100,29 @@ def test_the_schema_refuses_bad_documents() -> None:
     assert _errors({**good, "kind": "Nope"})
 
 
+def test_the_schema_knows_the_catalogs_privileges_and_the_role_name_limit() -> None:
+    good = {"apiVersion": "orgctl/v1", "kind": "Role", "metadata": {"name": "X"}}
+    privileges = {"privileges": ["portal:user:joinGroup", "portal:admin:viewUsers"]}
+    assert _errors({**good, "spec": privileges}) == []
+    assert _errors({**good, "spec": {"privileges": ["portal:user:nope"]}})
+    # Overlays add and remove privileges: the same names are checked there.
+    overlay = {**good, "metadata": {"name": "X", "overlay": True}}
+    assert _errors({**overlay, "spec": {"privileges": {"remove": ["portal:user:joinGroup"]}}}) == []
+    assert _errors({**overlay, "spec": {"privileges": {"add": ["portal:user:nope"]}}})
+    assert _errors({**good, "metadata": {"name": "R" * 128}}) == []
+    assert _errors({**good, "metadata": {"name": "R" * 300}})
+    # Only a role's name has that limit.
+    members = {"apiVersion": "orgctl/v1", "kind": "Members", "metadata": {"name": "M" * 300}}
+    assert _errors({**members, "spec": {"members": {}}}) == []
+
+
+def test_the_privilege_enum_describes_each_privilege() -> None:
+    privilege = json.loads(SCHEMA_FILE.read_text())["$defs"]["Privilege"]
+    assert len(privilege["enum"]) == len(privilege["enumDescriptions"]) > 60
+    described = dict(zip(privilege["enum"], privilege["enumDescriptions"], strict=True))
+    assert described["portal:user:reassignItems"].endswith("hosted-cloud, self-hosted 11.0+)")
+
+
 def test_missing_path_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere"
     done = subprocess.run(
@@ -138,3 +161,45 @@ def test_every_command_has_a_summary_for_help() -> None:
     from reconciler.cli import COMMANDS, SUMMARIES
 
     assert set(SUMMARIES) == set(COMMANDS)
+
+
+def test_documents_to_writes_one_json_file_a_document_for_schema_tools(tmp_path: Path) -> None:
+    source = tmp_path / "roles.yaml"
+    source.write_text(
+        "apiVersion: orgctl/v1\nkind: Role\nmetadata: {name: A}\n---\n"
+        "apiVersion: orgctl/v1\nkind: Role\nmetadata: {name: B}\n"
+        "spec: {privileges: [portal:user:nope]}\n"
+    )
+    out = tmp_path / "docs"
+    done = subprocess.run(
+        [sys.executable, "-m", "reconciler", "schema", "--documents-to", str(out), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    written = sorted(out.glob("*.json"))
+    assert [p.name.rsplit(".", 2)[-2] for p in written] == ["1", "2"]
+    first, second = (json.loads(p.read_text()) for p in written)
+    assert _errors(first) == [] and _errors(second), "the second names an unknown privilege"
+
+
+def test_documents_to_names_a_file_that_is_not_yaml(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("a: [1,\n")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reconciler",
+            "schema",
+            "--documents-to",
+            str(tmp_path / "o"),
+            str(broken),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1 and f"{broken}: not YAML" in done.stderr
+    assert "Traceback" not in done.stderr
