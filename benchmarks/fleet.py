@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -26,7 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-READY = re.compile(r"http://127\.0\.0\.1:(\d+)")
+from serving import serving
+
 ORGCTL = [sys.executable, "-m", "reconciler"]
 PRIVILEGES = ["portal:user:joinGroup", "portal:user:viewOrgItems", "portal:user:viewOrgUsers"]
 
@@ -132,28 +132,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         state = Path(tmp) / "state.yaml"
         state.write_text(state_yaml(args.portals, args.members))
-        started = time.perf_counter()
-        server = subprocess.Popen(
-            [*ORGCTL, "serve", "--state", str(state), "--db", f"{tmp}/fleet.sqlite", "--port", "0"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        try:
-            assert server.stdout is not None
-            port = next(m.group(1) for line in server.stdout if (m := READY.search(line)))
-            seeded = time.perf_counter() - started
+        with serving(state, "--db", f"{tmp}/fleet.sqlite") as served:
+            seeded = served.seconds_to_listen
             root = Path(tmp) / "fleet"
             folders = fleet(root, args.portals, args.members)
-            env = environment(f"http://127.0.0.1:{port}", args.portals)
+            env = environment(served.origin, args.portals)
             concurrent = checked(
                 timed(["drift", str(root), "--jobs", str(args.jobs)], env), "fleet drift"
             )
             one_by_one = checked(timed(["drift", str(root), "--jobs", "1"], env), "--jobs 1")
             singles = [checked(timed(["drift", str(f)], env), f"drift {f.name}") for f in folders]
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
     total = sum(r.seconds for r in singles)
     summary = concurrent.output.strip().splitlines()[-1]
     print(f"fleet: {args.portals} portals x {args.members} members, one orgctl serve")

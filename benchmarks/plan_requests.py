@@ -12,19 +12,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
+
+from serving import serving
 
 from reconciler.live.client import PortalClient
 from reconciler.manifest.desired import load_desired
 from reconciler.plan.planner import build_plan
 from reconciler.workflow import plan_live
 
-READY = re.compile(r"http://127\.0\.0\.1:(\d+)")
 PRIVILEGES = ["portal:user:joinGroup", "portal:user:viewOrgItems", "portal:user:viewOrgUsers"]
 
 
@@ -95,21 +93,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         state = Path(tmp) / "state.yaml"
         state.write_text(state_yaml(args.members, args.roles))
-        server = subprocess.Popen(
-            [sys.executable, "-m", "reconciler", "serve", "--state", str(state), "--port", "0"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        try:
-            assert server.stdout is not None
-            port = next(m.group(1) for line in server.stdout if (m := READY.search(line)))
-            url = f"http://127.0.0.1:{port}/big/sharing/rest"
+        with serving(state) as served:
+            url = f"{served.origin}/big/sharing/rest"
             folder = manifests(Path(tmp) / "manifests", url, args.members, args.roles)
             requests, wall, planning, calls = asyncio.run(measure(folder))
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
     pages = -(-args.members // 100) + -(-args.roles // 100)
     print(f"portal: {args.members} members, {args.roles} roles ({pages} pages of 100)")
     print(f"plan requests: {requests} ({requests / pages:.2f} x the page count; target <= 1.10)")

@@ -100,3 +100,19 @@ def _directory(path: Path | None) -> Iterator[None]:
         return
     with contextlib.chdir(path):
         yield
+
+
+def run_benchmark(script: str, *args: str, timeout: float = 180.0) -> str:
+    """Run benchmarks/<script> with small arguments (it stays runnable); its output, or the
+    test fails with what it printed."""
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        cwd=root,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout

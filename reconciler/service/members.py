@@ -20,10 +20,11 @@ def list_members(ctx: Ctx) -> dict[str, Any]:
     """`role` keeps the members of one role: a built-in name or a role id."""
     check_portal_id(ctx)
     role = (ctx.params.text("role") or "").strip()
-    users = sorted(ctx.portal["users"].values(), key=lambda u: u["username"].lower())
-    if role:
-        users = [u for u in users if u["role"] == role]
-    return page(ctx.params, users, "users", lambda u: member_view(u, ctx.portal))
+    users = ctx.portal["users"]
+    names = ctx.world.sorted_usernames(ctx.portal)
+    if role:  # a role's members: one pass over the members, only when asked
+        names = [name for name in names if users[name]["role"] == role]
+    return page(ctx.params, names, "users", lambda name: member_view(users[name], ctx.portal))
 
 
 SEARCH_FIELDS = {"username": "username", "fullname": "fullName", "role": "role"}

@@ -19,6 +19,20 @@ class World:
     collaborations: dict[str, Doc] = field(default_factory=dict)  # by collaboration id
     # SHA-256 of a token (`auth.token_key`) -> {portalId, username, expires, boundTo}
     tokens: dict[str, Doc] = field(default_factory=dict)
+    # Listings kept sorted between requests (never persisted; `sorted_usernames`).
+    views: dict[str, tuple[int, list[str]]] = field(default_factory=dict, repr=False)
+
+    def sorted_usernames(self, portal: Doc) -> list[str]:
+        """The portal's usernames in listing order (case-insensitive). Sorting them for
+        every page made reading a whole portal quadratic: the order is kept until the set
+        of members changes, which only seeding and loading do (an update changes a
+        member's fields, never a username), so its size tells when it is stale."""
+        users = portal["users"]
+        cached = self.views.get(portal["id"])
+        if cached is None or cached[0] != len(users):
+            cached = (len(users), sorted(users, key=str.lower))
+            self.views[portal["id"]] = cached
+        return cached[1]
 
     def portal_by_key(self, url_key: str) -> Doc | None:
         for portal in self.portals.values():

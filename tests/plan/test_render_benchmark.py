@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.cli import run_benchmark
 
 
 def test_the_render_benchmark_runs() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "render.py"), "--changes", "300"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "plan: 300 changes" in done.stdout
+    output = run_benchmark("render.py", "--changes", "300")
+    assert "plan: 300 changes" in output
     for name in ("text", "markdown", "markdown --split 65000", "json"):
-        assert f"\n{name} " in done.stdout, done.stdout
+        assert f"\n{name} " in output, output
