@@ -18,16 +18,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from serving import serving
+from serving import checked, serving, timed
 
-ORGCTL = [sys.executable, "-m", "reconciler"]
 PRIVILEGES = ["portal:user:joinGroup", "portal:user:viewOrgItems", "portal:user:viewOrgUsers"]
 
 
@@ -92,35 +87,6 @@ def environment(base: str, portals: int) -> dict[str, str]:
     for p in range(portals):
         env[f"ORGCTL_P{p:03d}_PORTAL_URL"] = f"{base}/p{p:03d}/sharing/rest"
     return env
-
-
-@dataclass(frozen=True, slots=True)
-class Run:
-    seconds: float
-    peak_mib: float
-    code: int
-    output: str
-
-
-def timed(args: list[str], env: dict[str, str]) -> Run:
-    """One orgctl process: its wall time, peak resident memory and exit code."""
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        [*ORGCTL, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
-    assert process.stdout is not None
-    output = process.stdout.read().decode(errors="replace")
-    _pid, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    # ru_maxrss is in KiB on Linux.
-    return Run(seconds, usage.ru_maxrss / 1024, process.returncode, output)
-
-
-def checked(run: Run, what: str) -> Run:
-    if run.code != 0:
-        raise SystemExit(f"{what} exited {run.code}, not 0 (in sync):\n{run.output[-2000:]}")
-    return run
 
 
 def main() -> None:

@@ -1,7 +1,9 @@
-"""`orgctl serve` on a generated state file, for the benchmarks that need a large portal."""
+"""`orgctl serve` on a generated state file, and orgctl runs against it timed and measured,
+for the benchmarks that need a large portal."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 READY = re.compile(r"http://127\.0\.0\.1:(\d+)")
+ORGCTL = [sys.executable, "-m", "reconciler"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,7 @@ def serving(state: Path, *extra: str) -> Iterator[Served]:
     """Start the service on a free port, yield once it listens, stop it afterwards."""
     started = time.perf_counter()
     server = subprocess.Popen(
-        [sys.executable, "-m", "reconciler", "serve", "--state", str(state), "--port", "0", *extra],
+        [*ORGCTL, "serve", "--state", str(state), "--port", "0", *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -41,3 +44,32 @@ def serving(state: Path, *extra: str) -> Iterator[Served]:
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    seconds: float
+    peak_mib: float
+    code: int
+    output: str
+
+
+def timed(args: list[str], env: dict[str, str]) -> Run:
+    """One orgctl process: its wall time, peak resident memory and exit code."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [*ORGCTL, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    assert process.stdout is not None
+    output = process.stdout.read().decode(errors="replace")
+    _pid, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    # ru_maxrss is in KiB on Linux.
+    return Run(seconds, usage.ru_maxrss / 1024, process.returncode, output)
+
+
+def checked(run: Run, what: str) -> Run:
+    if run.code != 0:
+        raise SystemExit(f"{what} exited {run.code}, not 0 (in sync):\n{run.output[-2000:]}")
+    return run
