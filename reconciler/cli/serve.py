@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from reconciler.cli import help
 from reconciler.errors import UserError
 from reconciler.service import TlsFiles, make_local_certificate, user_certificate
+
+if TYPE_CHECKING:
+    from reconciler.service.world import World
 
 
 def _tls_files(tls: bool, cert: Path | None, key: Path | None) -> TlsFiles | None:
@@ -20,10 +24,13 @@ def _tls_files(tls: bool, cert: Path | None, key: Path | None) -> TlsFiles | Non
     return make_local_certificate() if tls else None
 
 
-def world_ticks(state_file: Path | None) -> bool:
-    """A state without `clock` runs on wall time; one with `clock` stands still."""
+def world_ticks(state_file: Path | None, world: World) -> bool:
+    """A state without `clock` runs on wall time; one with `clock` stands still. A world
+    just seeded knows (the state file of 100,000 members is not parsed a second time)."""
     from reconciler.service import declares_clock
 
+    if world.clock_fixed is not None:
+        return not world.clock_fixed
     return state_file is None or not declares_clock(state_file)
 
 
@@ -104,7 +111,7 @@ def command(
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     real_port = listener.getsockname()[1]
-    app = create_app(store, world, control_enabled=control, ticking=world_ticks(state_file))
+    app = create_app(store, world, control_enabled=control, ticking=world_ticks(state_file, world))
     config = uvicorn.Config(
         app,
         log_level="warning",

@@ -51,7 +51,7 @@ def _state_data(path: Path) -> Any:
 
 def build_world(data: dict[str, Any]) -> World:
     clock = parse_time(data["clock"]) if data.get("clock") is not None else now_real_ms()
-    world = World(clock=clock)
+    world = World(clock=clock, clock_fixed=data.get("clock") is not None)
     for raw in data.get("portals") or []:
         portal = _portal(raw, clock)
         if portal["id"] in world.portals:

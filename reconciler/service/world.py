@@ -19,6 +19,9 @@ class World:
     collaborations: dict[str, Doc] = field(default_factory=dict)  # by collaboration id
     # SHA-256 of a token (`auth.token_key`) -> {portalId, username, expires, boundTo}
     tokens: dict[str, Doc] = field(default_factory=dict)
+    # Whether the state file this world was seeded from fixes the clock (`clock:`); None
+    # when it was loaded from the database (never persisted).
+    clock_fixed: bool | None = field(default=None, repr=False)
     # Listings kept sorted between requests (never persisted; `sorted_usernames`).
     views: dict[str, tuple[int, list[str]]] = field(default_factory=dict, repr=False)
 
