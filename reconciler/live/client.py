@@ -22,7 +22,6 @@ import httpx
 
 from reconciler.addresses import extras
 from reconciler.errors import UserError
-from reconciler.live.concurrency import gather
 from reconciler.live.credentials import Credentials, load_credentials
 from reconciler.live.envelopes import decode
 from reconciler.live.errors import (
@@ -35,12 +34,12 @@ from reconciler.live.errors import (
     TransientError,
 )
 from reconciler.live.network import Failure, connect_failure, reply_failure
+from reconciler.live.paging import PAGE_SIZE, read_pages
 from reconciler.live.retry import RetryPolicy, parse_retry_after
 from reconciler.live.trust import trust_store
 from reconciler.live.urls import check_url, join, shown
 from reconciler.state import Auth, PortalTarget
 
-PAGE_SIZE = 100
 # In the reply of a delete whose resource an earlier, unanswered attempt removed.
 ALREADY_GONE = "alreadyGone"
 TOKEN_MINUTES = 60
@@ -165,31 +164,16 @@ class PortalClient:
         params: Mapping[str, Any] | None = None,
         *,
         page_size: int = PAGE_SIZE,
+        expected: int = 0,
     ) -> list[dict[str, Any]]:
-        """Every item of a paged listing, in server order.
-
-        Page 1 tells `total`, so the remaining pages are fetched concurrently; a listing
-        without `total` is followed page by page through `nextStart`.
-        """
+        """Every item of a paged listing, in server order (`paging.read_pages`); `expected`
+        entries, when known, let the first pages go out before the total is known."""
         base = dict(params or {})
-        first = await self.get_json(path, {**base, "start": 1, "num": page_size})
-        items = _items(first, key)
-        total = first.get("total")
-        if isinstance(total, int) and not isinstance(total, bool):
-            # A server that caps `num` below our ask shows it on page 1: step by its size.
-            step = len(items) if 0 < len(items) < min(page_size, total) else page_size
-            starts = range(1 + step, total + 1, step)
-            pages = await gather(
-                *(self.get_json(path, {**base, "start": s, "num": page_size}) for s in starts)
-            )
-            for page in pages:
-                items.extend(_items(page, key))
-            return items
-        page = first
-        while (start := _next_start(page)) is not None and _items(page, key):
-            page = await self.get_json(path, {**base, "start": start, "num": page_size})
-            items.extend(_items(page, key))
-        return items
+
+        async def fetch(start: int) -> dict[str, Any]:
+            return await self.get_json(path, {**base, "start": start, "num": page_size})
+
+        return await read_pages(fetch, key, page_size=page_size, expected=expected)
 
     # --- the request loop -----------------------------------------------------------------
 
@@ -399,18 +383,6 @@ def _redact(text: str, secrets: tuple[str, ...]) -> str:
     for secret in sorted(secrets, key=len, reverse=True):
         text = text.replace(secret, "***")
     return text
-
-
-def _items(page: dict[str, Any], key: str) -> list[dict[str, Any]]:
-    items = page.get(key) or []
-    return [item for item in items if isinstance(item, dict)]
-
-
-def _next_start(page: dict[str, Any]) -> int | None:
-    value = page.get("nextStart")
-    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-        return value
-    return None
 
 
 def _failed(failure: Failure) -> Exception:

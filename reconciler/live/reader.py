@@ -27,6 +27,7 @@ from reconciler.state import (
     LiveState,
     Member,
     MemberDetail,
+    PortalInfo,
     Role,
     Schedule,
     Task,
@@ -56,6 +57,9 @@ class Needs:
     settings: bool = False
     task_owners: dict[str, set[str]] = field(default_factory=dict)  # user -> task ids or "*"
     levels: dict[str, int] = field(default_factory=dict)  # username -> desired level
+    # Entries the manifests suggest the listings hold, to ask their first pages at once.
+    expected_members: int = 0
+    expected_roles: int = 0
 
     @classmethod
     def of(cls, desired: DesiredState | None, scope: Scope) -> Needs:
@@ -73,6 +77,7 @@ class Needs:
         for policy in desired.retention:
             needs.task_owners.setdefault(policy.user, set()).update(policy.tasks)
         needs.levels = {u: m.level for u, m in desired.members.items() if m.level is not None}
+        needs.expected_members, needs.expected_roles = len(desired.members), len(desired.roles)
         return needs
 
 
@@ -84,15 +89,12 @@ async def read_live(
 
 
 async def _read(client: PortalClient, needs: Needs) -> LiveState:
-    portal = records.portal_info(
-        await client.get_json(READS[ReadName.PORTAL].build(portalId="self")), client.root
-    )
-    if not portal.id:
-        raise UserError(f"portal at {client.root} answered portals/self without an id")
-    reader = _Reader(client, portal.id, needs)
-    # The first failure cancels the other reads and is reported alone.
+    reader = _Reader(client, needs)
+    # portals/self and the listings addressed by `self` go out together; the first
+    # failure cancels the other reads and is reported alone.
     try:
         async with asyncio.TaskGroup() as group:
+            reader.portal = group.create_task(reader.portal_info())
             reading_roles = group.create_task(reader.roles())
             reading_members = group.create_task(reader.members())
             reading_collaborations = group.create_task(reader.collaborations())
@@ -105,7 +107,7 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
     collaborations, webhooks = reading_collaborations.result(), reading_webhooks.result()
     (settings, unread), tasks = reading_settings.result(), reading_tasks.result()
     return LiveState(
-        portal=portal,
+        portal=reader.portal.result(),
         roles={r.name: r for r in roles},
         members=reader.named_members(members, roles),
         memberDetails=details,
@@ -120,25 +122,46 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
 
 
 class _Reader:
-    def __init__(self, client: PortalClient, portal_id: str, needs: Needs) -> None:
+    def __init__(self, client: PortalClient, needs: Needs) -> None:
         self.client = client
-        self.portal_id = portal_id
         self.needs = needs
         self.unreadable: dict[str, str] = {}  # resource -> what the portal answered wrong
+        self.portal: asyncio.Task[PortalInfo]  # set by `_read` as the first read
 
-    def pages(
-        self, read: ReadName, params: dict[str, str] | None = None, **arguments: str
-    ) -> Awaitable[list[dict[str, Any]]]:
-        """Every entry of a paged listing of the reads table."""
+    async def portal_info(self) -> PortalInfo:
+        raw = await self.client.get_json(READS[ReadName.PORTAL].build(portalId="self"))
+        portal = records.portal_info(raw, self.client.root)
+        if not portal.id:
+            raise UserError(f"portal at {self.client.root} answered portals/self without an id")
+        return portal
+
+    async def portal_id(self) -> str:
+        return (await self.portal).id
+
+    async def path(self, read: ReadName, arguments: dict[str, str]) -> str:
+        """The read's path; the portal's id is waited for only when the path needs it."""
         listing = READS[read]
-        path = listing.build(**{"portalId": self.portal_id, **arguments})
-        return self.client.get_pages(path, listing.entries or "", params)
+        portal_id = await self.portal_id() if listing.needs_portal_id else "self"
+        return listing.build(**{"portalId": portal_id, **arguments})
 
-    def one(
+    async def pages(
+        self,
+        read: ReadName,
+        params: dict[str, str] | None = None,
+        *,
+        expected: int = 0,
+        **arguments: str,
+    ) -> list[dict[str, Any]]:
+        """Every entry of a paged listing of the reads table (`expected`: how many the
+        manifests suggest, so that the first pages go out at once)."""
+        path = await self.path(read, arguments)
+        entries = READS[read].entries or ""
+        return await self.client.get_pages(path, entries, params, expected=expected)
+
+    async def one(
         self, read: ReadName, params: dict[str, Any] | None = None, **arguments: str
-    ) -> Awaitable[dict[str, Any]]:
-        path = READS[read].build(**{"portalId": self.portal_id, **arguments})
-        return self.client.get_json(path, params)
+    ) -> dict[str, Any]:
+        return await self.client.get_json(await self.path(read, arguments), params)
 
     def readable(self, convert: Callable[[], T]) -> T | None:
         """The record `convert` makes, or None when the portal answered a value orgctl
@@ -160,11 +183,13 @@ class _Reader:
         return {member.username: member for member in found}
 
     async def roles(self) -> list[Role]:
-        raw = await self.pages(ReadName.ROLES, {"returnPrivileges": "true"})
+        raw = await self.pages(
+            ReadName.ROLES, {"returnPrivileges": "true"}, expected=self.needs.expected_roles
+        )
         return self.kept(raw, records.role)
 
     async def members(self) -> tuple[list[dict[str, Any]], dict[str, MemberDetail]]:
-        raw = await self.pages(ReadName.MEMBERS)
+        raw = await self.pages(ReadName.MEMBERS, expected=self.needs.expected_members)
         changing = [
             member.username
             for member in self.kept(raw, partial(records.member, custom_names={}))
@@ -191,7 +216,7 @@ class _Reader:
         return by_id
 
     async def collaboration(self, collab: Collaboration) -> Collaboration:
-        host = collab.hostPortalId == self.portal_id
+        host = collab.hostPortalId == await self.portal_id()
         try:
             async with asyncio.TaskGroup() as group:
                 workspaces = group.create_task(self.workspaces(collab))
@@ -206,10 +231,11 @@ class _Reader:
         listed = [
             (wid, w) for w in raw if (wid := self.readable(partial(records.entry_id, w, where)))
         ]
-        guest = collab.hostPortalId != self.portal_id
+        portal_id = await self.portal_id()
+        guest = collab.hostPortalId != portal_id
         schedules = await gather(*(self.schedule(collab.id, wid, guest) for wid, _ in listed))
         built = (
-            self.readable(partial(records.workspace, w, self.portal_id, s, collab.id))
+            self.readable(partial(records.workspace, w, portal_id, s, collab.id))
             for (_, w), s in zip(listed, schedules, strict=True)
         )
         return {w.id: w for w in built if w is not None}

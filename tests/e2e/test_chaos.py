@@ -33,12 +33,12 @@ CREATE = "*-5xx* * POST */createRole"
 CASES = [
     # (example, faults, rate, seed, requests the seed faults)
     pytest.param("cloud", HTML_5XX, 0.10, 23, ["html-5xx 500 GET *", CREATE], id="html-10%"),
-    pytest.param("cloud", HTML_5XX, 0.20, 2, ["html-5xx 500 GET *", CREATE], id="html-20%"),
+    pytest.param("cloud", HTML_5XX, 0.20, 7, ["html-5xx 500 GET *", CREATE], id="html-20%"),
     pytest.param(
         "cloud", JSON_5XX, 0.10, 2, ["json-5xx-200 * GET *", READ_500, CREATE], id="json-10%"
     ),
     pytest.param(
-        "cloud", JSON_5XX, 0.20, 28, ["json-5xx-200 * GET *", READ_500, CREATE], id="json-20%"
+        "cloud", JSON_5XX, 0.20, 3, ["json-5xx-200 * GET *", READ_500, CREATE], id="json-20%"
     ),
     pytest.param("hq", MIXED, 0.20, 6, ["drop-after * POST */createRole"], id="mixed-20%-create"),
     pytest.param("hq", MIXED, 0.20, 57, ["drop-after * POST */delete"], id="mixed-20%-delete"),

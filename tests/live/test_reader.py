@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from reconciler.errors import LiveRecordError
+from reconciler.errors import LiveRecordError, UserError
 from reconciler.live import records
 from reconciler.live.errors import ServiceError
 from reconciler.live.reader import Scope, read_live
@@ -53,7 +53,7 @@ def hq(fake: FakePortal, *, members: list[dict[str, Any]] | None = None) -> None
         },
     )
     fake.paged(
-        path(f"{BASE}/roles"),
+        path("portals/self/roles"),
         "roles",
         [
             {"id": "r1", "name": "Analyst", "description": "reads", "privileges": ANALYST},
@@ -61,7 +61,7 @@ def hq(fake: FakePortal, *, members: list[dict[str, Any]] | None = None) -> None
         ],
     )
     fake.paged(
-        path(f"{BASE}/users"),
+        path("portals/self/users"),
         "users",
         members
         or [
@@ -321,7 +321,7 @@ def test_250_members_take_3_pages_and_details_only_where_levels_change() -> None
     fake.route(path("content/users/u007"), {"total": 4, "items": [{}]})
     want = desired(members={"u007": Member("u007", level=1), "u008": Member("u008", level=2)})
     live, requests = read(fake, want)
-    assert [p for p in fake.paths() if p.endswith("/users")] == [path(f"{BASE}/users")] * 3
+    assert [p for p in fake.paths() if p.endswith("/users")] == [path("portals/self/users")] * 3
     assert live.memberDetails == {
         "u007": MemberDetail(
             "u007",
@@ -361,7 +361,7 @@ def test_large_portal_costs_about_its_page_count() -> None:
     roles = [{"id": f"r{i}", "name": f"Role {i}", "privileges": []} for i in range(1_000)]
     fake = FakePortal()
     hq(fake, members=members)
-    fake.paged(path(f"{BASE}/roles"), "roles", roles)
+    fake.paged(path("portals/self/roles"), "roles", roles)
     live, requests = read(fake, desired())
     pages = 100 + 10 + 1  # members, roles, collaborations
     assert len(live.members) == 10_000 and len(live.roles) == 1_000
@@ -428,3 +428,40 @@ def test_a_failed_read_cancels_the_others_and_is_reported_once() -> None:
     message, at_failure, later = asyncio.run(main())
     assert "listing refused" in message
     assert later == at_failure, f"{later - at_failure} requests sent after the failure"
+
+
+def test_the_self_listings_and_their_first_pages_go_out_with_portals_self() -> None:
+    """Four round trips ran one after another before the pages (sign-in, portals/self,
+    page 1, the rest): the listings the vendor's client addresses by `self` now start
+    with portals/self, and the pages the manifests suggest before the total is known."""
+    members = [
+        {"username": f"u{i:03d}", "role": "org_user", "roleId": "org_user", "level": "2"}
+        for i in range(250)
+    ]
+    fake = FakePortal(yields=20)
+    hq(fake, members=members)
+    answer_self = fake.routes[path("portals/self")]
+    asked_before_self: list[list[str]] = []
+
+    def portal_self(request: Any, params: dict[str, str]) -> Any:
+        users = [s.params["start"] for s in fake.seen if s.path == path("portals/self/users")]
+        asked_before_self.append(users)
+        return answer_self(request, params)
+
+    fake.route(path("portals/self"), portal_self)
+    want = desired(members={m["username"]: Member(m["username"], role="org_user") for m in members})
+    live, _ = read(fake, want)
+    assert asked_before_self == [["1", "101", "201"]]
+    assert [p for p in fake.paths() if p.endswith("/users")] == [path("portals/self/users")] * 3
+    assert sorted(live.members) == [m["username"] for m in members]
+    assert live.portal.id == PID
+
+
+def test_a_portal_without_an_id_fails_the_read_alone() -> None:
+    fake = FakePortal()
+    hq(fake)
+    fake.route(
+        path("portals/self"), {"name": "Nameless", "isPortal": True, "fullVersion": "10.6.1"}
+    )
+    with pytest.raises(UserError, match="answered portals/self without an id"):
+        read(fake, desired())

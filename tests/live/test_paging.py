@@ -1,0 +1,92 @@
+"""Paged listings: every entry once and in order, whatever the pages asked ahead of the
+total turn out to be (beyond the end, paged differently by the server, or failing)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from reconciler.live.errors import ServiceError
+from reconciler.live.paging import read_pages
+
+Json = dict[str, Any]
+
+
+class Listing:
+    """A server's listing of `size` entries; records each `start` asked, and when page 1
+    was answered relative to the other asks."""
+
+    def __init__(self, size: int, *, cap: int = 100, total: bool = True) -> None:
+        self.items = [{"n": n} for n in range(size)]
+        self.cap, self.total = cap, total
+        self.asked: list[int] = []
+        self.asked_before_first_answer: list[int] = []
+
+    async def fetch(self, start: int) -> Json:
+        self.asked.append(start)
+        for _ in range(5):
+            await asyncio.sleep(0)  # in flight: others may be asked meanwhile
+        if start == 1:
+            self.asked_before_first_answer = list(self.asked)
+        chunk = self.items[start - 1 : start - 1 + self.cap]
+        end = start - 1 + len(chunk)
+        page: Json = {"entries": chunk, "nextStart": end + 1 if end < len(self.items) else -1}
+        if self.total:
+            page["total"] = len(self.items)
+        return page
+
+
+def read(listing: Listing, expected: int) -> list[Json]:
+    return asyncio.run(read_pages(listing.fetch, "entries", page_size=100, expected=expected))
+
+
+def test_the_pages_the_caller_expects_go_out_with_page_1() -> None:
+    listing = Listing(250)
+    assert read(listing, expected=250) == listing.items
+    assert listing.asked_before_first_answer == [1, 101, 201]
+    assert sorted(listing.asked) == [1, 101, 201]
+
+
+def test_ahead_is_bounded_and_the_rest_follow_the_total() -> None:
+    listing = Listing(1_000)
+    assert read(listing, expected=100_000) == listing.items
+    assert listing.asked_before_first_answer == [1, 101, 201, 301]
+    assert sorted(listing.asked) == list(range(1, 1_000, 100))
+
+
+def test_a_guess_too_high_costs_empty_pages_not_entries() -> None:
+    listing = Listing(120)
+    assert read(listing, expected=400) == listing.items
+    assert sorted(listing.asked) == [1, 101, 201, 301]
+
+
+def test_nothing_expected_waits_for_the_total() -> None:
+    listing = Listing(250)
+    assert read(listing, expected=0) == listing.items
+    assert listing.asked_before_first_answer == [1]
+
+
+def test_a_server_capping_num_is_stepped_by_its_size_without_gaps() -> None:
+    listing = Listing(260, cap=30)
+    assert read(listing, expected=260) == listing.items
+    assert [s for s in listing.asked if s not in (101, 201)] == list(range(1, 261, 30))
+
+
+def test_without_a_total_next_start_is_followed_and_pages_asked_ahead_are_used() -> None:
+    listing = Listing(250, total=False)
+    assert read(listing, expected=250) == listing.items
+    assert sorted(listing.asked) == [1, 101, 201]
+
+
+def test_a_failing_page_ahead_fails_the_listing_with_its_own_error() -> None:
+    listing = Listing(250)
+
+    async def failing(start: int) -> Json:
+        if start == 201:
+            raise ServiceError("https://portal/x", 500, "page 3 failed")
+        return await listing.fetch(start)
+
+    with pytest.raises(ServiceError, match="page 3 failed"):
+        asyncio.run(read_pages(failing, "entries", page_size=100, expected=250))
