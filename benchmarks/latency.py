@@ -1,0 +1,112 @@
+"""Reading a portal across a WAN (benchmarks/README.md): orgctl's read against the floor and
+against reading it one resource at a time, at a fixed injected round-trip time.
+
+Seeds `orgctl serve` with N members and 1,000 roles and puts a loopback proxy adding RTT
+(`latency_proxy.py`, 20 ms by default) in front of it. Then, in the same run:
+- orgctl's read and plan of manifests managing every role and member (wall, requests);
+- the floor: pages / concurrency x RTT (each page needs one round trip and orgctl keeps
+  `concurrency` requests in flight; sign-in and connection set-up are above the floor);
+- the per-resource read an administrator's script does with the vendor client, one
+  request after another on one kept-alive connection: the member listing's pages, then
+  each member (`community/users/<name>`) and each role's privileges
+  (`portals/self/roles/<id>/privileges`); `--sample K` reads only the first K members
+  and roles and says so.
+
+Run: .venv/bin/python benchmarks/latency.py [--members 10000] [--rtt-ms 20] [--sample K]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from latency_proxy import proxied
+from plan_requests import manifests, state_yaml
+from serving import serving
+
+from reconciler.live.client import PortalClient
+from reconciler.live.reader import read_live
+from reconciler.manifest.desired import load_desired
+from reconciler.plan.planner import build_plan
+
+ROLES = 1_000
+CONCURRENCY = 8
+PAGE = 100
+
+
+async def orgctl_read(folder: Path) -> tuple[float, int, int]:
+    """(seconds, requests, calls planned) of orgctl's read (sign-in included); the plan
+    is made afterwards, outside the time, to check that the read was complete."""
+    os.environ.update(ORGCTL_USERNAME="admin", ORGCTL_PASSWORD="admin-pass")
+    desired = load_desired(folder)
+    client = PortalClient(desired.portal.url, auth=desired.portal.auth, concurrency=CONCURRENCY)
+    async with client:
+        started = time.perf_counter()
+        live = await read_live(client, desired)
+        seconds = time.perf_counter() - started
+        plan = build_plan(desired, live, now=client.server_clock)
+        return seconds, client.requests, len(plan.calls)
+
+
+def per_resource_read(root: str, members: int, sample: int | None) -> tuple[float, int]:
+    """(seconds, requests) of reading each resource in turn, as a script would."""
+    started = time.perf_counter()
+    requests = 0
+    with httpx.Client(timeout=60) as client:
+        form = {"username": "admin", "password": "admin-pass", "referer": root, "f": "json"}
+        token = client.post(f"{root}/generateToken", data=form).json()["token"]
+        params = {"f": "json", "token": token}
+        names: list[str] = []
+        for start in range(1, members + 2, PAGE):  # + the administrator
+            page = client.get(
+                f"{root}/portals/self/users", params={**params, "start": start, "num": PAGE}
+            )
+            names += [u["username"] for u in page.json()["users"]]
+            requests += 1
+        role_ids = [f"r{i:013d}" for i in range(ROLES)]
+        for name in names[:sample]:
+            client.get(f"{root}/community/users/{name}", params=params).raise_for_status()
+            requests += 1
+        for role_id in role_ids[:sample]:
+            url = f"{root}/portals/self/roles/{role_id}/privileges"
+            client.get(url, params=params).raise_for_status()
+            requests += 1
+    return time.perf_counter() - started, requests + 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--members", type=int, default=10_000)
+    parser.add_argument("--rtt-ms", type=float, default=20.0)
+    parser.add_argument("--sample", type=int, default=None)
+    args = parser.parse_args()
+    rtt = args.rtt_ms / 1000
+    with tempfile.TemporaryDirectory() as tmp:
+        state = Path(tmp) / "state.yaml"
+        state.write_text(state_yaml(args.members, ROLES))
+        with serving(state) as served, proxied(served.port, rtt) as port:
+            root = f"http://127.0.0.1:{port}/big/sharing/rest"
+            folder = manifests(Path(tmp) / "manifests", root, args.members, ROLES)
+            wall, requests, calls = asyncio.run(orgctl_read(folder))
+            script, script_requests = per_resource_read(root, args.members, args.sample)
+    pages = -(-(args.members + 1) // PAGE) + -(-ROLES // PAGE)
+    floor = pages / CONCURRENCY * rtt
+    print(
+        f"portal: {args.members:,} members, {ROLES:,} roles ({pages} pages); RTT {args.rtt_ms:g} ms"
+    )
+    print(f"orgctl read: {wall:.2f} s, {requests} requests, {calls} calls planned")
+    print(
+        f"floor (pages / {CONCURRENCY} x RTT): {floor:.2f} s; orgctl / floor: {wall / floor:.2f}x"
+    )
+    sampled = f" (first {args.sample} members and roles)" if args.sample is not None else ""
+    print(f"per-resource read{sampled}: {script:.1f} s, {script_requests} requests")
+    print(f"per-resource / orgctl: {script / wall:.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+"""benchmarks/latency.py and benchmarks/plan_scale.py stay runnable on small portals."""
+
+from __future__ import annotations
+
+from tests.cli import run_benchmark
+
+
+def test_the_latency_benchmark_reads_through_its_proxy() -> None:
+    output = run_benchmark("latency.py", "--members", "300", "--rtt-ms", "5", "--sample", "3")
+    assert "orgctl read: " in output and "0 calls planned" in output
+    assert "per-resource read (first 3 members and roles): " in output
+
+
+def test_the_plan_scale_benchmark_plans_an_organization() -> None:
+    output = run_benchmark("plan_scale.py", "--members", "300", "--runs", "1")
+    assert "    300 members + 1,000 roles: plan " in output
