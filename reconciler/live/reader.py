@@ -95,7 +95,7 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
     try:
         async with asyncio.TaskGroup() as group:
             reader.portal = group.create_task(reader.portal_info())
-            reading_roles = group.create_task(reader.roles())
+            reader.listed_roles = group.create_task(reader.roles())
             reading_members = group.create_task(reader.members())
             reading_collaborations = group.create_task(reader.collaborations())
             reading_webhooks = group.create_task(reader.webhooks())
@@ -103,22 +103,29 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
             reading_tasks = group.create_task(reader.tasks())
     except BaseExceptionGroup as failed:
         raise first_failure(failed) from None
-    roles, (members, details) = reading_roles.result(), reading_members.result()
+    roles, members = reader.listed_roles.result(), reading_members.result()
     collaborations, webhooks = reading_collaborations.result(), reading_webhooks.result()
     (settings, unread), tasks = reading_settings.result(), reading_tasks.result()
     return LiveState(
         portal=reader.portal.result(),
         roles={r.name: r for r in roles},
-        members=reader.named_members(members, roles),
-        memberDetails=details,
+        members=members.named,
+        memberDetails=members.details,
         collaborations=collaborations,
         webhookSettings=settings,
         webhookSettingsUnread=unread,
         webhooks=webhooks,
         tasks=tasks,
         unreadable=reader.unreadable,
-        defaultAdmins=records.default_admins(members),
+        defaultAdmins=members.default_admins,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Members:
+    named: dict[str, Member]
+    details: dict[str, MemberDetail]  # of the members whose level changes
+    default_admins: frozenset[str] | None
 
 
 class _Reader:
@@ -127,6 +134,7 @@ class _Reader:
         self.needs = needs
         self.unreadable: dict[str, str] = {}  # resource -> what the portal answered wrong
         self.portal: asyncio.Task[PortalInfo]  # set by `_read` as the first read
+        self.listed_roles: asyncio.Task[list[Role]]  # set by `_read`
 
     async def portal_info(self) -> PortalInfo:
         raw = await self.client.get_json(READS[ReadName.PORTAL].build(portalId="self"))
@@ -174,13 +182,14 @@ class _Reader:
             return None
 
     def kept(self, entries: Iterable[X], convert: Callable[[X], T]) -> list[T]:
-        found = (self.readable(partial(convert, entry)) for entry in entries)
-        return [record for record in found if record is not None]
-
-    def named_members(self, raw_members: list[Json], roles: list[Role]) -> dict[str, Member]:
-        names = {r.id: r.name for r in roles if r.id}
-        found = self.kept(raw_members, partial(records.member, custom_names=names))
-        return {member.username: member for member in found}
+        """`readable` over a listing; a loop, as a listing may hold 100,000 entries."""
+        found = []
+        for entry in entries:
+            try:
+                found.append(convert(entry))
+            except LiveRecordError as error:
+                self.unreadable[error.resource] = str(error)
+        return found
 
     async def roles(self) -> list[Role]:
         raw = await self.pages(
@@ -188,16 +197,22 @@ class _Reader:
         )
         return self.kept(raw, records.role)
 
-    async def members(self) -> tuple[list[dict[str, Any]], dict[str, MemberDetail]]:
+    async def members(self) -> _Members:
+        """Members read once into records: a member's custom role is named by the roles
+        listing, which is shorter and read alongside, so it is there when members are."""
         raw = await self.pages(ReadName.MEMBERS, expected=self.needs.expected_members)
+        names = {r.id: r.name for r in await self.listed_roles if r.id}
+        found = self.kept(raw, partial(records.member, custom_names=names))
+        levels = self.needs.levels
         changing = [
-            member.username
-            for member in self.kept(raw, partial(records.member, custom_names={}))
-            if member.username in self.needs.levels
-            and member.level != self.needs.levels[member.username]
+            m.username for m in found if m.username in levels and m.level != levels[m.username]
         ]
         details = await gather(*(self.member_detail(u) for u in changing))
-        return raw, {d.username: d for d in details}
+        return _Members(
+            named={member.username: member for member in found},
+            details={d.username: d for d in details},
+            default_admins=records.default_admins(raw),
+        )
 
     async def member_detail(self, username: str) -> MemberDetail:
         user, items = await gather(

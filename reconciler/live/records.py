@@ -120,9 +120,12 @@ def role(raw: Json) -> Role:
     )
 
 
-def member_role(raw: Json, custom_names: Mapping[str, str]) -> str | None:
+def member_role(raw: Json, custom_names: Mapping[str, str], username: str) -> str | None:
     """A custom role's *name* when `roleId` is a custom role, else the built-in id."""
     role_id = raw.get("roleId")
+    if role_id is not None and not isinstance(role_id, str):
+        problem = f"expected a role id, got {type(role_id).__name__}"
+        raise LiveRecordError(f"Member/{username}", "roleId", problem)
     if role_id in custom_names:
         return custom_names[str(role_id)]
     if role_id in BUILTIN_ROLES:
@@ -138,7 +141,7 @@ def member(raw: Json, custom_names: Mapping[str, str]) -> Member:
     username = member_username(raw)
     return Member(
         username=username,
-        role=member_role(raw, custom_names),
+        role=member_role(raw, custom_names, username),
         level=member_level(raw, username),
     )
 

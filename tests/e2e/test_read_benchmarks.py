@@ -6,9 +6,13 @@ from tests.cli import run_benchmark
 
 
 def test_the_latency_benchmark_reads_through_its_proxy() -> None:
-    output = run_benchmark("latency.py", "--members", "300", "--rtt-ms", "5", "--sample", "3")
-    assert "orgctl read: " in output and "0 calls planned" in output
+    output = run_benchmark(
+        "latency.py", "--members", "300", "--rtt-ms", "5", "--sample", "3", "--runs", "1"
+    )
+    assert "orgctl read, signing in: " in output and "0 calls planned" in output
+    assert "orgctl read, token given: " in output
     assert "per-resource read (first 3 members and roles): " in output
+    assert "(estimated)" in output
 
 
 def test_the_plan_scale_benchmark_plans_an_organization() -> None:

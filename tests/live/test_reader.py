@@ -392,6 +392,20 @@ def test_a_value_of_the_wrong_kind_names_the_resource_and_field_and_the_rest_is_
     assert set(live.members) == {"bob"} and set(live.roles) == {"Analyst", "Legacy Viewer"}
 
 
+def test_a_role_id_that_is_not_text_names_the_member_and_the_rest_is_read() -> None:
+    fake = FakePortal()
+    members = [
+        {"username": "alice", "role": "org_user", "roleId": ["r1"], "level": "2"},
+        {"username": "bob", "role": "org_user", "level": "2"},
+    ]
+    hq(fake, members=members)
+    live, _ = read(fake, desired())
+    assert live.unreadable == {
+        "Member/alice": "the portal answered Member/alice: roleId: expected a role id, got list"
+    }
+    assert set(live.members) == {"bob"}
+
+
 def test_a_time_out_of_range_names_the_schedule_field() -> None:
     with pytest.raises(LiveRecordError) as caught:
         records.schedule({"startTime": 300_000_000_000_000, "interval": 24}, "Workspace/c1/ws1")
