@@ -10,6 +10,7 @@ operations table (`reconciler.operations`).
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -477,6 +478,9 @@ GATES: dict[Feature, Gate] = {
 }
 
 
+# Asked once per member whose level is managed (100,000 in a large organization) about
+# the same portal: the answer depends on the two arguments alone.
+@functools.lru_cache(maxsize=1024)
 def feature_problem(feature: Feature, platform: Platform) -> str | None:
     """Why `feature` is unavailable on `platform`, or None when it is available."""
     return GATES[feature].problem(feature.value, platform)

@@ -28,6 +28,15 @@ from reconciler.manifest import limits
 STANDARD_TAG = "tag:yaml.org,2002:"
 MERGE_KEY = "<<"
 
+# A plain scalar can be other than text only when it starts with one of these (or is
+# empty): null, booleans, numbers, .inf/.nan and timestamps all do. Most scalars of a
+# manifest are names and keys, resolved by this one look instead of ten patterns.
+_MAY_NOT_BE_TEXT = frozenset("~nNtTfF-+.0123456789")
+# Tuples, not `A | B`: a union written in a function is built anew at every call, and
+# these are asked once per node.
+_OPENS = (events.MappingStartEvent, events.SequenceStartEvent)
+_CLOSES = (events.MappingEndEvent, events.SequenceEndEvent)
+_COLLECTIONS = (dict, list)
 _NULL = re.compile(r"~|null|Null|NULL|")
 _TRUE = re.compile(r"true|True|TRUE")
 _FALSE = re.compile(r"false|False|FALSE")
@@ -134,11 +143,12 @@ class _Document:
         return self.root
 
     def feed(self, event: events.Event) -> None:
-        if isinstance(event, events.ScalarEvent):
+        # Most events are scalars: an exact class test first, cheaper than isinstance.
+        if type(event) is events.ScalarEvent or isinstance(event, events.ScalarEvent):
             self.scalar(event)
-        elif isinstance(event, events.MappingStartEvent | events.SequenceStartEvent):
+        elif isinstance(event, _OPENS):
             self.open(event)
-        elif isinstance(event, events.MappingEndEvent | events.SequenceEndEvent):
+        elif isinstance(event, _CLOSES):
             self.close()
         elif isinstance(event, events.AliasEvent):
             self.alias(event)
@@ -146,11 +156,15 @@ class _Document:
     # --- nodes ---------------------------------------------------------------------------
 
     def scalar(self, event: events.ScalarEvent) -> None:
-        self.check_tag(event)
+        # The path of most nodes of a large file: kept free of needless calls.
+        if event.tag is not None:
+            self.check_tag(event)
         value = _scalar(event)
-        tree = Tree(value, _at(event))
-        self.remember(event.anchor, tree, 1)
-        self.place(tree, event, 1)
+        mark = event.start_mark
+        positions = Positions(mark.line + 1, mark.column + 1)
+        if event.anchor:
+            self.remember(event.anchor, Tree(value, positions), 1)
+        self.place(value, positions, event, 1)
 
     def open(self, event: events.CollectionStartEvent) -> None:
         self.check_tag(event)
@@ -165,9 +179,8 @@ class _Document:
         done = self.stack.pop()
         if isinstance(done.value, dict):
             _merge(done)
-        tree = Tree(done.value, done.positions)
-        self.remember(done.anchor, tree, done.nodes)
-        self.place(tree, None, done.nodes)
+        self.remember(done.anchor, Tree(done.value, done.positions), done.nodes)
+        self.place(done.value, done.positions, None, done.nodes)
 
     def alias(self, event: events.AliasEvent) -> None:
         found = self.anchors.get(event.anchor or "")
@@ -183,28 +196,29 @@ class _Document:
                 f"aliases expand this document by more than {limits.MAX_ALIAS_EXPANSION:,} nodes",
             )
         here = Positions(*_line_column(event), tree.positions.children)
-        self.place(Tree(tree.value, here), event, size)
+        self.place(tree.value, here, event, size)
 
     # --- placing a finished node in its parent -------------------------------------------
 
-    def place(self, tree: Tree, event: events.Event | None, size: int) -> None:
+    def place(
+        self, value: Any, positions: Positions, event: events.Event | None, size: int
+    ) -> None:
+        """Put a finished node (its value and positions) in its parent."""
         if not self.stack:
-            self.root = tree
+            self.root = Tree(value, positions)
             return
         parent = self.stack[-1]
         parent.nodes += size
         if isinstance(parent.value, list):
-            parent.positions.children[len(parent.value)] = tree.positions
-            parent.value.append(tree.value)
+            parent.positions.children[len(parent.value)] = positions
+            parent.value.append(value)
         elif not parent.has_key:
-            self.set_key(parent, tree, event)
+            self.set_key(parent, value, positions, event)
         else:
-            self.set_value(parent, tree)
+            self.set_value(parent, value, positions)
 
-    def set_key(self, parent: _Open, tree: Tree, event: events.Event | None) -> None:
-        key = tree.value
-        at = tree.positions
-        if isinstance(key, dict | list):
+    def set_key(self, parent: _Open, key: Any, at: Positions, event: events.Event | None) -> None:
+        if isinstance(key, _COLLECTIONS):
             raise TreeError(at.line, at.column, "a mapping key must be a plain value")
         plain = isinstance(event, events.ScalarEvent) and event.implicit[0]
         is_merge = plain and key == MERGE_KEY
@@ -216,15 +230,15 @@ class _Document:
         parent.key_positions = at
         parent.has_key = True
 
-    def set_value(self, parent: _Open, tree: Tree) -> None:
+    def set_value(self, parent: _Open, value: Any, positions: Positions) -> None:
         assert isinstance(parent.value, dict) and parent.key_positions is not None
         if parent.key is _MergeMarker:
-            parent.merges += _merge_sources(tree)
+            parent.merges += _merge_sources(Tree(value, positions))
         else:
-            parent.value[parent.key] = tree.value
+            parent.value[parent.key] = value
             key_at = parent.key_positions
             parent.positions.children[parent.key] = Positions(
-                key_at.line, key_at.column, tree.positions.children
+                key_at.line, key_at.column, positions.children
             )
         parent.has_key = False
 
@@ -274,6 +288,8 @@ def _scalar(event: events.ScalarEvent) -> Any:
 
 def _resolved(text: str, kind: str | None) -> Any:
     """A plain scalar's value under YAML 1.2's core schema (and ISO timestamps)."""
+    if kind is None and text and text[0] not in _MAY_NOT_BE_TEXT:
+        return text
     if kind in (None, "null") and _NULL.fullmatch(text):
         return None
     if kind in (None, "bool") and _TRUE.fullmatch(text):

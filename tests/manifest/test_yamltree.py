@@ -1,0 +1,74 @@
+"""Plain scalars resolve under YAML 1.2's core schema: every form that is not text, and
+text that merely starts like one (the resolver looks at the first character first)."""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, date, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+
+from reconciler.manifest import yamltree
+
+RESOLVED: list[tuple[str, Any]] = [
+    ("~", None),
+    ("null", None),
+    ("NULL", None),
+    ("", None),
+    ("true", True),
+    ("False", False),
+    ("42", 42),
+    ("-7", -7),
+    ("+3", 3),
+    ("0o17", 15),
+    ("0x1F", 31),
+    ("1.5", 1.5),
+    ("-.5", -0.5),
+    ("6e3", 6000.0),
+    ("-.inf", -math.inf),
+    (".Inf", math.inf),
+    ("2026-12-01", date(2026, 12, 1)),
+    ("2026-12-01T08:30:00Z", datetime(2026, 12, 1, 8, 30, tzinfo=UTC)),
+    (
+        "2026-12-01 08:30:00 +02:00",
+        datetime(2026, 12, 1, 8, 30, tzinfo=timezone(timedelta(hours=2))),
+    ),
+    # Text, whatever its first character:
+    ("nobody", "nobody"),
+    ("Nullable", "Nullable"),
+    ("tomas", "tomas"),
+    ("TRUEish", "TRUEish"),
+    ("falcon", "falcon"),
+    ("yes", "yes"),  # a YAML 1.1 boolean, text in 1.2
+    ("on", "on"),
+    ("-team", "-team"),
+    ("+x", "+x"),
+    (".hidden", ".hidden"),
+    ("0xZZ", "0xZZ"),
+    ("10.6.1", "10.6.1"),
+    ("2026-13", "2026-13"),
+    ("org_user", "org_user"),
+    ("portal:user:joinGroup", "portal:user:joinGroup"),
+]
+
+
+def value_of(text: str) -> Any:
+    tree = next(yamltree.trees(f"key: {text}\n"))
+    assert tree is not None
+    return tree.value["key"]
+
+
+@pytest.mark.parametrize(("text", "expected"), RESOLVED, ids=[t or "empty" for t, _ in RESOLVED])
+def test_a_plain_scalar_resolves_under_the_core_schema(text: str, expected: Any) -> None:
+    value = value_of(text)
+    assert value == expected and type(value) is type(expected)
+
+
+def test_nan_is_a_float_that_is_not_a_number() -> None:
+    assert math.isnan(value_of(".nan"))
+
+
+def test_quoted_scalars_are_always_text() -> None:
+    tree = next(yamltree.trees("a: '42'\nb: \"true\"\nc: !!str 7\nd: !!int '8'\n"))
+    assert tree is not None and tree.value == {"a": "42", "b": "true", "c": "7", "d": 8}
