@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reconciler.manifest import validate
+from reconciler.runtime import tune_garbage_collector
 
 PORTAL = """apiVersion: orgctl/v1
 kind: Portal
@@ -91,4 +92,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    tune_garbage_collector()  # as the orgctl process does
     main()

@@ -21,6 +21,7 @@ from serving import serving
 from reconciler.live.client import PortalClient
 from reconciler.manifest.desired import load_desired
 from reconciler.plan.planner import build_plan
+from reconciler.runtime import tune_garbage_collector
 from reconciler.workflow import plan_live
 
 PRIVILEGES = ["portal:user:joinGroup", "portal:user:viewOrgItems", "portal:user:viewOrgUsers"]
@@ -105,4 +106,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    tune_garbage_collector()  # as the orgctl process does
     main()

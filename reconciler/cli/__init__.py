@@ -13,6 +13,7 @@ import click
 
 from reconciler import __version__
 from reconciler.errors import UserError
+from reconciler.runtime import tune_garbage_collector
 from reconciler.shown import safe
 
 # command name -> "module:attribute" of its click.Command
@@ -86,6 +87,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 def main() -> None:
+    tune_garbage_collector()
     sys.exit(run())
 
 

@@ -11,6 +11,7 @@ def test_the_latency_benchmark_reads_through_its_proxy() -> None:
     )
     assert "orgctl read, signing in: " in output and "0 calls planned" in output
     assert "orgctl read, token given: " in output
+    assert "loading the manifests: " in output
     assert "per-resource read (first 3 members and roles): " in output
     assert "(estimated)" in output
 
