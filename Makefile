@@ -43,6 +43,7 @@ bench: install
 	$(BIN)/python benchmarks/service_pages.py
 	$(BIN)/python benchmarks/plan_scale.py
 	$(BIN)/python benchmarks/latency.py
+	$(BIN)/python benchmarks/apply_throughput.py
 	$(BIN)/python benchmarks/faults.py
 	$(BIN)/python benchmarks/faults.py --new-roles 20 --seeds 5
 	$(BIN)/python benchmarks/fleet.py

@@ -50,7 +50,10 @@ def state_yaml(members: int, roles: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def manifests(folder: Path, url: str, members: int, roles: int) -> Path:
+def manifests(
+    folder: Path, url: str, members: int, roles: int, privileges: list[str] = PRIVILEGES
+) -> Path:
+    """Manifests managing every role (with `privileges`) and every member's role."""
     folder.mkdir()
     (folder / "portal.yaml").write_text(
         "apiVersion: orgctl/v1\nkind: Portal\nmetadata: {name: big}\n"
@@ -59,7 +62,7 @@ def manifests(folder: Path, url: str, members: int, roles: int) -> Path:
     )
     role_docs = [
         f"apiVersion: orgctl/v1\nkind: Role\nmetadata: {{name: Role {i:04d}}}\n"
-        f"spec: {{description: d, privileges: {PRIVILEGES}}}\n"
+        f"spec: {{description: d, privileges: {privileges}}}\n"
         for i in range(roles)
     ]
     (folder / "roles.yaml").write_text("---\n".join(role_docs))

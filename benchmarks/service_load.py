@@ -9,14 +9,15 @@ the machine. Usage: `.venv/bin/python benchmarks/service_load.py --seconds 10 --
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+from serving import timed_threads
 
 from tests.service.harness import Api, Service, write_state
 from tests.service.world import ANALYST, HQ
@@ -45,13 +46,7 @@ def measure(
                     return
                 counts[index] += 1
 
-    started = time.perf_counter()
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.perf_counter() - started
+    elapsed = timed_threads([functools.partial(client, i) for i in range(clients)])
     if failures:
         raise SystemExit(f"{name}: a request failed: {failures[0]}")
     rate = sum(counts) / elapsed

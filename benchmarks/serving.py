@@ -7,8 +7,9 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,3 +74,14 @@ def checked(run: Run, what: str) -> Run:
     if run.code != 0:
         raise SystemExit(f"{what} exited {run.code}, not 0 (in sync):\n{run.output[-2000:]}")
     return run
+
+
+def timed_threads(clients: list[Callable[[], None]]) -> float:
+    """Run each client in its own thread at once; the seconds until the last one ends."""
+    threads = [threading.Thread(target=client) for client in clients]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - started

@@ -1,4 +1,5 @@
-"""benchmarks/latency.py and benchmarks/plan_scale.py stay runnable on small portals."""
+"""benchmarks/latency.py, plan_scale.py and apply_throughput.py stay runnable on small
+portals."""
 
 from __future__ import annotations
 
@@ -19,3 +20,9 @@ def test_the_latency_benchmark_reads_through_its_proxy() -> None:
 def test_the_plan_scale_benchmark_plans_an_organization() -> None:
     output = run_benchmark("plan_scale.py", "--members", "300", "--runs", "1")
     assert "    300 members + 1,000 roles: plan " in output
+
+
+def test_the_apply_throughput_benchmark_counts_every_call() -> None:
+    output = run_benchmark("apply_throughput.py", "--calls", "40", "--runs", "1")
+    assert output.startswith("40 setPrivileges, 8 in flight (median of 1): orgctl apply ")
+    assert "apply / raw " in output
