@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
+from reconciler.live.paging import as_is
 from reconciler.operations import READS
 from reconciler.plan.model import Call
 
@@ -28,7 +29,8 @@ def created_lookup(client: PortalClient) -> Lookup:
         portal_id = call.arguments.get("portalId")
         path = listing.build(portalId=portal_id if isinstance(portal_id, str) else "self")
         wanted = params.get(adoption.param)
-        entries = await client.get_pages(f"{call.root.rstrip('/')}/{path}", listing.entries or "")
+        url = f"{call.root.rstrip('/')}/{path}"
+        entries = await client.get_pages(url, listing.entries or "", convert=as_is)
         for entry in entries:
             if entry.get(adoption.field) == wanted and entry.get(call.produces):
                 return str(entry[call.produces])

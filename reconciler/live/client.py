@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote, quote_plus
 
 import httpx
@@ -34,7 +34,7 @@ from reconciler.live.errors import (
     TransientError,
 )
 from reconciler.live.network import Failure, connect_failure, reply_failure
-from reconciler.live.paging import PAGE_SIZE, read_pages
+from reconciler.live.paging import PAGE_SIZE, Convert, read_pages
 from reconciler.live.retry import RetryPolicy, parse_retry_after
 from reconciler.live.trust import trust_store
 from reconciler.live.urls import check_url, join, shown
@@ -49,6 +49,8 @@ TRANSIENT_STATUSES = frozenset({429, 502, 503, 504})
 RetryHook = Callable[[int, PortalError, float], None]
 # Told, as one line of text, of every failed try of any request that will be tried again.
 RetryNotice = Callable[[str], None]
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -163,17 +165,19 @@ class PortalClient:
         key: str,
         params: Mapping[str, Any] | None = None,
         *,
+        convert: Convert[T],
         page_size: int = PAGE_SIZE,
         expected: int = 0,
-    ) -> list[dict[str, Any]]:
-        """Every item of a paged listing, in server order (`paging.read_pages`); `expected`
-        entries, when known, let the first pages go out before the total is known."""
+    ) -> list[T]:
+        """What `convert` makes of every page of a paged listing, in server order
+        (`paging.read_pages`; `paging.as_is` keeps the entries); `expected` entries, when
+        known, let the first pages go out before the total is known."""
         base = dict(params or {})
 
         async def fetch(start: int) -> dict[str, Any]:
             return await self.get_json(path, {**base, "start": start, "num": page_size})
 
-        return await read_pages(fetch, key, page_size=page_size, expected=expected)
+        return await read_pages(fetch, key, convert, page_size=page_size, expected=expected)
 
     # --- the request loop -----------------------------------------------------------------
 

@@ -6,59 +6,82 @@ expects many entries (the members its manifests name), the first pages go out to
 with page 1 instead of waiting a round trip for the total; a guess too high costs a few
 empty pages, never a wrong answer: every page is placed by its `start`, and pages fetched
 ahead are dropped when the server pages differently than asked.
+
+Each page's entries are handed to `convert` as soon as that page and every page before it
+are there, so a listing of 100,000 members is made into records while later pages are
+still on the wire, and no page's raw JSON outlives its conversion.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from reconciler.live.concurrency import first_failure
 
 Json = dict[str, Any]
+T = TypeVar("T")
 Fetch = Callable[[int], Coroutine[Any, Any, Json]]  # start -> that page
+Convert = Callable[[list[Json]], Awaitable[list[T]]]  # a page's entries -> their records
 PAGE_SIZE = 100
 AHEAD = 4  # pages asked before the total is known, at most: half of the default concurrency
 
 
-async def read_pages(fetch: Fetch, key: str, *, page_size: int, expected: int = 0) -> list[Json]:
-    """The entries under `key` of every page, in server order."""
+async def as_is(entries: list[Json]) -> list[Json]:
+    """The `convert` of a caller that wants the entries themselves."""
+    return entries
+
+
+async def read_pages(
+    fetch: Fetch, key: str, convert: Convert[T], *, page_size: int, expected: int = 0
+) -> list[T]:
+    """What `convert` makes of the entries under `key` of every page, in server order."""
     try:
         async with asyncio.TaskGroup() as group:
             ahead = max(1, min(AHEAD, -(-expected // page_size)))
             early = {s: group.create_task(fetch(s)) for s in range(1, ahead * page_size, page_size)}
             first = await early.pop(1)
-            items = entries(first, key)
             total = first.get("total")
             if not isinstance(total, int) or isinstance(total, bool):
-                return await _follow(fetch, key, first, items, early)
+                return await _follow(group, fetch, key, convert, first, early)
+            listed = entries(first, key)
             # A server that caps `num` below our ask shows it on page 1: step by its size.
-            step = len(items) if 0 < len(items) < min(page_size, total) else page_size
+            step = len(listed) if 0 < len(listed) < min(page_size, total) else page_size
             starts = range(1 + step, total + 1, step)
             tasks = {s: early.pop(s) if s in early else group.create_task(fetch(s)) for s in starts}
             for unused in early.values():  # beyond the total, or paged differently
                 unused.cancel()
+            items = await convert(listed)  # while the other pages are on their way
             for start in starts:
-                items.extend(entries(await tasks[start], key))
+                items.extend(await convert(entries(await tasks.pop(start), key)))
             return items
     except BaseExceptionGroup as failed:
         raise first_failure(failed) from None
 
 
 async def _follow(
+    group: asyncio.TaskGroup,
     fetch: Fetch,
     key: str,
+    convert: Convert[T],
     page: Json,
-    items: list[Json],
     early: dict[int, asyncio.Task[Json]],
-) -> list[Json]:
+) -> list[T]:
     """A listing without `total`, followed page by page through `nextStart` (a page asked
-    ahead is used when `nextStart` points at it)."""
-    while (start := next_start(page)) is not None and entries(page, key):
-        ahead = early.pop(start, None)
-        page = await ahead if ahead is not None else await fetch(start)
-        items.extend(entries(page, key))
+    ahead is used when `nextStart` points at it); the next page is asked before this one
+    is converted."""
+    items: list[T] = []
+    while True:
+        listed = entries(page, key)
+        start = next_start(page) if listed else None
+        following = None if start is None else early.pop(start, None)
+        if start is not None and following is None:
+            following = group.create_task(fetch(start))
+        items.extend(await convert(listed))
+        if following is None:
+            break
+        page = await following
     for unused in early.values():
         unused.cancel()
     return items

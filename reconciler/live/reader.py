@@ -20,6 +20,7 @@ from reconciler.live import records
 from reconciler.live.client import PortalClient
 from reconciler.live.concurrency import first_failure, gather
 from reconciler.live.errors import NotFoundError, ServiceError
+from reconciler.live.paging import Convert, as_is
 from reconciler.operations import READS, ReadName
 from reconciler.state import (
     Collaboration,
@@ -153,18 +154,28 @@ class _Reader:
         return listing.build(**{"portalId": portal_id, **arguments})
 
     async def pages(
+        self, read: ReadName, params: dict[str, str] | None = None, **arguments: str
+    ) -> list[dict[str, Any]]:
+        """Every entry of a paged listing of the reads table."""
+        return await self.converted_pages(read, as_is, params, arguments=arguments)
+
+    async def converted_pages(
         self,
         read: ReadName,
+        convert: Convert[T],
         params: dict[str, str] | None = None,
         *,
         expected: int = 0,
-        **arguments: str,
-    ) -> list[dict[str, Any]]:
-        """Every entry of a paged listing of the reads table (`expected`: how many the
-        manifests suggest, so that the first pages go out at once)."""
-        path = await self.path(read, arguments)
+        arguments: dict[str, str] | None = None,
+    ) -> list[T]:
+        """What `convert` makes of each page of a listing of the reads table, page by page
+        as they come (`expected`: how many entries the manifests suggest, so that the
+        first pages go out at once; `arguments`: the path's)."""
+        path = await self.path(read, arguments or {})
         entries = READS[read].entries or ""
-        return await self.client.get_pages(path, entries, params, expected=expected)
+        return await self.client.get_pages(
+            path, entries, params, convert=convert, expected=expected
+        )
 
     async def one(
         self, read: ReadName, params: dict[str, Any] | None = None, **arguments: str
@@ -192,17 +203,28 @@ class _Reader:
         return found
 
     async def roles(self) -> list[Role]:
-        raw = await self.pages(
-            ReadName.ROLES, {"returnPrivileges": "true"}, expected=self.needs.expected_roles
-        )
-        return self.kept(raw, records.role)
+        async def convert(page: list[dict[str, Any]]) -> list[Role]:
+            return self.kept(page, records.role)
+
+        params = {"returnPrivileges": "true"}
+        expected = self.needs.expected_roles
+        return await self.converted_pages(ReadName.ROLES, convert, params, expected=expected)
 
     async def members(self) -> _Members:
-        """Members read once into records: a member's custom role is named by the roles
-        listing, which is shorter and read alongside, so it is there when members are."""
-        raw = await self.pages(ReadName.MEMBERS, expected=self.needs.expected_members)
-        names = {r.id: r.name for r in await self.listed_roles if r.id}
-        found = self.kept(raw, partial(records.member, custom_names=names))
+        """Members made into records page by page as they come, each once: a member's
+        custom role is named by the roles listing, which is shorter and read alongside."""
+        named_by_id: dict[str, str] | None = None
+        listed_admins: list[frozenset[str] | None] = []
+
+        async def convert(page: list[dict[str, Any]]) -> list[Member]:
+            nonlocal named_by_id
+            if named_by_id is None:
+                named_by_id = {r.id: r.name for r in await self.listed_roles if r.id}
+            listed_admins.append(records.default_admins(page))
+            return self.kept(page, partial(records.member, custom_names=named_by_id))
+
+        expected = self.needs.expected_members
+        found = await self.converted_pages(ReadName.MEMBERS, convert, expected=expected)
         levels = self.needs.levels
         changing = [
             m.username for m in found if m.username in levels and m.level != levels[m.username]
@@ -211,7 +233,7 @@ class _Reader:
         return _Members(
             named={member.username: member for member in found},
             details={d.username: d for d in details},
-            default_admins=records.default_admins(raw),
+            default_admins=_named_anywhere(listed_admins),
         )
 
     async def member_detail(self, username: str) -> MemberDetail:
@@ -320,6 +342,12 @@ class _Reader:
             for (_, t), r in zip(covered, runs, strict=True)
         )
         return sorted((t for t in built if t is not None), key=lambda t: t.id)
+
+
+def _named_anywhere(pages: list[frozenset[str] | None]) -> frozenset[str] | None:
+    """`records.default_admins` of a whole listing from those of its pages."""
+    named = [admins for admins in pages if admins is not None]
+    return frozenset().union(*named) if named else None
 
 
 async def _tolerant(read: Awaitable[T], fallback: T) -> T:

@@ -23,6 +23,7 @@ from reconciler.live.errors import (
     ServiceError,
     TransientError,
 )
+from reconciler.live.paging import as_is
 from reconciler.live.retry import RetryPolicy
 from reconciler.state import Auth, PortalTarget
 from reconciler.versions import Deployment, Platform
@@ -438,7 +439,7 @@ def test_paging_by_total_fetches_the_rest_concurrently() -> None:
 
     async def read() -> list[dict[str, Any]]:
         async with make_client(fake, concurrency=4) as client:
-            return await client.get_pages("portals/p1/users", "users")
+            return await client.get_pages("portals/p1/users", "users", convert=as_is)
 
     got = run(read())
     assert [u["username"] for u in got] == [u["username"] for u in users(950)]
@@ -453,7 +454,7 @@ def test_paging_without_total_follows_next_start() -> None:
 
     async def read() -> list[dict[str, Any]]:
         async with make_client(fake) as client:
-            return await client.get_pages("portals/p1/users", "users")
+            return await client.get_pages("portals/p1/users", "users", convert=as_is)
 
     assert len(run(read())) == 250
     starts = [s.params["start"] for s in fake.seen if s.path.endswith("/users")]
@@ -466,7 +467,7 @@ def test_request_counter_counts_every_request() -> None:
 
     async def read() -> int:
         async with make_client(fake) as client:
-            await client.get_pages("portals/p1/users", "users")
+            await client.get_pages("portals/p1/users", "users", convert=as_is)
             return client.requests
 
     assert run(read()) == 4  # sign-in + 3 pages
@@ -489,7 +490,7 @@ def test_paging_follows_a_server_that_caps_num() -> None:
 
     async def read() -> list[dict[str, Any]]:
         async with make_client(fake) as client:
-            return await client.get_pages("portals/p1/users", "users")
+            return await client.get_pages("portals/p1/users", "users", convert=as_is)
 
     assert [u["username"] for u in run(read())] == [u["username"] for u in users(230)]
 

@@ -1,5 +1,6 @@
 """Paged listings: every entry once and in order, whatever the pages asked ahead of the
-total turn out to be (beyond the end, paged differently by the server, or failing)."""
+total turn out to be (beyond the end, paged differently by the server, or failing), each
+page converted as soon as it and the pages before it are there."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 from reconciler.live.errors import ServiceError
-from reconciler.live.paging import read_pages
+from reconciler.live.paging import as_is, read_pages
 
 Json = dict[str, Any]
 
@@ -39,7 +40,8 @@ class Listing:
 
 
 def read(listing: Listing, expected: int) -> list[Json]:
-    return asyncio.run(read_pages(listing.fetch, "entries", page_size=100, expected=expected))
+    reading = read_pages(listing.fetch, "entries", as_is, page_size=100, expected=expected)
+    return asyncio.run(reading)
 
 
 def test_the_pages_the_caller_expects_go_out_with_page_1() -> None:
@@ -89,4 +91,53 @@ def test_a_failing_page_ahead_fails_the_listing_with_its_own_error() -> None:
         return await listing.fetch(start)
 
     with pytest.raises(ServiceError, match="page 3 failed"):
-        asyncio.run(read_pages(failing, "entries", page_size=100, expected=250))
+        asyncio.run(read_pages(failing, "entries", as_is, page_size=100, expected=250))
+
+
+@pytest.mark.parametrize("total", [True, False])
+def test_each_page_is_converted_before_the_last_page_is_answered(total: bool) -> None:
+    """The last page is answered only once the first has been converted: a reader that
+    converted after the last page would wait forever (here: fail on the timeout)."""
+    listing = Listing(250, total=total)
+    first_converted = asyncio.Event()
+    converted: list[int] = []
+
+    async def fetch(start: int) -> Json:
+        if start == 201:
+            await first_converted.wait()
+        return await listing.fetch(start)
+
+    async def convert(entries: list[Json]) -> list[int]:
+        first_converted.set()
+        converted.append(len(entries))
+        return [entry["n"] for entry in entries]
+
+    async def reading() -> list[int]:
+        pages = read_pages(fetch, "entries", convert, page_size=100, expected=250)
+        return await asyncio.wait_for(pages, timeout=5)
+
+    assert asyncio.run(reading()) == list(range(250))
+    assert converted == [100, 100, 50]
+
+
+@pytest.mark.parametrize("total", [True, False])
+def test_a_page_being_converted_does_not_hold_back_the_next_ask(total: bool) -> None:
+    """Converting page 1 waits until page 101 has been asked: a reader that asked the
+    next pages only after converting would wait forever (here: fail on the timeout)."""
+    listing = Listing(150, total=total)
+    next_asked = asyncio.Event()
+
+    async def fetch(start: int) -> Json:
+        if start == 101:
+            next_asked.set()
+        return await listing.fetch(start)
+
+    async def convert(entries: list[Json]) -> list[Json]:
+        await next_asked.wait()
+        return entries
+
+    async def reading() -> list[Json]:
+        pages = read_pages(fetch, "entries", convert, page_size=100, expected=0)
+        return await asyncio.wait_for(pages, timeout=5)
+
+    assert asyncio.run(reading()) == listing.items
