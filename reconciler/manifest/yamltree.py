@@ -128,7 +128,7 @@ class _Open:
     key: Any = None
     key_positions: Positions | None = None
     has_key: bool = False
-    merges: list[Tree] = field(default_factory=list)
+    merges: list[Tree] | None = None  # the mappings `<<` merges in, once there is one
     nodes: int = 1  # nodes within, aliases expanded
 
 
@@ -163,23 +163,28 @@ class _Document:
         mark = event.start_mark
         positions = Positions(mark.line + 1, mark.column + 1)
         if event.anchor:
-            self.remember(event.anchor, Tree(value, positions), 1)
+            self.anchors[event.anchor] = (Tree(value, positions), 1)
         self.place(value, positions, event, 1)
 
     def open(self, event: events.CollectionStartEvent) -> None:
-        self.check_tag(event)
+        if event.tag is not None:
+            self.check_tag(event)
         if len(self.stack) >= limits.MAX_DEPTH:
             raise _error(event, f"nested deeper than {limits.MAX_DEPTH} levels")
         container: dict[Any, Any] | list[Any] = (
             {} if isinstance(event, events.MappingStartEvent) else []
         )
-        self.stack.append(_Open(container, _at(event), event.anchor))
+        mark = event.start_mark
+        positions = Positions(mark.line + 1, mark.column + 1)
+        self.stack.append(_Open(container, positions, event.anchor))
 
     def close(self) -> None:
+        # As `scalar`: the path of every mapping of a large file, kept free of needless calls.
         done = self.stack.pop()
-        if isinstance(done.value, dict):
+        if done.merges:
             _merge(done)
-        self.remember(done.anchor, Tree(done.value, done.positions), done.nodes)
+        if done.anchor:
+            self.anchors[done.anchor] = (Tree(done.value, done.positions), done.nodes)
         self.place(done.value, done.positions, None, done.nodes)
 
     def alias(self, event: events.AliasEvent) -> None:
@@ -233,7 +238,7 @@ class _Document:
     def set_value(self, parent: _Open, value: Any, positions: Positions) -> None:
         assert isinstance(parent.value, dict) and parent.key_positions is not None
         if parent.key is _MergeMarker:
-            parent.merges += _merge_sources(Tree(value, positions))
+            parent.merges = [*(parent.merges or ()), *_merge_sources(Tree(value, positions))]
         else:
             parent.value[parent.key] = value
             key_at = parent.key_positions
@@ -243,10 +248,6 @@ class _Document:
         parent.has_key = False
 
     # --- anchors and tags ----------------------------------------------------------------
-
-    def remember(self, anchor: str | None, tree: Tree, size: int) -> None:
-        if anchor:
-            self.anchors[anchor] = (tree, size)
 
     @staticmethod
     def check_tag(event: events.NodeEvent) -> None:
@@ -268,7 +269,7 @@ def _merge_sources(tree: Tree) -> list[Tree]:
 def _merge(done: _Open) -> None:
     """`<<: *base`: the keys written in the mapping win over merged ones."""
     assert isinstance(done.value, dict)
-    for source in done.merges:
+    for source in done.merges or ():
         for key, value in source.value.items():
             if key not in done.value:
                 done.value[key] = value
@@ -333,10 +334,6 @@ def _timestamp(text: str) -> date | datetime | None:
 def _line_column(event: events.Event) -> tuple[int, int]:
     mark = event.start_mark
     return mark.line + 1, mark.column + 1
-
-
-def _at(event: events.Event) -> Positions:
-    return Positions(*_line_column(event))
 
 
 def _error(event: events.Event, message: str) -> TreeError:

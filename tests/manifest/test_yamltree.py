@@ -1,5 +1,6 @@
 """Plain scalars resolve under YAML 1.2's core schema: every form that is not text, and
-text that merely starts like one (the resolver looks at the first character first)."""
+text that merely starts like one (the resolver looks at the first character first).
+Anchors, aliases and `<<` merges keep their values and the positions they were written at."""
 
 from __future__ import annotations
 
@@ -72,3 +73,39 @@ def test_nan_is_a_float_that_is_not_a_number() -> None:
 def test_quoted_scalars_are_always_text() -> None:
     tree = next(yamltree.trees("a: '42'\nb: \"true\"\nc: !!str 7\nd: !!int '8'\n"))
     assert tree is not None and tree.value == {"a": "42", "b": "true", "c": "7", "d": 8}
+
+
+def only_tree(text: str) -> yamltree.Tree:
+    tree = next(yamltree.trees(text))
+    assert tree is not None
+    return tree
+
+
+def test_a_merge_key_brings_the_base_keys_and_the_written_ones_win() -> None:
+    tree = only_tree("base: &base {role: org_user, level: 2}\nuser: {<<: *base, level: 1}\n")
+    assert tree.value["user"] == {"role": "org_user", "level": 1}
+    user = tree.positions.children["user"].children
+    assert (user["role"].line, user["role"].column) == (1, 14)  # where the base wrote it
+    assert (user["level"].line, user["level"].column) == (2, 19)
+
+
+def test_several_merges_into_one_mapping_all_count() -> None:
+    tree = only_tree("a: &a {x: 1}\nb: &b {y: 2}\nc:\n  <<: *a\n  <<: *b\n")
+    assert tree.value["c"] == {"x": 1, "y": 2}
+
+
+def test_a_merge_of_a_scalar_is_refused_where_it_is_written() -> None:
+    with pytest.raises(yamltree.TreeError, match="merges only a mapping") as raised:
+        only_tree("a: &a 1\nb: {<<: *a}\n")
+    assert raised.value.line == 2
+
+
+def test_anchored_scalars_and_mappings_are_reused_by_their_aliases() -> None:
+    tree = only_tree("one: &name Analyst\ntwo: *name\nbase: &m {k: v}\ncopy: *m\n")
+    assert tree.value == {
+        "one": "Analyst",
+        "two": "Analyst",
+        "base": {"k": "v"},
+        "copy": {"k": "v"},
+    }
+    assert tree.positions.children["copy"].line == 4
