@@ -30,7 +30,7 @@ from pathlib import Path
 
 import httpx
 from latency_proxy import proxied
-from plan_requests import manifests, state_yaml
+from plan_requests import CREDENTIALS, issued_token, manifests, state_yaml
 from serving import serving
 
 from reconciler.live.client import PortalClient
@@ -77,12 +77,6 @@ def median_loading(folder: Path, runs: int) -> float:
     return sorted(times)[len(times) // 2]
 
 
-def issued_token(root: str) -> str:
-    form = {"username": "admin", "password": "admin-pass", "referer": root, "f": "json"}
-    token: str = httpx.post(f"{root}/generateToken", data=form).json()["token"]
-    return token
-
-
 def per_resource_read(root: str, members: int, sample: int | None) -> tuple[float, int]:
     """(seconds, requests) of reading each resource in turn, as a script would."""
     started = time.perf_counter()
@@ -115,7 +109,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="orgctl reads: the median of N")
     args = parser.parse_args()
     rtt = args.rtt_ms / 1000
-    os.environ.update(ORGCTL_USERNAME="admin", ORGCTL_PASSWORD="admin-pass")
+    os.environ.update(CREDENTIALS)
     with tempfile.TemporaryDirectory() as tmp:
         state = Path(tmp) / "state.yaml"
         state.write_text(state_yaml(args.members, ROLES))

@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import httpx
 from serving import serving
 
 from reconciler.live.client import PortalClient
@@ -24,6 +25,8 @@ from reconciler.plan.planner import build_plan
 from reconciler.runtime import tune_garbage_collector
 from reconciler.workflow import plan_live
 
+# The administrator `state_yaml` seeds, as the variables the manifests' Portal names.
+CREDENTIALS = {"ORGCTL_USERNAME": "admin", "ORGCTL_PASSWORD": "admin-pass"}
 PRIVILEGES = ["portal:user:joinGroup", "portal:user:viewOrgItems", "portal:user:viewOrgUsers"]
 
 
@@ -48,6 +51,14 @@ def state_yaml(members: int, roles: int) -> str:
         for i in range(roles)
     ]
     return "\n".join(lines) + "\n"
+
+
+def issued_token(root: str) -> str:
+    """A token for the seeded administrator from the sharing root `root`, bound to it as
+    the referer (send `Referer: root` with it)."""
+    form = {"username": "admin", "password": "admin-pass", "referer": root, "f": "json"}
+    token: str = httpx.post(f"{root}/generateToken", data=form).json()["token"]
+    return token
 
 
 def manifests(
@@ -76,7 +87,7 @@ def manifests(
 
 
 async def measure(folder: Path) -> tuple[int, float, float, int]:
-    os.environ.update(ORGCTL_USERNAME="admin", ORGCTL_PASSWORD="admin-pass")
+    os.environ.update(CREDENTIALS)
     desired = load_desired(folder)
     client = PortalClient(desired.portal.url, auth=desired.portal.auth)
     async with client:

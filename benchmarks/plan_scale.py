@@ -17,7 +17,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from plan_requests import manifests, state_yaml
+from plan_requests import CREDENTIALS, manifests, state_yaml
 from serving import Run, checked, serving, timed
 
 ROLES = 1_000
@@ -31,7 +31,7 @@ def measure(members: int, runs: int) -> tuple[list[Run], list[Run]]:
         with serving(state) as served:
             url = f"{served.origin}/big/sharing/rest"
             folder = str(manifests(Path(tmp) / "manifests", url, members, ROLES))
-            env = {**os.environ, "ORGCTL_USERNAME": "admin", "ORGCTL_PASSWORD": "admin-pass"}
+            env = {**os.environ, **CREDENTIALS}
             plans = [checked(timed(["plan", folder], env), "plan") for _ in range(runs)]
             validations = [
                 checked(timed(["validate", folder], env), "validate") for _ in range(runs)

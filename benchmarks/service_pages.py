@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import httpx
-from plan_requests import state_yaml
+from plan_requests import issued_token, state_yaml
 from serving import serving
 
 PAGE = 100
@@ -36,9 +36,7 @@ def measure(members: int) -> tuple[float, float]:
 
 def _page_ms(root: str, members: int) -> float:
     with httpx.Client(timeout=60) as client:
-        form = {"username": "admin", "password": "admin-pass", "referer": root, "f": "json"}
-        token = client.post(f"{root}/generateToken", data=form).json()["token"]
-        headers = {"X-Esri-Authorization": f"Bearer {token}", "Referer": root}
+        headers = {"X-Esri-Authorization": f"Bearer {issued_token(root)}", "Referer": root}
         params: dict[str, str | int] = {
             "start": max(1, min(members // 2, members - PAGE)),
             "num": PAGE,
