@@ -75,9 +75,9 @@ async def _follow(
     while True:
         listed = entries(page, key)
         start = next_start(page) if listed else None
-        following = None if start is None else early.pop(start, None)
-        if start is not None and following is None:
-            following = group.create_task(fetch(start))
+        following = None
+        if start is not None:
+            following = early.pop(start, None) or group.create_task(fetch(start))
         items.extend(await convert(listed))
         if following is None:
             break

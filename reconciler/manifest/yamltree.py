@@ -174,9 +174,7 @@ class _Document:
         container: dict[Any, Any] | list[Any] = (
             {} if isinstance(event, events.MappingStartEvent) else []
         )
-        mark = event.start_mark
-        positions = Positions(mark.line + 1, mark.column + 1)
-        self.stack.append(_Open(container, positions, event.anchor))
+        self.stack.append(_Open(container, _at(event), event.anchor))
 
     def close(self) -> None:
         # As `scalar`: the path of every mapping of a large file, kept free of needless calls.
@@ -238,7 +236,7 @@ class _Document:
     def set_value(self, parent: _Open, value: Any, positions: Positions) -> None:
         assert isinstance(parent.value, dict) and parent.key_positions is not None
         if parent.key is _MergeMarker:
-            parent.merges = [*(parent.merges or ()), *_merge_sources(Tree(value, positions))]
+            parent.merges = (parent.merges or []) + _merge_sources(Tree(value, positions))
         else:
             parent.value[parent.key] = value
             key_at = parent.key_positions
@@ -334,6 +332,10 @@ def _timestamp(text: str) -> date | datetime | None:
 def _line_column(event: events.Event) -> tuple[int, int]:
     mark = event.start_mark
     return mark.line + 1, mark.column + 1
+
+
+def _at(event: events.Event) -> Positions:
+    return Positions(*_line_column(event))
 
 
 def _error(event: events.Event, message: str) -> TreeError:
