@@ -191,7 +191,7 @@ class ApplyLock:
     async def acquire(self, timeout: float, run_id: str) -> Lease:
         """Hold the lock, waiting up to `timeout` seconds for another holder to finish;
         a lease that has not changed for a whole period (its holder is dead) is taken."""
-        waiting = _Waiting(self.clock, self.clock() + timeout)
+        waiting = _Waiting(self.clock, timeout)
         while True:
             current = await self.store.read()
             if current is None or _dead_here(current) or waiting.unchanged(current):
@@ -279,9 +279,9 @@ class ApplyLock:
         if self._renewal is not None:
             self._renewal.cancel()
             await asyncio.gather(self._renewal, return_exceptions=True)
-        if self.lease is None or self.lost is not None:
+        if self.lease is None:
             return
-        current = await self.store.read()
+        current = await self.store.read()  # only our own lease is removed, lost or not
         if current is not None and current.id == self.lease.id:
             await self.store.remove()
         self.lease = None
@@ -290,10 +290,11 @@ class ApplyLock:
 class _Waiting:
     """What a waiting apply has seen of another's lease, by its own clock."""
 
-    def __init__(self, clock: Callable[[], float], deadline: float) -> None:
+    def __init__(self, clock: Callable[[], float], timeout: float) -> None:
         self.clock = clock
         self.started = clock()
-        self.deadline = deadline
+        self.timeout = timeout
+        self.deadline = self.started + timeout
         self.seen: tuple[str, int, float] | None = None  # the lease as last seen ...
         self.seen_at = 0.0  # ... first seen thus at this moment
         self.changes = 0  # how often it changed while watched: its holder renews it
@@ -335,7 +336,7 @@ class _Waiting:
         if first:
             return (
                 f"The portal is locked: {lease.describe()}. Waiting for it (up to"
-                f" {self.deadline - self.started:g}s); to break the lock of a dead apply:"
+                f" {self.timeout:g}s); to break the lock of a dead apply:"
                 f" orgctl force-unlock {lease.id} MANIFESTS"
             )
         return f"Still waiting for the apply lock (lock ID {lease.id}, {lease.holder}): {waited}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
 from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
 from types import FrameType
@@ -48,6 +49,7 @@ class Interrupts:
         self._sending = False
         self._sent = False  # calls were sent: a later signal cannot say nothing changed
         self._task: asyncio.Task[Any] | None = None
+        self._previous: dict[int, Any] = {}
 
     def reason(self) -> str | None:
         """Why calls are no longer started (the engine's guard), or None."""
@@ -58,6 +60,9 @@ class Interrupts:
         loop = asyncio.get_running_loop()
         task: asyncio.Task[T] = asyncio.ensure_future(work)
         self._task = task
+        if threading.current_thread() is not threading.main_thread():
+            return await task  # only the main thread receives signals
+        self._previous = {signum: signal.getsignal(signum) for signum in SIGNALS}
         self._install(loop)
         try:
             return await task
@@ -68,6 +73,8 @@ class Interrupts:
             raise Interrupted(self.received, f"{self.reason()} {told}") from None
         finally:
             self._remove(loop)
+            for signum, handler in self._previous.items():  # as they were (a test runner's)
+                signal.signal(signum, handler)
 
     @contextmanager
     def sending(self) -> Iterator[None]:
@@ -81,6 +88,9 @@ class Interrupts:
     @contextmanager
     def at_prompt(self) -> Iterator[None]:
         """The first Ctrl-C (or SIGTERM) at a prompt cancels the apply."""
+        if not self._previous:  # not handling signals (not the main thread)
+            yield
+            return
         loop = asyncio.get_running_loop()
         self._remove(loop)
         previous = {signum: signal.signal(signum, self._raise) for signum in SIGNALS}
