@@ -39,7 +39,7 @@ def test_a_portal_killed_mid_apply_stops_it_within_seconds(serve: Serve, tmp_pat
     world = serve(bulk_state(tmp_path, CALLS))
     manifests = bulk_manifests(tmp_path, CALLS)
     journal = tmp_path / "apply.jsonl"
-    args = ["apply", manifests, "--auto-approve", "--journal", journal]
+    args: list[str | Path] = ["apply", manifests, "--auto-approve", "--journal", journal]
     applying = Running([*args, "--parallelism", str(PARALLELISM)], world.env(PORTAL), tmp_path)
     wait_for_done(journal, 20, applying)
     world.service.kill()
@@ -73,7 +73,7 @@ def test_a_pre_issued_token_that_expires_mid_apply_stops_it(serve: Serve, tmp_pa
     env = env_with(
         ORGCTL_PORTAL_URL=f"{world.service.url}/{PORTAL}/sharing/rest", ORGCTL_TOKEN=issued
     )
-    args = ["apply", manifests, "--auto-approve", "--journal", journal]
+    args: list[str | Path] = ["apply", manifests, "--auto-approve", "--journal", journal]
     applying = Running([*args, "--parallelism", str(PARALLELISM)], env, tmp_path)
     wait_for_done(journal, 20, applying)
     world.advance_clock(1)  # an hour later: the 10-minute token has expired
@@ -89,6 +89,6 @@ def test_a_pre_issued_token_that_expires_mid_apply_stops_it(serve: Serve, tmp_pa
     assert all("498" in e["error"]["message"] for e in refused), refused
     not_sent = [e for e in events if e["event"] == "not-sent"]
     assert len(not_sent) > CALLS // 2, applying.output
-    assert "credentials were refused and cannot be renewed" in not_sent[-1]["error"]["message"]
+    assert "refused the credentials, and they cannot be renewed" in not_sent[-1]["error"]["message"]
     assert len(after) < 20, "\n".join(after)
     last_line_names_the_lock(after, events[0]["run"], manifests)

@@ -40,7 +40,7 @@ def slow_apply(
     env = world.env(PORTAL)
     env["ORGCTL_PORTAL_URL"] = f"{proxy.url}/{PORTAL}/sharing/rest"
     env["ORGCTL_LOCK_LEASE"] = lease_period
-    args = ["apply", tmp_path / "bulk", "--auto-approve", "--journal", journal]
+    args: list[str | Path] = ["apply", tmp_path / "bulk", "--auto-approve", "--journal", journal]
     return Running([*args, "--parallelism", "1"], env, tmp_path), journal
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from reconciler.apply.lock import KEY
 from tests.cli import orgctl_command
 
 from .bulk import (
@@ -29,7 +30,6 @@ from .bulk import (
 )
 from .harness import Serve, World
 from .proxy import FaultyProxy
-from .test_apply_lock import KEY
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +56,13 @@ def test_a_signal_during_apply_stops_it_cleanly(
 ) -> None:
     world = serve(bulk_state(tmp_path, 300))
     journal = tmp_path / "apply.jsonl"
-    args = ["apply", bulk_manifests(tmp_path, 300), "--auto-approve", "--journal", journal]
+    args: list[str | Path] = [
+        "apply",
+        bulk_manifests(tmp_path, 300),
+        "--auto-approve",
+        "--journal",
+        journal,
+    ]
     applying = Running([*args, "--parallelism", "2"], world.env(PORTAL), tmp_path)
     wait_for_done(journal, 20, applying)
     applying.process.send_signal(signum)
@@ -79,7 +85,13 @@ def test_a_signal_during_apply_stops_it_cleanly(
 def test_a_second_ctrl_c_stops_waiting_for_calls_in_flight(serve: Serve, tmp_path: Path) -> None:
     world = serve(bulk_state(tmp_path, 100))
     journal = tmp_path / "apply.jsonl"
-    args = ["apply", bulk_manifests(tmp_path, 100), "--auto-approve", "--journal", journal]
+    args: list[str | Path] = [
+        "apply",
+        bulk_manifests(tmp_path, 100),
+        "--auto-approve",
+        "--journal",
+        journal,
+    ]
     # The proxy holds the first setPrivileges: a call in flight that never finishes.
     with FaultyProxy(world.service.url, stall=("/setPrivileges",)) as proxy:
         env = world.env(PORTAL)

@@ -83,7 +83,7 @@ def test_requests_to_a_dead_portal_stop_once_it_opens() -> None:
     async def many() -> list[Any]:
         async with client:
             reads = [client.get_json("portals/self") for _ in range(16)]
-            return await asyncio.gather(*reads, return_exceptions=True)
+            return list(await asyncio.gather(*reads, return_exceptions=True))
 
     errors = asyncio.run(many())
     assert all(isinstance(e, PortalError) for e in errors), errors
