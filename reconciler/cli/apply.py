@@ -72,7 +72,7 @@ class Request:
             "orgctl apply portals/prod --dry-run   # print each call, send nothing",
             "orgctl apply portals/prod --auto-approve --journal apply.jsonl   # in CI",
         ],
-        help.LIVE + help.NOTIFY,
+        help.LIVE + help.NOTIFY + help.LOCK,
     ),
 )
 @click.argument("manifests", required=False, type=click.Path(path_type=Path))
