@@ -217,10 +217,14 @@ class ApplyLock:
         period = self.lease_seconds
         lease = Lease(run_id, _holder(), os.getpid(), now, now + period, seconds=period)
         started = self.clock()
-        await self.store.write(lease)
-        settle = min(max(2 * (self.clock() - started), SETTLE_BOUNDS[0]), SETTLE_BOUNDS[1])
-        await self.sleep(settle)
-        back = await self.store.read()
+        try:
+            await self.store.write(lease)
+            settle = min(max(2 * (self.clock() - started), SETTLE_BOUNDS[0]), SETTLE_BOUNDS[1])
+            await self.sleep(settle)
+            back = await self.store.read()
+        except asyncio.CancelledError:  # interrupted (Ctrl-C) while taking it: give it back
+            await self._remove_if(run_id)
+            raise
         if back is None or back.id != run_id:
             return None  # a rival wrote after us: theirs stands
         self.lease = lease
@@ -281,10 +285,13 @@ class ApplyLock:
             await asyncio.gather(self._renewal, return_exceptions=True)
         if self.lease is None:
             return
-        current = await self.store.read()  # only our own lease is removed, lost or not
-        if current is not None and current.id == self.lease.id:
-            await self.store.remove()
+        await self._remove_if(self.lease.id)  # only our own lease, lost or not
         self.lease = None
+
+    async def _remove_if(self, lock_id: str) -> None:
+        current = await self.store.read()
+        if current is not None and current.id == lock_id:
+            await self.store.remove()
 
 
 class _Waiting:
