@@ -77,7 +77,9 @@ def test_a_url_from_an_answer_outside_the_trusted_origins_is_never_requested() -
 
 def test_a_root_outside_the_trusted_origins_is_refused_when_the_client_is_made() -> None:
     env = {"ORGCTL_TOKEN": "t0k3n-value", "ORGCTL_TRUSTED_ORIGINS": "https://gis.example.com"}
-    with pytest.raises(UserError, match=re.escape("refusing to send credentials to http://127.0.0.1:9")):
+    with pytest.raises(
+        UserError, match=re.escape("refusing to send credentials to http://127.0.0.1:9")
+    ):
         PortalClient("http://127.0.0.1:9/p/sharing/rest", auth=Auth("ORGCTL_TOKEN"), env=env)
     with pytest.raises(UserError, match="comes from the admin URL"):
         PortalClient(
