@@ -75,12 +75,12 @@ class PortalClient:
         admin_root: str | None = None,
         env: Mapping[str, str] | None = None,
         portal: str | None = None,
+        sources: UrlSources | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         retry: RetryPolicy | None = None,
         concurrency: int = 8,
         timeout: float = 30.0,
         retry_notice: RetryNotice | None = None,
-        sources: UrlSources | None = None,
     ) -> None:
         _check_root("portal URL", root)
         if admin_root is not None:
@@ -140,6 +140,21 @@ class PortalClient:
         if self.admin_root is None:
             raise UserError(f"the portal at {self.root} has no adminUrl; {path} needs one")
         return join(self.admin_root, path)
+
+    def _check_origin(self, url: str) -> None:
+        """Refuse (before sending) a URL whose origin ORGCTL_TRUSTED_ORIGINS does not list
+        for this portal."""
+        if self.trusted is None:
+            return
+        origin = origin_of(url)
+        if self.trusted.allows(origin, self.portal):
+            return
+        source = self.sources.other
+        if url.startswith(self.root):
+            source = self.sources.root
+        elif self.admin_root is not None and url.startswith(self.admin_root):
+            source = self.sources.admin
+        raise refusal(url, origin, self.trusted, self.portal, source)
 
     # --- public requests ------------------------------------------------------------------
 
@@ -258,21 +273,6 @@ class PortalClient:
             except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
                 raise _failed(reply_failure(url, exc, self.timeout)) from None
         return self._decoded(response)
-
-    def _check_origin(self, url: str) -> None:
-        """Refuse (before sending) a URL whose origin ORGCTL_TRUSTED_ORIGINS does not list
-        for this portal."""
-        if self.trusted is None:
-            return
-        origin = origin_of(url)
-        if self.trusted.allows(origin, self.portal):
-            return
-        source = self.sources.other
-        if url.startswith(self.root):
-            source = self.sources.root
-        elif self.admin_root is not None and url.startswith(self.admin_root):
-            source = self.sources.admin
-        raise refusal(url, origin, self.trusted, self.portal, source)
 
     def _announce(self, error: PortalError, failures: int, delay: float) -> None:
         """One line per retry, so a wait on an unreachable portal is seen, not silent."""
