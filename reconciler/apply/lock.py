@@ -191,7 +191,7 @@ class ApplyLock:
     async def acquire(self, timeout: float, run_id: str) -> Lease:
         """Hold the lock, waiting up to `timeout` seconds for another holder to finish;
         a lease that has not changed for a whole period (its holder is dead) is taken."""
-        waiting = _Waiting(self.clock, timeout)
+        waiting = LeaseWatch(self.clock, timeout)
         while True:
             current = await self.store.read()
             if current is None or _dead_here(current) or waiting.unchanged(current):
@@ -294,7 +294,7 @@ class ApplyLock:
             await self.store.remove()
 
 
-class _Waiting:
+class LeaseWatch:
     """What a waiting apply has seen of another's lease, by its own clock."""
 
     def __init__(self, clock: Callable[[], float], timeout: float) -> None:
