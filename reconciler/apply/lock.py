@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from reconciler.errors import UserError
+from reconciler.live.breaker import PortalStopped
 from reconciler.live.client import PortalClient
 from reconciler.live.errors import NotFoundError
 from reconciler.operations import OPERATIONS, READS, OperationName, ReadName
@@ -364,7 +365,7 @@ async def force_unlock(store: LeaseStore, lock_id: str) -> Lease:
 
 def not_released(lease: Lease, why: Exception, manifests: str) -> str:
     """What holds the lock after an apply that could not give it back."""
-    told = getattr(why, "headline", why)  # a stopped run's reason was told above in full
+    told = why.headline if isinstance(why, PortalStopped) else why  # told above in full
     return (
         f"The apply lock is still held: lock ID {lease.id} (it could not be released: {told})."
         f" Another apply takes it over once it has seen it unchanged for {lease.seconds:g}s;"

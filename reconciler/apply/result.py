@@ -37,8 +37,8 @@ class ApplyResult:
 
     @property
     def stopped(self) -> bool:
-        """Some calls were never sent: the run stopped before their turn."""
-        return any(o.status is Status.NOT_SENT for o in self.outcomes)
+        """The run stopped: some calls were never sent, or abandoned in flight."""
+        return any(o.status in (Status.NOT_SENT, Status.UNKNOWN) for o in self.outcomes)
 
     def counts(self) -> dict[str, int]:
         """Calls done, failed and skipped; and, only when there are any, not sent and

@@ -254,7 +254,7 @@ async def _apply_planned(
             interrupts.received, f"{interrupts.reason()}; run apply again to converge"
         )
     if result.stopped:
-        click.echo("Stopped: calls were not sent (above, and why); the portal was not verified.")
+        click.echo("Stopped before every call was sent (why: above); the portal was not verified.")
         request.notifier.send(apply_text(plan.portal.url, result, converged=False))
         return False
     converged = await _verify(client, desired, request)

@@ -144,7 +144,10 @@ def interrupted_at_the_prompt(
                 deadline = time.monotonic() + 15
             if process.poll() is not None and not select.select([controller], [], [], 0.2)[0]:
                 break
-        code = process.poll()
+        try:  # the terminal closes as the process ends: wait for its exit code
+            code: int | None = process.wait(max(deadline - time.monotonic(), 0.1))
+        except subprocess.TimeoutExpired:
+            code = None
     finally:
         if process.poll() is None:
             process.kill()
