@@ -5,6 +5,7 @@ lock is released, and apply exits 130 or 143 without a traceback."""
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import select
@@ -30,6 +31,7 @@ from .bulk import (
 )
 from .harness import Serve, World
 from .proxy import FaultyProxy
+from .test_apply_lock import lease
 
 pytestmark = pytest.mark.e2e
 
@@ -171,3 +173,21 @@ def test_the_first_signal_at_the_prompt_cancels(
     assert len(ours) == 5
     assert all(sorted(role["privileges"]) == sorted(SEEDED) for role in ours.values()), ours
     assert not lease_kept(world)
+
+
+def test_a_signal_while_waiting_for_the_lock_ends_the_wait(serve: Serve, tmp_path: Path) -> None:
+    world = serve(bulk_state(tmp_path, 5))
+    held = json.dumps(lease("cccc2222dddd3333"))
+    world.api(PORTAL).post("portals/self/addResource", key=KEY, text=held, access="orgprivate")
+    args: list[str | Path] = ["apply", bulk_manifests(tmp_path, 5), "--auto-approve"]
+    waiting = Running([*args, "--lock-timeout", "1m"], world.env(PORTAL), tmp_path)
+    deadline = time.monotonic() + 30
+    while not any("The portal is locked" in line for _, line in waiting.lines):
+        assert time.monotonic() < deadline and waiting.process.poll() is None, waiting.output
+        time.sleep(0.05)
+    waiting.process.send_signal(signal.SIGINT)
+    assert waiting.wait(15) == 130, waiting.output
+    assert "Traceback" not in waiting.output
+    last = waiting.output.splitlines()[-1]
+    assert last == "Error: interrupted by SIGINT before any call was sent"
+    assert lease_kept(world)  # the other apply's lease is left alone
