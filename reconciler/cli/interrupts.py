@@ -63,7 +63,11 @@ class Interrupts:
         if threading.current_thread() is not threading.main_thread():
             return await task  # only the main thread receives signals
         self._previous = {signum: signal.getsignal(signum) for signum in SIGNALS}
-        self._install(loop)
+        try:
+            self._install(loop)
+        except NotImplementedError:  # an event loop without signal handlers (Windows)
+            self._previous = {}
+            return await task
         try:
             return await task
         except asyncio.CancelledError:
