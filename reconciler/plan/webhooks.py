@@ -8,6 +8,7 @@ from reconciler.plan.diff import deleted, diff_record
 from reconciler.plan.draft import Draft, Group
 from reconciler.plan.model import Action, Change
 from reconciler.plan.normalize import canonical_fields, form_value
+from reconciler.plan.unread import SETTINGS, needs
 
 SETTINGS_ADDRESS = "WebhookSettings"
 
@@ -27,7 +28,17 @@ def plan_webhook_settings(draft: Draft) -> None:
         undeclared = sorted(set(catalog.WEBHOOK_SETTINGS) - set(declared))
         why = draft.live.webhookSettingsUnread
         unknown = f"live settings are unknown ({why})" if why else "live settings are unknown"
-        if undeclared:
+        refused = SETTINGS in draft.live.unread
+        if undeclared and refused:
+            # The account may not read them (403): another may, and the values the plan
+            # would reset are the ones nobody compared.
+            draft.error(
+                SETTINGS_ADDRESS,
+                f"cannot compare: {unknown}; the plan would reset undeclared fields to their"
+                f" defaults ({', '.join(undeclared)}): declare all five, or plan with an"
+                f" account that may read them ({needs(SETTINGS)})",
+            )
+        elif undeclared:
             draft.warn(
                 SETTINGS_ADDRESS,
                 f"{unknown}; undeclared fields will be reset to their "
