@@ -83,6 +83,8 @@ def test_a_reviewer_holding_view_privileges_makes_every_read_of_a_plan(hq: Api) 
     for path, key in VIEWED:
         assert key in hq.get("hq", path, auth=reviewer), path
     assert hq.get("hq", "content/users/uma", auth=reviewer)["total"] == 1
+    # A task run's files are content of its item: viewItems reads them too.
+    assert hq.get("hq", "content/items/i1/resources", auth=reviewer)["resources"] == []
 
 
 def test_webhooks_and_tasks_stay_with_administrators_and_owners(hq: Api) -> None:
