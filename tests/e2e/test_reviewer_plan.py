@@ -124,3 +124,32 @@ def test_a_member_without_view_privileges_is_told_which_one_to_hold(hq: World) -
     assert planned.returncode == 1, output_of(planned)
     assert "portal:admin:viewUsers" in planned.stderr, output_of(planned)
     assert "Traceback" not in planned.stderr
+
+
+FRANK_LINE = "      - {username: frank, password: frank-pass, role: org_user, level: 2}\n"
+FIELD_REVIEWER = (
+    "      - {username: rita, password: rita-pass, role: Reviewer, level: 2}\n"
+    "    roles:\n"
+    "      - {id: r0000000000209, name: Reviewer, description: Reads for plans,\n"
+    f"         privileges: [{VIEWS}, portal:admin:manageCollaborations]}}\n"
+)
+
+
+def test_on_a_guest_the_reviewer_is_told_what_it_could_not_compare(
+    serve: Serve, tmp_path: Path
+) -> None:
+    """examples/field declares organization webhooks, partial webhook settings and a
+    task-run retention: each rests on a read only an administrator (or the webhook and
+    task owners) may make."""
+    field = serve(demo_state_with(tmp_path, {FRANK_LINE: FIELD_REVIEWER}))
+    planned = field.orgctl(
+        "plan", EXAMPLES / "field", "--format", "json", portal="field", **REVIEWER
+    )
+    assert planned.returncode == 1, output_of(planned)
+    plan = plan_json(planned)
+    errors = {e["address"]: e["message"] for e in plan["errors"]}
+    assert set(errors) == {"OrganizationWebhook/*", "TaskRun/frank/*", "WebhookSettings"}, errors
+    assert "portal:admin:manageWebhooks" in errors["OrganizationWebhook/*"]
+    assert "would reset undeclared fields" in errors["WebhookSettings"]
+    assert set(plan["notCompared"]) == set(errors)
+    assert not [c for c in plan["calls"] if c["address"] in errors]
