@@ -9,7 +9,8 @@ changes. Independent reads are gathered; the client's semaphore bounds them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
@@ -180,14 +181,17 @@ class _Reader:
         first pages go out at once; `arguments`: the path's)."""
         path = await self.path(read, arguments or {})
         entries = READS[read].entries or ""
-        return await self.client.get_pages(
-            path, entries, params, convert=convert, expected=expected
-        )
+        with _who_may(read):
+            return await self.client.get_pages(
+                path, entries, params, convert=convert, expected=expected
+            )
 
     async def one(
         self, read: ReadName, params: dict[str, Any] | None = None, **arguments: str
     ) -> dict[str, Any]:
-        return await self.client.get_json(await self.path(read, arguments), params)
+        path = await self.path(read, arguments)
+        with _who_may(read):
+            return await self.client.get_json(path, params)
 
     def readable(self, convert: Callable[[], T]) -> T | None:
         """The record `convert` makes, or None when the portal answered a value orgctl
@@ -379,6 +383,23 @@ class _Reader:
             for (_, t), r in zip(covered, runs, strict=True)
         )
         return sorted((t for t in built if t is not None), key=lambda t: t.id)
+
+
+@contextmanager
+def _who_may(read: ReadName) -> Iterator[None]:
+    """A refused read (403) says who may make it, as the reads table does: a real portal's
+    message names no privilege, and the fix is an account that holds one."""
+    try:
+        yield
+    except ForbiddenError as refused:
+        needed = f"reading it needs {READS[read].access.text}"
+        raise ForbiddenError(
+            refused.url,
+            refused.code,
+            refused.message,
+            refused.messageCode,
+            (*refused.details, needed),
+        ) from None
 
 
 def _named_anywhere(pages: list[frozenset[str] | None]) -> frozenset[str] | None:
