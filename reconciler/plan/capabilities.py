@@ -169,15 +169,19 @@ def check_capabilities(draft: Draft, who: Applying) -> None:
     """A problem per address and capability for the calls the applying member may not
     make: an error when it is the member that applies, else a warning saying so."""
     described = describe(who, draft.live)
-    for (address, needed), operations in sorted(refused_calls(who.caller, draft).items()):
+    refused = refused_calls(who.caller, draft)
+    for (address, needed), operations in sorted(refused.items()):
         names = list(dict.fromkeys(operations))
         verb, them = ("needs", "it") if len(names) == 1 else ("need", "them")
         message = f"{', '.join(names)} {verb} {needed}; {described} is not"
         if who.binding:
             draft.error(address, f"{message}, so the portal would refuse {them} (403)")
         else:
-            draft.warn(
-                address,
-                f"{message}: the account that applies must be (name it in the Portal's"
-                " spec.applier to check it at plan time)",
-            )
+            draft.warn(address, f"{message}: the account that applies must be")
+    if refused and not who.binding:
+        count = sum(len(operations) for operations in refused.values())
+        draft.warn(
+            "Portal",
+            f"{described} may not make {count} of this plan's calls: name the member that"
+            " applies in the Portal's spec.applier, and the plan checks them for it",
+        )

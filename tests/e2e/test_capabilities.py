@@ -42,7 +42,7 @@ def test_apply_refuses_every_call_an_administrator_who_is_not_the_default_one_ma
     planned = hq.orgctl("plan", HQ, "--format", "json", portal="hq", **ADMIN2)
     assert planned.returncode == 0, output_of(planned)
     warnings = {w["address"]: w["message"] for w in plan_json(planned)["warnings"]}
-    assert set(warnings) == {"Role/Analyst", "Role/Field Analyst", "Role/Legacy Viewer"}
+    assert set(warnings) == {"Portal", "Role/Analyst", "Role/Field Analyst", "Role/Legacy Viewer"}
     assert warnings["Role/Field Analyst"].startswith(
         "createRole, setPrivileges need the default organization administrator; the signed-in"
         " user admin2 (org_admin, not the default administrator) is not: the account that"

@@ -98,8 +98,10 @@ def test_without_an_applier_the_reviewer_is_warned_of_what_it_may_not_make(
     plan = plan_json(planned)
     assert plan["errors"] == []
     warned = {w["address"] for w in plan["warnings"]}
-    assert {"Role/Field Analyst", "Member/alice", "Workspace/c1/ws1"} <= warned, warned
+    assert {"Portal", "Role/Field Analyst", "Member/alice", "Workspace/c1/ws1"} <= warned
     assert all("the signed-in user rita" in w["message"] for w in plan["warnings"])
+    portal = next(w["message"] for w in plan["warnings"] if w["address"] == "Portal")
+    assert "spec.applier" in portal, portal
 
 
 def test_what_a_narrower_account_cannot_read_is_said_by_resource(hq: World, tmp_path: Path) -> None:

@@ -37,7 +37,9 @@ def test_without_an_applier_the_signed_in_account_s_refusals_are_warnings() -> N
     assert [str(w) for w in plan.warnings] == [
         "Role/Field Analyst: createRole, setPrivileges need the default organization"
         " administrator; the signed-in user rita (org_user) is not: the account that applies"
-        " must be (name it in the Portal's spec.applier to check it at plan time)"
+        " must be",
+        "Portal: the signed-in user rita (org_user) may not make 2 of this plan's calls: name"
+        " the member that applies in the Portal's spec.applier, and the plan checks them for it",
     ]
 
 
