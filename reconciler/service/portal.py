@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reconciler.service.accounts import profile
 from reconciler.service.auth import (
     TOKEN_MINUTES_DEFAULT,
     TOKEN_MINUTES_MAX,
@@ -105,13 +106,15 @@ def portal_self(ctx: Ctx) -> dict[str, Any]:
 
 
 def member_view(user: Doc, portal: Doc) -> dict[str, Any]:
-    """A member as `portals/<pid>/users` shows it (design: level is a string)."""
+    """A member as `portals/<pid>/users` shows it (design: level is a string). As in
+    real organizations' answers, only a member with a custom role carries `roleId`."""
     custom = user["role"] in portal["roles"]
     return {
+        **profile(user, portal),
         "username": user["username"],
         "fullName": user["fullName"],
         "role": "org_user" if custom else user["role"],
-        "roleId": user["role"],
+        **({"roleId": user["role"]} if custom else {}),
         "level": str(user["level"]),
         "orgId": portal["id"],
         "disabled": False,
