@@ -14,7 +14,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from reconciler.service.world import Doc
+from reconciler.catalog import Feature, feature_problem
+from reconciler.service.world import Doc, portal_platform
 
 NEVER = -1  # `lastLogin` of a member who never signed in; credits not budgeted
 
@@ -46,7 +47,20 @@ def profile(user: Doc, portal: Doc) -> dict[str, Any]:
         "modified": user["created"],
         "provider": "arcgis",
         "groups": [],
+        "udn": None,
+        "userType": "arcgisonly",
+        "validateUserProfile": False,
+        "cultureFormat": None,
+        **user_type(user, portal),
     }
+
+
+def user_type(user: Doc, portal: Doc) -> dict[str, Any]:
+    """User types replaced levels (10.7; hosted-cloud long since): where a portal has
+    them a member's answer names one, the level-2 Creator or the level-1 Viewer."""
+    if feature_problem(Feature.UPDATE_USER_LEVEL, portal_platform(portal)) is None:
+        return {}
+    return {"userLicenseTypeId": "creatorUT" if int(user["level"]) == 2 else "viewerUT"}
 
 
 def member_id(user: Doc, portal: Doc) -> str:

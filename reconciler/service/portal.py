@@ -14,6 +14,7 @@ from reconciler.service.auth import (
 )
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request
+from reconciler.service.portal_profile import portal_profile
 from reconciler.service.signin import sign_in
 from reconciler.service.world import Doc, portal_platform
 from reconciler.versions import rest_version
@@ -81,6 +82,7 @@ def portal_self(ctx: Ctx) -> dict[str, Any]:
     levels = ("1", "2")
     self_hosted = portal["deployment"] == "self-hosted"
     return {
+        **portal_profile(portal, ctx.base_url),
         "id": portal["id"],
         "name": portal["name"],
         "urlKey": portal["urlKey"],

@@ -1,13 +1,7 @@
 """The vendor's REST reference, replayed against `orgctl serve`: each request example of
 examples.yaml is sent as its page writes it, to a service seeded with the identifiers
 the samples use (host.yaml, guest.yaml), and the answer must carry every key of the
-page's response example with the same JSON type.
-
-Types compare as JSON sees them: any number is a number; null on either side matches any
-type, since real organizations answer null for text they do not hold (REST JS's captured
-answers, tests/fixtures/real_portals), but the key must be there. A list's first entry is
-compared with the example's first entry (examples show one entry; later ones may differ
-as documented, e.g. another participant's group link holds no group id).
+page's response example with the same JSON type (`tests.shapes` says how types compare).
 """
 
 from __future__ import annotations
@@ -23,6 +17,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from tests.service.harness import Api, Service
+from tests.shapes import shape_problems
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES: list[dict[str, Any]] = YAML(typ="safe").load((HERE / "examples.yaml").read_text())
@@ -51,34 +46,6 @@ def parse_sample(text: str, add_format: bool) -> Sent:
     if add_format:
         query = f"{query}&f=json" if query else "f=json"
     return Sent(method, path[root:] + (f"?{query}" if query else ""), body.strip())
-
-
-def json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    return {dict: "object", list: "array", str: "string", type(None): "null"}[type(value)]
-
-
-def shape_problems(example: Any, answer: Any, where: str = "") -> list[str]:
-    """Where `answer` lacks a key of `example`, or holds it with another JSON type."""
-    kinds = json_type(example), json_type(answer)
-    if "null" in kinds:
-        return []  # present; its type unknown
-    if kinds[0] != kinds[1]:
-        return [f"{where or 'answer'}: {kinds[0]} in the example, {kinds[1]} in the answer"]
-    if isinstance(example, dict):
-        problems = []
-        for key, value in example.items():
-            if key not in answer:
-                problems.append(f"{where}.{key}: missing")
-            else:
-                problems += shape_problems(value, answer[key], f"{where}.{key}")
-        return problems
-    if isinstance(example, list) and example and answer:
-        return shape_problems(example[0], answer[0], f"{where}[]")
-    return []
 
 
 @pytest.fixture(scope="module")
