@@ -69,6 +69,16 @@ test("reads without a token are refused with 499", async () => {
   });
 });
 
+test("a GET with hideToken sends the token in X-Esri-Authorization", async () => {
+  const manager = await signIn("hq");
+  const roles = await request(`${sharing("hq")}/portals/self/roles`, {
+    httpMethod: "GET",
+    hideToken: true,
+    authentication: manager,
+  });
+  assert.ok(roles.roles.some((role) => role.name === "Viewer"));
+});
+
 test("getSelf and getPortal read portals/self", async () => {
   const manager = await signIn("hq");
   const self = await getSelf({ authentication: manager });
