@@ -23,8 +23,10 @@ PACKAGES = ("@esri/arcgis-rest-request", "@esri/arcgis-rest-portal")
 NODE_TIMEOUT_SECONDS = 180
 
 
-def node_or_skip() -> str:
-    """Node and the installed packages, or a skip saying which is missing and the fix."""
+@pytest.fixture
+def node() -> str:
+    """Node and the installed packages, or a skip saying which is missing and the fix
+    (asked before the service starts)."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("Node.js is not installed: the REST JS compat suite needs node >= 20")
@@ -55,9 +57,8 @@ def printed_ca(service: Service) -> str:
 
 
 def test_rest_js_signs_in_reads_and_drives_every_seed_operation(
-    tls_service: tuple[Service, str],
+    node: str, tls_service: tuple[Service, str]
 ) -> None:
-    node = node_or_skip()
     service, ca = tls_service
     env = {**os.environ, "ORGCTL_SERVICE_URL": service.url, "NODE_EXTRA_CA_CERTS": ca}
     # One file after another: both drive the same service and the operations change it.
