@@ -88,6 +88,10 @@ def test_the_documentation_sample_is_answered_as_documented(
     if "response" in example:
         documented = json.loads(example["response"])
         assert shape_problems(documented, answer) == [], answer
+        # A listing whose example shows entries must answer some, or nothing was compared.
+        for key, value in documented.items():
+            if isinstance(value, list) and value and isinstance(value[0], dict):
+                assert answer[key], f"{key}: no entry to compare with the example's"
 
 
 def test_a_shape_that_differs_is_named() -> None:
