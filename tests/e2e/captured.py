@@ -27,13 +27,21 @@ def captured(name: str) -> Any:
     return json.loads((FIXTURES / name).read_text())
 
 
-class CapturedPortal:
-    """`portals/self` and the member listing from the captured answers of one
-    organization (REST JS's mocks: its portal and its 12-member user search)."""
+# Captured user searches whose members the listing answers: REST JS's 12 members (no
+# user types) and Hub.js's 2 administrators (with `userLicenseTypeId`).
+MEMBERS = {
+    "rest-js": lambda: captured("rest-js-user-search.json")["UserSearchResponse"]["results"],
+    "hub-js": lambda: captured("hub-js-portal-users-search.json")["results"],
+}
 
-    def __init__(self) -> None:
+
+class CapturedPortal:
+    """`portals/self` (REST JS's captured organization) and a member listing made of the
+    members of a captured user search."""
+
+    def __init__(self, members: str = "rest-js") -> None:
         self.portal = captured("rest-js-portal-response.json")["PortalResponse"]
-        self.members = captured("rest-js-user-search.json")["UserSearchResponse"]["results"]
+        self.members = MEMBERS[members]()
         self.asked: list[str] = []
         owner = self
 

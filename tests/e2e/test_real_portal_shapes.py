@@ -107,17 +107,26 @@ def test_a_plan_against_https_without_the_ca_is_refused(https_env: dict[str, str
     assert "Traceback" not in refused.stderr
 
 
-def test_export_of_a_captured_organization_plans_no_change(tmp_path: Path) -> None:
-    """orgctl reads what a real hosted-cloud organization answered (REST JS's captured
-    `portals/self` and user search): its export describes it and a plan on the export
-    is empty."""
-    with CapturedPortal() as portal:
+@pytest.mark.parametrize(
+    ("members", "member"),
+    [
+        ("rest-js", "mjordan_dcdev: {role: org_publisher}"),
+        ("hub-js", "t.hervey: {role: org_admin}"),
+    ],
+)
+def test_export_of_a_captured_organization_plans_no_change(
+    tmp_path: Path, members: str, member: str
+) -> None:
+    """orgctl reads what real hosted-cloud organizations answered (REST JS's captured
+    `portals/self`, REST JS's and Hub.js's user searches): its export describes them and
+    a plan on the export is empty."""
+    with CapturedPortal(members) as portal:
         env = env_with(ORGCTL_TOKEN="captured-organization-token")
         out = tmp_path / "export"
         exported = orgctl("export", "--portal-url", portal.url, "-o", out, env=env)
         assert exported.returncode == 0, output_of(exported)
         text = "\n".join(p.read_text() for p in sorted(out.rglob("*.yaml")))
-        assert "mjordan_dcdev" in text and "role: org_publisher" in text, text
+        assert member in text, text
         planned = orgctl("plan", out, "--detailed-exitcode", env=env)
         assert planned.returncode == 0, output_of(planned)
         assert "portals/self" in portal.asked
