@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from types import MappingProxyType
 from urllib.parse import quote
 
@@ -42,6 +42,23 @@ class Capability(StrEnum):
     COLLABORATION_GUEST = "an administrator of a guest portal of the collaboration"
     WEBHOOK_ADMIN = "the default administrator or a holder of portal:admin:manageWebhooks"
     TASK_OWNER_OR_ADMIN = "the task's owner or an organization administrator"
+
+
+class Phase(IntEnum):
+    """Send order of a plan's calls, before the address and the row's `rank`: roles,
+    privileges, member roles, levels, collaborations, delivery settings; deletions come
+    last, roles last of all (after no member holds them)."""
+
+    ROLES = 1
+    ROLE_PRIVILEGES = 2
+    MEMBER_ROLES = 3
+    MEMBER_LEVELS = 4
+    COLLABORATIONS = 5
+    SETTINGS = 6
+    DELETE_TASK_RUNS = 7
+    DELETE_WEBHOOKS = 8
+    DELETE_COLLABORATIONS = 9
+    DELETE_ROLES = 10
 
 
 class OperationName(StrEnum):
@@ -149,6 +166,12 @@ class Path:
         return found
 
 
+def call_key(operation: str, address: str) -> str:
+    """The one name of a planned call: its operation and its resource's address (a call
+    names the calls it waits for by theirs)."""
+    return f"{operation} {address}"
+
+
 def segment(value: str) -> str:
     """`value` quoted so it stays one path segment whatever it holds."""
     return quote(value, safe="")
@@ -185,6 +208,7 @@ class Operation:
     name: OperationName
     path: Path
     capability: Capability
+    phase: Phase  # where a plan sends it among the other operations
     rank: int  # send order within one address: create before privileges, and so on
     feature: Feature | None = None  # the release gate of the operation itself
     parameters: Mapping[str, ParameterGate] = field(default_factory=dict)
@@ -260,6 +284,7 @@ _OPERATION_ROWS = (
         OperationName.CREATE_ROLE,
         _sharing(_PORTAL + "/createRole"),
         Capability.DEFAULT_ADMIN,
+        Phase.ROLES,
         rank=0,
         feature=Feature.CREATE_ROLE,
         idempotent=False,
@@ -271,12 +296,14 @@ _OPERATION_ROWS = (
         OperationName.UPDATE_ROLE,
         _sharing(_PORTAL + "/roles/{roleId}/update"),
         Capability.DEFAULT_ADMIN,
+        Phase.ROLES,
         rank=1,
     ),
     Operation(
         OperationName.SET_PRIVILEGES,
         _sharing(_PORTAL + "/roles/{roleId}/setPrivileges"),
         Capability.DEFAULT_ADMIN,
+        Phase.ROLE_PRIVILEGES,
         rank=2,
         feature=Feature.SET_PRIVILEGES,
     ),
@@ -284,12 +311,14 @@ _OPERATION_ROWS = (
         OperationName.UPDATE_USER_ROLE,
         _sharing(_PORTAL + "/updateuserrole"),
         Capability.ROLE_ASSIGNER,
+        Phase.MEMBER_ROLES,
         rank=3,
     ),
     Operation(
         OperationName.UPDATE_USER_LEVEL,
         _sharing(_PORTAL + "/updateUserLevel"),
         Capability.ORG_ADMIN,
+        Phase.MEMBER_LEVELS,
         rank=4,
         feature=Feature.UPDATE_USER_LEVEL,
     ),
@@ -297,6 +326,7 @@ _OPERATION_ROWS = (
         OperationName.UPDATE_INFO,
         _sharing(_WORKSPACE + "/updateInfo"),
         Capability.HOST_ADMIN,
+        Phase.COLLABORATIONS,
         rank=5,
         feature=Feature.UPDATE_INFO,
         parameters=_INFO_GATES,
@@ -305,6 +335,7 @@ _OPERATION_ROWS = (
         OperationName.UPDATE_GROUP_LINK,
         _sharing(_WORKSPACE + "/updatePortalGroupLink"),
         Capability.GUEST_ADMIN,
+        Phase.COLLABORATIONS,
         rank=6,
         feature=Feature.UPDATE_GROUP_LINK,
         parameters=_GROUP_LINK_GATES,
@@ -313,6 +344,7 @@ _OPERATION_ROWS = (
         OperationName.UPDATE_SCHEDULE,
         _sharing(_WORKSPACE + "/schedule/update"),
         Capability.COLLABORATION_GUEST,
+        Phase.COLLABORATIONS,
         rank=7,
         feature=Feature.UPDATE_SCHEDULE,
     ),
@@ -320,6 +352,7 @@ _OPERATION_ROWS = (
         OperationName.INVALIDATE_INVITATION,
         _sharing(_COLLABORATION + "/invitations/{invitationId}/invalidate"),
         Capability.HOST_ADMIN,
+        Phase.COLLABORATIONS,
         rank=8,
         feature=Feature.INVALIDATE_INVITATION,
     ),
@@ -328,6 +361,7 @@ _OPERATION_ROWS = (
         OperationName.IMPORT_INVITATION_RESPONSE,
         _sharing(_COLLABORATION + "/importInvitationResponse"),
         Capability.HOST_ADMIN,
+        Phase.COLLABORATIONS,
         rank=9,
         idempotent=False,
     ),
@@ -335,6 +369,7 @@ _OPERATION_ROWS = (
         OperationName.WEBHOOK_SETTINGS,
         _WEBHOOK_SETTINGS,
         Capability.WEBHOOK_ADMIN,
+        Phase.SETTINGS,
         rank=10,
         feature=Feature.WEBHOOK_SETTINGS,
     ),
@@ -342,6 +377,7 @@ _OPERATION_ROWS = (
         OperationName.DELETE_TASK_RUN,
         _sharing(_TASK + "/runs/{runId}/delete"),
         Capability.TASK_OWNER_OR_ADMIN,
+        Phase.DELETE_TASK_RUNS,
         rank=11,
         feature=Feature.DELETE_TASK_RUN,
         gone_when_missing=True,
@@ -350,6 +386,7 @@ _OPERATION_ROWS = (
         OperationName.DELETE_WEBHOOK,
         _sharing(_PORTAL + "/webhooks/{webhookId}/delete"),
         Capability.WEBHOOK_ADMIN,
+        Phase.DELETE_WEBHOOKS,
         rank=12,
         feature=Feature.DELETE_ORG_WEBHOOK,
         gone_when_missing=True,
@@ -358,6 +395,7 @@ _OPERATION_ROWS = (
         OperationName.REMOVE_PARTICIPATION,
         _sharing(_COLLABORATION + "/removeParticipation"),
         Capability.GUEST_ADMIN,
+        Phase.DELETE_COLLABORATIONS,
         rank=13,
         feature=Feature.REMOVE_PARTICIPATION,
         gone_when_missing=True,
@@ -366,6 +404,7 @@ _OPERATION_ROWS = (
         OperationName.DELETE_COLLABORATION,
         _sharing(_COLLABORATION + "/delete"),
         Capability.HOST_ADMIN,
+        Phase.DELETE_COLLABORATIONS,
         rank=14,
         feature=Feature.DELETE_COLLABORATION,
         gone_when_missing=True,
@@ -374,6 +413,7 @@ _OPERATION_ROWS = (
         OperationName.DELETE_ROLE,
         _sharing(_PORTAL + "/roles/{roleId}/delete"),
         Capability.DEFAULT_ADMIN,
+        Phase.DELETE_ROLES,
         rank=15,
         gone_when_missing=True,
     ),
@@ -382,6 +422,7 @@ _OPERATION_ROWS = (
         OperationName.UPDATE_PORTAL_WEBHOOK_SETTINGS,
         _sharing(_PORTAL_WEBHOOK_SETTINGS + "/update"),
         Capability.WEBHOOK_ADMIN,
+        Phase.SETTINGS,
         rank=16,
         feature=Feature.DELETE_ORG_WEBHOOK,  # organization webhooks came at 10.7
     ),
@@ -390,12 +431,14 @@ _OPERATION_ROWS = (
         OperationName.ADD_RESOURCE,
         _sharing(_PORTAL + "/addResource"),
         Capability.ORG_ADMIN,
+        Phase.SETTINGS,
         rank=17,
     ),
     Operation(
         OperationName.REMOVE_RESOURCE,
         _sharing(_PORTAL + "/removeResource"),
         Capability.ORG_ADMIN,
+        Phase.SETTINGS,
         rank=18,
         gone_when_missing=True,
     ),

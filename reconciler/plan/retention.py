@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reconciler.operations import OperationName
 from reconciler.plan.diff import deleted
-from reconciler.plan.draft import Draft, Group
+from reconciler.plan.draft import Draft
 from reconciler.state import RunRetention, Task, TaskRun
 
 ACTIVE_STATUSES = frozenset({"scheduled", "executing"})
@@ -21,7 +21,6 @@ def plan_retention(draft: Draft) -> None:
                     deleted(address, {"status": run.status, "created": run.created})
                 )
                 draft.call(
-                    Group.DELETE_TASK_RUNS,
                     address,
                     OperationName.DELETE_TASK_RUN,
                     {},

@@ -5,7 +5,7 @@ from __future__ import annotations
 from reconciler import catalog
 from reconciler.operations import OperationName
 from reconciler.plan.diff import deleted, diff_record
-from reconciler.plan.draft import Draft, Group
+from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change
 from reconciler.plan.normalize import canonical_fields, form_value
 
@@ -47,7 +47,7 @@ def plan_webhook_settings(draft: Draft) -> None:
             for name, limits in catalog.WEBHOOK_SETTINGS.items()
         }
     params = {name: form_value(value) for name, value in sent.items() if value is not None}
-    draft.call(Group.WEBHOOK_SETTINGS, SETTINGS_ADDRESS, OperationName.WEBHOOK_SETTINGS, params)
+    draft.call(SETTINGS_ADDRESS, OperationName.WEBHOOK_SETTINGS, params)
 
 
 def plan_webhook_removal(draft: Draft) -> None:
@@ -63,6 +63,4 @@ def plan_webhook_removal(draft: Draft) -> None:
             continue
         address = f"OrganizationWebhook/{wid}"
         draft.changes.append(deleted(address, {"name": hook.name, "active": hook.active}))
-        draft.call(
-            Group.DELETE_WEBHOOKS, address, OperationName.DELETE_WEBHOOK, {}, ids={"webhookId": wid}
-        )
+        draft.call(address, OperationName.DELETE_WEBHOOK, {}, ids={"webhookId": wid})
