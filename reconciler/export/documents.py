@@ -206,15 +206,3 @@ def _group_link(link: GroupLink, platform: Platform) -> dict[str, Any]:
         # keeps it unmanaged rather than made invalid.
         del out["enableFeatureServiceBidirectionalSync"]
     return out
-
-
-# --- webhook settings ------------------------------------------------------------------------
-
-
-def webhook_settings_document(live: LiveState) -> Document | None:
-    """All five settings, in the order of docs/rules.md §2, when the portal has and tells them."""
-    settings = live.webhookSettings
-    if settings is None or not _available(Feature.WEBHOOK_SETTINGS, live.portal.platform):
-        return None
-    spec = {key: settings[key] for key in catalog.WEBHOOK_SETTINGS if key in settings}
-    return document("WebhookSettings", {"name": "delivery"}, spec)

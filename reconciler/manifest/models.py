@@ -8,7 +8,7 @@ the portal's platform or several documents live in `rules.py`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
@@ -317,19 +317,8 @@ AnyDocument = Annotated[
     | TaskRunRetention,
     Field(discriminator="kind"),
 ]
-# The set-like lists an overlay may patch with {add, remove}, by kind: path in the document.
-SET_FIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "Role": (("spec", "privileges"),),
-    "Collaboration": (("spec", "invalidInvitations"),),
-    "OrganizationWebhooks": (("spec", "absent"), ("spec", "keep")),
-    "TaskRunRetention": (("spec", "tasks"),),
-}
-KINDS: tuple[str, ...] = (
-    "Portal",
-    "Role",
-    "Members",
-    "Collaboration",
-    "WebhookSettings",
-    "OrganizationWebhooks",
-    "TaskRunRetention",
+# Every kind's name, as the documents above spell it (the union's order).
+KINDS: tuple[str, ...] = tuple(
+    get_args(model.model_fields["kind"].annotation)[0]
+    for model in get_args(get_args(AnyDocument)[0])
 )

@@ -39,6 +39,9 @@ class Draft:
     calls: dict[str, PendingCall] = field(default_factory=dict)
     errors: list[PlanProblem] = field(default_factory=list)
     warnings: list[PlanProblem] = field(default_factory=list)
+    # Each live member's role once this plan is sent (set when members are planned; role
+    # deletions wait for it).
+    final_roles: dict[str, str | None] = field(default_factory=dict)
 
     def error(self, address: str, message: str) -> None:
         self.errors.append(PlanProblem(address, message))

@@ -27,8 +27,8 @@ class Outcome:
     role_call: str | None  # key of its updateUserRole, if any
 
 
-def plan_members(draft: Draft) -> dict[str, str | None]:
-    """Plan every declared member; returns each live member's final role."""
+def plan_members(draft: Draft) -> None:
+    """Plan every declared member; `draft.final_roles` holds each live member's final role."""
     final_roles = {user: m.role for user, m in draft.live.members.items()}
     moves: list[LevelMove] = []
     for username in sorted(draft.desired.members):
@@ -45,7 +45,7 @@ def plan_members(draft: Draft) -> dict[str, str | None]:
             moves.append(move)
         _warn_disabled_privileges(draft, username, have, outcome)
     _plan_level_calls(draft, moves)
-    return final_roles
+    draft.final_roles = final_roles
 
 
 def _level_move(draft: Draft, want: Member, have: Member, outcome: Outcome) -> LevelMove | None:

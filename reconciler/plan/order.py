@@ -2,8 +2,8 @@
 
 Calls come in the order of their operations' `Phase`; inside a phase, by address, then by
 the operation's rank. A call is never placed before one it depends on (level changes
-chained for a quota may reorder within their phase). `dependsOn` keeps only real dependencies, so independent calls may
-be sent in parallel.
+chained for a quota may reorder within their phase). `dependsOn` keeps only real
+dependencies, so independent calls may be sent in parallel.
 """
 
 from __future__ import annotations

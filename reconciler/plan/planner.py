@@ -8,18 +8,15 @@ from collections.abc import Sequence
 
 from reconciler import catalog
 from reconciler.catalog import privilege_problem
+from reconciler.kinds.registry import grouped, registered
 from reconciler.operations import OPERATIONS
 from reconciler.plan.admins import check_admins, check_caller_keeps
 from reconciler.plan.capabilities import check_capabilities
-from reconciler.plan.collaborations import plan_collaborations
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
-from reconciler.plan.members import plan_members
 from reconciler.plan.model import Action, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
-from reconciler.plan.retention import plan_retention
-from reconciler.plan.roles import plan_role_deletions, plan_roles
-from reconciler.plan.webhooks import plan_webhook_removal, plan_webhook_settings
+from reconciler.plan.roles import role_address
 from reconciler.state import DesiredState, LiveState
 
 
@@ -44,13 +41,12 @@ def build_plan(
     if draft.errors:
         # Another kind of portal altogether: a plan of changes against it means nothing.
         return Plan(portal=_portal_ref(desired, live), errors=tuple(draft.errors))
-    plan_roles(draft)
-    final_roles = plan_members(draft)
-    plan_collaborations(draft)
-    plan_webhook_settings(draft)
-    plan_webhook_removal(draft)
-    plan_retention(draft)
-    plan_role_deletions(draft, final_roles)
+    kinds = registered()
+    for kind in kinds:
+        kind.plan(draft)
+    for kind in kinds:
+        if kind.plan_last is not None:
+            kind.plan_last(draft)
     _leave_out_unreadable(draft)
     if targets:
         _limit_to_targets(draft, targets)
@@ -125,7 +121,7 @@ def _check_privileges(draft: Draft) -> None:
         for privilege in sorted(role.privileges or ()):
             problem = privilege_problem(privilege, platform, extra)
             if problem:
-                draft.error(f"Role/{name}", problem)
+                draft.error(role_address(name), problem)
 
 
 def _check_gates(draft: Draft) -> None:
@@ -172,16 +168,13 @@ def _check_deletes(draft: Draft, allow_deletes: bool) -> None:
         )
 
 
-# Kinds whose identity has several parts, so a shorter target can select a group of them
-# ("Workspace/c1": every workspace of c1). Other names may contain "/" themselves
-# ("Role/Ops/Admin" is not below "Role/Ops").
-_GROUPED_KINDS = ("Workspace/", "Invitation/", "TaskRun/")
-
-
 def matches(address: str, targets: Sequence[str]) -> bool:
-    """Exact address, or a grouped address below a target prefix ("Workspace/c1")."""
+    """Exact address, or a grouped address below a target prefix ("Workspace/c1"): only
+    kinds whose identity has several parts group (`registry.grouped`); other names may
+    contain "/" themselves ("Role/Ops/Admin" is not below "Role/Ops")."""
+    heads = tuple(grouped())
     return any(
-        address == t or (t.startswith(_GROUPED_KINDS) and address.startswith(t.rstrip("/") + "/"))
+        address == t or (t.startswith(heads) and address.startswith(t.rstrip("/") + "/"))
         for t in targets
     )
 

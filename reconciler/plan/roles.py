@@ -129,11 +129,9 @@ def final_privileges(draft: Draft, name: str) -> frozenset[str] | None:
     return live.privileges if live else None
 
 
-def plan_role_deletions(draft: Draft, final_roles: dict[str, str | None]) -> None:
-    """Delete roles declared absent, after every member has been moved off them.
-
-    `final_roles` maps each live member to the role it holds after this plan.
-    """
+def plan_role_deletions(draft: Draft) -> None:
+    """Delete roles declared absent, after every member has been moved off them
+    (`draft.final_roles`: each live member's role after this plan)."""
     for name in sorted(draft.desired.roles):
         have = draft.live.roles.get(name)
         if draft.desired.roles[name].present or have is None:
@@ -142,7 +140,7 @@ def plan_role_deletions(draft: Draft, final_roles: dict[str, str | None]) -> Non
         holders = sorted(
             user
             for user, member in draft.live.members.items()
-            if member.role == name and final_roles.get(user) == name
+            if member.role == name and draft.final_roles.get(user) == name
         )
         if holders:
             draft.error(

@@ -1,0 +1,123 @@
+"""Role: a custom role, its description and privileges, or `state: absent` to delete it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from reconciler import catalog, state
+from reconciler.adopt import adopter
+from reconciler.export import documents as docs
+from reconciler.export.summary import counted
+from reconciler.kinds.registry import (
+    AddressForm,
+    Adopt,
+    Export,
+    ExportInput,
+    ExportPart,
+    Identity,
+    Kind,
+)
+from reconciler.manifest import models
+from reconciler.manifest.checks import RuleContext, source, text
+from reconciler.manifest.loader import Document
+from reconciler.manifest.problems import Problem
+from reconciler.plan.roles import plan_role_deletions, plan_roles
+from reconciler.state import DesiredState, LiveState
+
+ADDRESS = AddressForm("Role", ("name",))
+
+
+def _model(document: Document) -> models.Role:
+    assert isinstance(document.model, models.Role)  # the registry routes by kind
+    return document.model
+
+
+def _identities(document: Document) -> Iterator[Identity]:
+    # The service keeps role names unique regardless of case (ROLE_1001).
+    yield Identity("role", document, ("metadata", "name"), document.name, str.casefold)
+
+
+def absent_roles(context: RuleContext) -> dict[str, Document]:
+    """The roles the manifest set declares absent, by name (a member may not hold one)."""
+    found = context.memo.get("absent roles")
+    if found is None:
+        found = context.memo["absent roles"] = {
+            d.name: d
+            for d in context.documents
+            if isinstance(d.model, models.Role) and d.model.spec.state == "absent"
+        }
+    return found
+
+
+def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
+    model = _model(document)
+    name = model.metadata.name
+    if len(name) > catalog.ROLE_NAME_MAX:
+        yield document.problem(
+            ("metadata", "name"),
+            f"role name is {len(name)} characters, at most {catalog.ROLE_NAME_MAX} allowed",
+        )
+    yield from text(document, ("metadata", "name"), name)
+    if model.spec.description is not None:
+        yield from text(document, ("spec", "description"), model.spec.description, True)
+    if name != name.strip():
+        # The service trims names: the role would be created as another name, never matched.
+        trimmed = f"; write {name.strip()!r}" if name.strip() else ""
+        yield document.problem(
+            ("metadata", "name"),
+            f"role name {name!r} starts or ends with white space, which the service trims{trimmed}",
+        )
+    if model.spec.state == "absent" and (
+        model.spec.description is not None or model.spec.privileges is not None
+    ):
+        yield document.problem(
+            ("spec", "state"),
+            "a role declared absent cannot also declare a description or privileges",
+        )
+    if context.platform is None:
+        return
+    for index, privilege in enumerate(model.spec.privileges or ()):
+        problem = catalog.privilege_problem(privilege, context.platform, context.extra_privileges)
+        if problem:
+            yield document.problem(("spec", "privileges", index), problem)
+
+
+def _desired(desired: DesiredState, document: Document) -> None:
+    spec = _model(document).spec
+    privileges = frozenset(spec.privileges) if spec.privileges is not None else None
+    role = state.Role(document.name, spec.description, privileges, present=spec.state == "present")
+    desired.roles[document.name] = role
+    desired.sources[ADDRESS.of(document.name)] = source(document)
+
+
+def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
+    for name, role in live.roles.items():
+        yield ADDRESS.of(name), role
+
+
+def _export(given: ExportInput) -> ExportPart:
+    roles = docs.role_documents(given.live)
+    fixed = sorted(r.name for r in given.live.roles.values() if not r.editable)
+    notes = (
+        [f"pre-built roles that cannot be edited, left out: {', '.join(fixed)}"] if fixed else []
+    )
+    return ExportPart(roles, notes, counted(len(roles), "role"))
+
+
+KIND = Kind(
+    name="Role",
+    model=models.Role,
+    singleton=False,
+    addresses=(ADDRESS,),
+    set_fields=(("spec", "privileges"),),
+    identities=_identities,
+    rules=_rules,
+    desired=_desired,
+    live=_live,
+    plan=plan_roles,
+    plan_last=plan_role_deletions,
+    export=Export("roles.yaml", _export),
+    adopt=Adopt(adopter.adopt_role),
+    unadoptable={},
+)
