@@ -14,13 +14,12 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, get_args
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
     from reconciler.adopt.addresses import Address
     from reconciler.adopt.files import ManifestFiles
     from reconciler.export.documents import Document as ExportedDocument
     from reconciler.manifest.checks import RuleContext
     from reconciler.manifest.loader import Document
+    from reconciler.manifest.models import Document as Model
     from reconciler.manifest.problems import Problem
     from reconciler.manifest.raw import KeyPath
     from reconciler.plan.draft import Draft
@@ -116,7 +115,7 @@ class Kind:
     (with its module saying why), never left to a missing branch somewhere else."""
 
     name: str  # the manifest's `kind`
-    model: type[BaseModel]  # its manifest document (manifest/models.py)
+    model: type[Model]  # its manifest document
     singleton: bool  # at most one document per manifest set
     # The plan addresses of its live resources ("Collaboration", "Workspace", "Invitation").
     addresses: tuple[AddressForm, ...]

@@ -7,8 +7,8 @@ the portal's platform or several documents live in `rules.py`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, Literal, get_args
+from collections.abc import Callable, Iterable
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
@@ -264,6 +264,7 @@ class TaskRunRetentionSpec(Strict):
 class Document(Strict):
     apiVersion: Literal["orgctl/v1"]
     metadata: Metadata
+    kind: str  # each kind's model narrows it to its own name
 
 
 class Portal(Document):
@@ -307,18 +308,8 @@ class TaskRunRetention(Document):
     spec: TaskRunRetentionSpec
 
 
-AnyDocument = Annotated[
-    Portal
-    | Role
-    | Members
-    | Collaboration
-    | WebhookSettings
-    | OrganizationWebhooks
-    | TaskRunRetention,
-    Field(discriminator="kind"),
-]
-# Every kind's name, as the documents above spell it (the union's order).
-KINDS: tuple[str, ...] = tuple(
-    get_args(model.model_fields["kind"].annotation)[0]
-    for model in get_args(get_args(AnyDocument)[0])
-)
+def document_union(kinds: Iterable[type[Document]]) -> Any:
+    """The Portal and the given kinds' documents (the registered kinds', `reconciler.kinds`)
+    as one union told apart by `kind`, for validation and the JSON Schema."""
+    members = (Portal, *kinds)
+    return Annotated[Union[members], Field(discriminator="kind")]  # noqa: UP007
