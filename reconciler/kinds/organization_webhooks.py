@@ -4,7 +4,9 @@ live portal can tell, so it is neither exported nor adopted."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from reconciler import state
 from reconciler.catalog import Feature
@@ -22,8 +24,20 @@ NAME = "OrganizationWebhooks"
 WEBHOOK = AddressForm("OrganizationWebhook", ("id",))
 
 
-def _model(document: Document) -> models.OrganizationWebhooks:
-    assert isinstance(document.model, models.OrganizationWebhooks)  # routed by kind
+class OrganizationWebhooksSpec(models.Strict):
+    absent: models.StringSet = Field([])
+    keep: models.StringSet = Field([])
+    prune: bool = False
+
+
+class OrganizationWebhooks(models.Document):
+    kind: Literal["OrganizationWebhooks"]
+    metadata: models.DocumentMetadata
+    spec: OrganizationWebhooksSpec
+
+
+def _model(document: Document) -> OrganizationWebhooks:
+    assert isinstance(document.model, OrganizationWebhooks)  # routed by kind
     return document.model
 
 
@@ -72,7 +86,7 @@ def _export(given: ExportInput) -> ExportPart:
 
 KIND = Kind(
     name=NAME,
-    model=models.OrganizationWebhooks,
+    model=OrganizationWebhooks,
     singleton=True,
     addresses=(WEBHOOK,),
     set_fields=(("spec", "absent"), ("spec", "keep")),

@@ -5,7 +5,9 @@ A policy no live portal can tell, so it is neither exported nor adopted."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from reconciler import state
 from reconciler.catalog import Feature
@@ -27,8 +29,23 @@ ACTIVE_STATUSES = frozenset({"scheduled", "executing"})
 DAY_MS = 86_400_000
 
 
-def _model(document: Document) -> models.TaskRunRetention:
-    assert isinstance(document.model, models.TaskRunRetention)  # routed by kind
+class TaskRunRetentionSpec(models.Strict):
+    user: str = Field(min_length=1)
+    tasks: Annotated[list[str], models.string_set(min_items=1)] = Field(
+        min_length=1, description='task ids, or "*" for all'
+    )
+    keepLast: int | None = Field(None, ge=1)
+    maxAgeDays: int | None = Field(None, ge=1)
+
+
+class TaskRunRetention(models.Document):
+    kind: Literal["TaskRunRetention"]
+    metadata: models.DocumentMetadata
+    spec: TaskRunRetentionSpec
+
+
+def _model(document: Document) -> TaskRunRetention:
+    assert isinstance(document.model, TaskRunRetention)  # routed by kind
     return document.model
 
 
@@ -113,7 +130,7 @@ def _export(given: ExportInput) -> ExportPart:
 
 KIND = Kind(
     name=NAME,
-    model=models.TaskRunRetention,
+    model=TaskRunRetention,
     singleton=False,
     addresses=(RUN,),
     set_fields=(("spec", "tasks"),),

@@ -5,7 +5,9 @@ One per manifest set; fields left out keep their live value, though all five are
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from reconciler import catalog
 from reconciler.adopt.addresses import Address
@@ -35,8 +37,30 @@ FEATURE = Feature.WEBHOOK_SETTINGS
 NEEDS_ADMIN_URL = "needs the Portal's spec.adminUrl (the admin root)"
 
 
-def _model(document: Document) -> models.WebhookSettings:
-    assert isinstance(document.model, models.WebhookSettings)  # the registry routes by kind
+# --- manifest ----------------------------------------------------------------------------------
+
+
+def _setting(name: str) -> Any:
+    bounds = LIMITS[name]
+    return Field(None, ge=bounds.low, le=bounds.high, description=f"default {bounds.default}")
+
+
+class WebhookSettingsSpec(models.Strict):
+    notificationAttempts: int | None = _setting("notificationAttempts")
+    notificationTimeOutInSeconds: int | None = _setting("notificationTimeOutInSeconds")
+    notificationElapsedTimeInSeconds: int | None = _setting("notificationElapsedTimeInSeconds")
+    numberOfFailures: int | None = _setting("numberOfFailures")
+    daysInPast: int | None = _setting("daysInPast")
+
+
+class WebhookSettings(models.Document):
+    kind: Literal["WebhookSettings"]
+    metadata: models.DocumentMetadata
+    spec: WebhookSettingsSpec
+
+
+def _model(document: Document) -> WebhookSettings:
+    assert isinstance(document.model, WebhookSettings)  # the registry routes by kind
     return document.model
 
 
@@ -141,7 +165,7 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
 KIND_NAME = "WebhookSettings"
 KIND = Kind(
     name=KIND_NAME,
-    model=models.WebhookSettings,
+    model=WebhookSettings,
     singleton=True,
     addresses=(ADDRESS,),
     set_fields=(),

@@ -65,7 +65,7 @@ SET_PATCH_SCHEMA: dict[str, Any] = {
 }
 
 
-def _string_set(
+def string_set(
     *, min_items: int = 0, nullable: bool = False, item: dict[str, Any] | None = None
 ) -> Any:
     """A set of strings written as a list; in the JSON Schema also as an overlay's
@@ -83,12 +83,7 @@ def _string_set(
     return WithJsonSchema({"anyOf": forms})
 
 
-StringSet = Annotated[list[str], _string_set()]
-
-
-def _webhook_setting(name: str) -> Any:
-    bounds = catalog.WEBHOOK_SETTINGS[name]
-    return Field(None, ge=bounds.low, le=bounds.high, description=f"default {bounds.default}")
+StringSet = Annotated[list[str], string_set()]
 
 
 # --- metadata ------------------------------------------------------------------------------
@@ -182,7 +177,7 @@ class RoleSpec(Strict):
     description: str | None = Field(None, max_length=catalog.ROLE_DESCRIPTION_MAX)
     # In the schema, one of the catalog's privileges (editors complete and check them);
     # validate also accepts the Portal's extraPrivileges, which one document cannot see.
-    privileges: Annotated[list[str] | None, _string_set(nullable=True, item=PRIVILEGE_MARK)] = None
+    privileges: Annotated[list[str] | None, string_set(nullable=True, item=PRIVILEGE_MARK)] = None
     state: Presence = "present"
 
 
@@ -233,31 +228,6 @@ class CollaborationSpec(Strict):
 # --- webhooks, task runs -----------------------------------------------------------------------
 
 
-class WebhookSettingsSpec(Strict):
-    notificationAttempts: int | None = _webhook_setting("notificationAttempts")
-    notificationTimeOutInSeconds: int | None = _webhook_setting("notificationTimeOutInSeconds")
-    notificationElapsedTimeInSeconds: int | None = _webhook_setting(
-        "notificationElapsedTimeInSeconds"
-    )
-    numberOfFailures: int | None = _webhook_setting("numberOfFailures")
-    daysInPast: int | None = _webhook_setting("daysInPast")
-
-
-class OrganizationWebhooksSpec(Strict):
-    absent: StringSet = []
-    keep: StringSet = []
-    prune: bool = False
-
-
-class TaskRunRetentionSpec(Strict):
-    user: str = Field(min_length=1)
-    tasks: Annotated[list[str], _string_set(min_items=1)] = Field(
-        min_length=1, description='task ids, or "*" for all'
-    )
-    keepLast: int | None = Field(None, ge=1)
-    maxAgeDays: int | None = Field(None, ge=1)
-
-
 # --- documents ---------------------------------------------------------------------------------
 
 
@@ -288,24 +258,6 @@ class Collaboration(Document):
     kind: Literal["Collaboration"]
     metadata: CollaborationMetadata
     spec: CollaborationSpec = CollaborationSpec()
-
-
-class WebhookSettings(Document):
-    kind: Literal["WebhookSettings"]
-    metadata: DocumentMetadata
-    spec: WebhookSettingsSpec
-
-
-class OrganizationWebhooks(Document):
-    kind: Literal["OrganizationWebhooks"]
-    metadata: DocumentMetadata
-    spec: OrganizationWebhooksSpec
-
-
-class TaskRunRetention(Document):
-    kind: Literal["TaskRunRetention"]
-    metadata: DocumentMetadata
-    spec: TaskRunRetentionSpec
 
 
 def document_union(kinds: Iterable[type[Document]]) -> Any:
