@@ -190,6 +190,8 @@ class DesiredState:
     webhookRemoval: WebhookRemoval | None = None
     retention: list[RunRetention] = field(default_factory=list)
     sources: dict[str, Source] = field(default_factory=dict)
+    # What kinds registered beyond the built-in ones declare, by kind (reconciler.kinds).
+    kinds: dict[str, Any] = field(default_factory=dict)
 
 
 # --- live --------------------------------------------------------------------------------
@@ -240,6 +242,8 @@ class LiveState:
     # Members the portal names as its default administrator (their role cannot change);
     # None when the member listing does not say (real portals), and nothing is assumed.
     defaultAdmins: frozenset[str] | None = None
+    # What kinds registered beyond the built-in ones read, by kind (reconciler.kinds).
+    kinds: dict[str, Any] = field(default_factory=dict)
 
 
 def managed_fields(record: Any) -> dict[str, Any]:

@@ -234,6 +234,7 @@ KIND = Kind(
     identities=_identities,
     rules=_rules,
     desired=_desired,
+    read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
     plan=plan_collaborations,
     plan_last=None,

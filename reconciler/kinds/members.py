@@ -88,6 +88,7 @@ KIND = Kind(
     identities=_identities,
     rules=_rules,
     desired=_desired,
+    read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
     plan=plan_members,
     plan_last=None,

@@ -9,7 +9,7 @@ that lacks a part fails where it is built, at import, never silently at run time
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, get_args
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from reconciler.adopt.addresses import Address
     from reconciler.adopt.files import ManifestFiles
     from reconciler.export.documents import Document as ExportedDocument
+    from reconciler.live.client import PortalClient
     from reconciler.manifest.checks import RuleContext
     from reconciler.manifest.loader import Document
     from reconciler.manifest.models import Document as Model
@@ -124,6 +125,10 @@ class Kind:
     identities: Callable[[Document], Iterable[Identity]]  # keys unique across documents
     rules: Callable[[Document, RuleContext], Iterable[Problem]]  # the offline rules
     desired: Callable[[DesiredState, Document], None]  # adds the document's declarations
+    # How it reads its live resources (what it returns lands in `LiveState.kinds`). None
+    # for the built-in kinds: live/reader.py reads them together, in as few round trips
+    # as it can; a kind's own read runs after those.
+    read: Callable[[PortalClient, str, DesiredState | None], Awaitable[Any]] | None
     live: Callable[[LiveState], Iterable[tuple[str, Any]]]  # its part of the fingerprint
     plan: Callable[[Draft], None]  # its changes and calls
     # Planned after every kind's `plan`, for calls that wait on other kinds' outcome (a
@@ -146,7 +151,7 @@ class Kind:
             raise TypeError(f"kind {self.name}: its model declares kind {declared}")
 
 
-_MAY_BE_EMPTY = frozenset({"set_fields", "plan_last", "adopt", "unadoptable"})
+_MAY_BE_EMPTY = frozenset({"set_fields", "read", "plan_last", "adopt", "unadoptable"})
 _KINDS: dict[str, Kind] = {}
 _loaded = False
 

@@ -114,6 +114,7 @@ KIND = Kind(
     identities=_identities,
     rules=_rules,
     desired=_desired,
+    read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
     plan=plan_roles,
     plan_last=plan_role_deletions,

@@ -137,6 +137,7 @@ KIND = Kind(
     identities=lambda document: (),
     rules=_rules,
     desired=_desired,
+    read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
     plan=_plan,
     plan_last=None,
