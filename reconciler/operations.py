@@ -18,7 +18,17 @@ from enum import IntEnum, StrEnum
 from types import MappingProxyType
 from urllib.parse import quote
 
-from reconciler.catalog import GROUP_LINK_GATES, WORKSPACE_INFO_GATES, Feature, feature_problem
+from reconciler.catalog import (
+    ALWAYS,
+    GROUP_LINK_GATES,
+    WORKSPACE_INFO_GATES,
+    Availability,
+    Bound,
+    Feature,
+    Gate,
+    feature_problem,
+    since,
+)
 from reconciler.versions import Platform
 
 
@@ -210,7 +220,8 @@ class Operation:
     capability: Capability
     phase: Phase  # where a plan sends it among the other operations
     rank: int  # send order within one address: create before privileges, and so on
-    feature: Feature | None = None  # the release gate of the operation itself
+    # Where the operation exists (docs/rules.md §9), by the name its refusal gives.
+    available: Availability
     parameters: Mapping[str, ParameterGate] = field(default_factory=dict)
     idempotent: bool = True  # sending it twice leaves the portal as sending it once
     produces: str | None = None  # the reply attribute later calls refer to
@@ -223,7 +234,7 @@ class Operation:
 
     def problem(self, platform: Platform) -> str | None:
         """Why the operation cannot be called on `platform`, or None when it can."""
-        return feature_problem(self.feature, platform) if self.feature else None
+        return self.available.problem(platform)
 
     def parameter_problem(self, name: str, platform: Platform) -> str | None:
         gate = self.parameters.get(name)
@@ -269,15 +280,19 @@ _INFO_GATES = {
     **{
         name: ParameterGate(feature)
         for name, feature in WORKSPACE_INFO_GATES.items()
-        if feature is not Feature.UPDATE_INFO
+        if feature is not None
     },
     "config": ParameterGate(Feature.UPDATE_INFO_CONFIG),
 }
 _GROUP_LINK_GATES = {
     name: ParameterGate(feature, when_true=True)
     for name, feature in GROUP_LINK_GATES.items()
-    if feature is not Feature.UPDATE_GROUP_LINK
+    if feature is not None
 }
+# Operations every release has; organization webhooks came at 10.7 (one gate for the
+# deletion and the portal's delivery settings, as the service has always named it).
+_ANY_RELEASE = Availability("", ALWAYS)
+_ORGANIZATION_WEBHOOKS = Availability("webhook delete", since("10.7"))
 
 _OPERATION_ROWS = (
     Operation(
@@ -286,7 +301,7 @@ _OPERATION_ROWS = (
         Capability.DEFAULT_ADMIN,
         Phase.ROLES,
         rank=0,
-        feature=Feature.CREATE_ROLE,
+        available=Availability("createRole", ALWAYS),
         idempotent=False,
         produces="id",
         # Role names are unique in an organization (ROLE_1001 for a second one).
@@ -298,6 +313,7 @@ _OPERATION_ROWS = (
         Capability.DEFAULT_ADMIN,
         Phase.ROLES,
         rank=1,
+        available=_ANY_RELEASE,
     ),
     Operation(
         OperationName.SET_PRIVILEGES,
@@ -305,7 +321,7 @@ _OPERATION_ROWS = (
         Capability.DEFAULT_ADMIN,
         Phase.ROLE_PRIVILEGES,
         rank=2,
-        feature=Feature.SET_PRIVILEGES,
+        available=Availability("setPrivileges", ALWAYS),
     ),
     Operation(
         OperationName.UPDATE_USER_ROLE,
@@ -313,6 +329,7 @@ _OPERATION_ROWS = (
         Capability.ROLE_ASSIGNER,
         Phase.MEMBER_ROLES,
         rank=3,
+        available=_ANY_RELEASE,
     ),
     Operation(
         OperationName.UPDATE_USER_LEVEL,
@@ -320,7 +337,7 @@ _OPERATION_ROWS = (
         Capability.ORG_ADMIN,
         Phase.MEMBER_LEVELS,
         rank=4,
-        feature=Feature.UPDATE_USER_LEVEL,
+        available=Availability("updateUserLevel", Gate(Bound(until="10.6.1"), None)),
     ),
     Operation(
         OperationName.UPDATE_INFO,
@@ -328,7 +345,7 @@ _OPERATION_ROWS = (
         Capability.HOST_ADMIN,
         Phase.COLLABORATIONS,
         rank=5,
-        feature=Feature.UPDATE_INFO,
+        available=Availability("updateInfo", since("10.5")),
         parameters=_INFO_GATES,
     ),
     Operation(
@@ -337,7 +354,7 @@ _OPERATION_ROWS = (
         Capability.GUEST_ADMIN,
         Phase.COLLABORATIONS,
         rank=6,
-        feature=Feature.UPDATE_GROUP_LINK,
+        available=Availability("updatePortalGroupLink", since("10.5")),
         parameters=_GROUP_LINK_GATES,
     ),
     Operation(
@@ -346,7 +363,7 @@ _OPERATION_ROWS = (
         Capability.COLLABORATION_GUEST,
         Phase.COLLABORATIONS,
         rank=7,
-        feature=Feature.UPDATE_SCHEDULE,
+        available=Availability("schedule update", since("10.6")),
     ),
     Operation(
         OperationName.INVALIDATE_INVITATION,
@@ -354,7 +371,7 @@ _OPERATION_ROWS = (
         Capability.HOST_ADMIN,
         Phase.COLLABORATIONS,
         rank=8,
-        feature=Feature.INVALIDATE_INVITATION,
+        available=Availability("invalidate invitation", since("10.5")),
     ),
     Operation(
         # A guest's answer to an invitation, imported by the host; orgctl never sends it.
@@ -363,6 +380,7 @@ _OPERATION_ROWS = (
         Capability.HOST_ADMIN,
         Phase.COLLABORATIONS,
         rank=9,
+        available=_ANY_RELEASE,
         idempotent=False,
     ),
     Operation(
@@ -371,7 +389,7 @@ _OPERATION_ROWS = (
         Capability.WEBHOOK_ADMIN,
         Phase.SETTINGS,
         rank=10,
-        feature=Feature.WEBHOOK_SETTINGS,
+        available=Availability("webhook settings", Gate(Bound(since="11.2"), None)),
     ),
     Operation(
         OperationName.DELETE_TASK_RUN,
@@ -379,7 +397,7 @@ _OPERATION_ROWS = (
         Capability.TASK_OWNER_OR_ADMIN,
         Phase.DELETE_TASK_RUNS,
         rank=11,
-        feature=Feature.DELETE_TASK_RUN,
+        available=Availability("task run delete", since("10.8.1")),
         gone_when_missing=True,
     ),
     Operation(
@@ -388,7 +406,7 @@ _OPERATION_ROWS = (
         Capability.WEBHOOK_ADMIN,
         Phase.DELETE_WEBHOOKS,
         rank=12,
-        feature=Feature.DELETE_ORG_WEBHOOK,
+        available=_ORGANIZATION_WEBHOOKS,
         gone_when_missing=True,
     ),
     Operation(
@@ -397,7 +415,7 @@ _OPERATION_ROWS = (
         Capability.GUEST_ADMIN,
         Phase.DELETE_COLLABORATIONS,
         rank=13,
-        feature=Feature.REMOVE_PARTICIPATION,
+        available=Availability("removeParticipation", since("10.5")),
         gone_when_missing=True,
     ),
     Operation(
@@ -406,7 +424,7 @@ _OPERATION_ROWS = (
         Capability.HOST_ADMIN,
         Phase.DELETE_COLLABORATIONS,
         rank=14,
-        feature=Feature.DELETE_COLLABORATION,
+        available=Availability("collaboration delete", ALWAYS),
         gone_when_missing=True,
     ),
     Operation(
@@ -415,6 +433,7 @@ _OPERATION_ROWS = (
         Capability.DEFAULT_ADMIN,
         Phase.DELETE_ROLES,
         rank=15,
+        available=_ANY_RELEASE,
         gone_when_missing=True,
     ),
     Operation(
@@ -424,7 +443,7 @@ _OPERATION_ROWS = (
         Capability.WEBHOOK_ADMIN,
         Phase.SETTINGS,
         rank=16,
-        feature=Feature.DELETE_ORG_WEBHOOK,  # organization webhooks came at 10.7
+        available=_ORGANIZATION_WEBHOOKS,
     ),
     Operation(
         # Writing a key that exists replaces its text, so sending it twice is harmless.
@@ -433,6 +452,7 @@ _OPERATION_ROWS = (
         Capability.ORG_ADMIN,
         Phase.SETTINGS,
         rank=17,
+        available=_ANY_RELEASE,
     ),
     Operation(
         OperationName.REMOVE_RESOURCE,
@@ -440,6 +460,7 @@ _OPERATION_ROWS = (
         Capability.ORG_ADMIN,
         Phase.SETTINGS,
         rank=18,
+        available=_ANY_RELEASE,
         gone_when_missing=True,
     ),
 )
@@ -501,3 +522,11 @@ _READ_ROWS = (
 )
 
 READS: Mapping[ReadName, Read] = MappingProxyType({read.name: read for read in _READ_ROWS})
+
+
+def availability_problem(needs: OperationName | Feature, platform: Platform) -> str | None:
+    """Why an operation (its row's gate) or a parameter (its feature) is unavailable on
+    `platform`, or None when it is available."""
+    if isinstance(needs, OperationName):
+        return OPERATIONS[needs].problem(platform)
+    return feature_problem(needs, platform)

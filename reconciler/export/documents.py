@@ -18,6 +18,7 @@ from reconciler import catalog
 from reconciler.catalog import Feature
 from reconciler.manifest.models import API_VERSION
 from reconciler.manifest.writer import FlowMap
+from reconciler.operations import OperationName, availability_problem
 from reconciler.state import (
     Auth,
     Collaboration,
@@ -46,8 +47,8 @@ def iso_utc(epoch_ms: int) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _available(feature: Feature, platform: Platform) -> bool:
-    return catalog.feature_problem(feature, platform) is None
+def _available(needs: OperationName | Feature, platform: Platform) -> bool:
+    return availability_problem(needs, platform) is None
 
 
 # --- Portal ----------------------------------------------------------------------------------
@@ -120,7 +121,9 @@ def member_entry(live: LiveState, username: str) -> FlowMap:
     """One member's role, and its level where the platform still has levels."""
     member = live.members[username]
     entry = FlowMap()
-    if member.level is not None and _available(Feature.UPDATE_USER_LEVEL, live.portal.platform):
+    if member.level is not None and _available(
+        OperationName.UPDATE_USER_LEVEL, live.portal.platform
+    ):
         entry["level"] = member.level
     if member.role is not None:
         entry["role"] = member.role
@@ -148,7 +151,7 @@ def collaboration_documents(live: LiveState) -> Collaborations:
         spec: dict[str, Any] = {}
         invalid = sorted(i for i, s in collab.invitations.items() if s == "invalidated")
         out.pending_invitations += len(collab.invitations) - len(invalid)
-        if host and invalid and _available(Feature.INVALIDATE_INVITATION, platform):
+        if host and invalid and _available(OperationName.INVALIDATE_INVITATION, platform):
             spec["invalidInvitations"] = invalid
         workspaces = {
             wid: _host_workspace(ws, platform) if host else _guest_workspace(ws, platform)
@@ -169,17 +172,18 @@ def _host_workspace(workspace: Workspace, platform: Platform) -> dict[str, Any]:
     return {
         key: getattr(workspace, key)
         for key, feature in catalog.WORKSPACE_INFO_GATES.items()
-        if getattr(workspace, key) is not None and _available(feature, platform)
+        if getattr(workspace, key) is not None
+        and _available(feature or OperationName.UPDATE_INFO, platform)
     }
 
 
 def _guest_workspace(workspace: Workspace, platform: Platform) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if workspace.schedule is not None and _available(Feature.UPDATE_SCHEDULE, platform):
+    if workspace.schedule is not None and _available(OperationName.UPDATE_SCHEDULE, platform):
         schedule = _schedule(workspace.schedule)
         if schedule:
             out["schedule"] = schedule
-    if workspace.groupLink is not None and _available(Feature.UPDATE_GROUP_LINK, platform):
+    if workspace.groupLink is not None and _available(OperationName.UPDATE_GROUP_LINK, platform):
         link = _group_link(workspace.groupLink, platform)
         if link:
             out["groupLink"] = link
@@ -199,7 +203,8 @@ def _group_link(link: GroupLink, platform: Platform) -> dict[str, Any]:
     out = {
         key: getattr(link, key)
         for key, feature in catalog.GROUP_LINK_GATES.items()
-        if getattr(link, key) is not None and _available(feature, platform)
+        if getattr(link, key) is not None
+        and _available(feature or OperationName.UPDATE_GROUP_LINK, platform)
     }
     if out.get("enableFeatureServiceBidirectionalSync") and not out.get("copyFeatureServiceData"):
         # The manifest rule (docs/rules.md §4.7) refuses this pair; a portal that reports it anyway

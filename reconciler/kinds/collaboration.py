@@ -26,6 +26,7 @@ from reconciler.manifest.checks import RuleContext, gate, source, text
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
+from reconciler.operations import OPERATIONS, OperationName
 from reconciler.plan.collaborations import plan_collaborations
 from reconciler.state import DesiredState, LiveState
 from reconciler.versions import Platform
@@ -62,29 +63,31 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
         # Offline the portal's side is unknown: the host deletes, a guest leaves. The
         # planner, which reads the side, checks the one that applies.
         reasons = [
-            catalog.feature_problem(feature, platform)
-            for feature in (Feature.DELETE_COLLABORATION, Feature.REMOVE_PARTICIPATION)
+            OPERATIONS[name].problem(platform)
+            for name in (OperationName.DELETE_COLLABORATION, OperationName.REMOVE_PARTICIPATION)
         ]
         if all(reasons):
             yield document.problem(("spec", "state"), "; ".join(r for r in reasons if r))
     if spec.invalidInvitations:
         yield from gate(
-            document, ("spec", "invalidInvitations"), Feature.INVALIDATE_INVITATION, platform
+            document, ("spec", "invalidInvitations"), OperationName.INVALIDATE_INVITATION, platform
         )
     for workspace_id, workspace in spec.workspaces.items():
         yield from _workspace(document, ("spec", "workspaces", workspace_id), workspace, platform)
 
 
-_WORKSPACE_FIELD_GATES: dict[str, Feature] = {
-    **catalog.WORKSPACE_INFO_GATES,
-    "schedule": Feature.UPDATE_SCHEDULE,
-    "groupLink": Feature.UPDATE_GROUP_LINK,
+# What each workspace field needs: its operation, and some a later release as well.
+_WORKSPACE_FIELD_GATES: dict[str, OperationName | Feature] = {
+    **{
+        name: feature or OperationName.UPDATE_INFO
+        for name, feature in catalog.WORKSPACE_INFO_GATES.items()
+    },
+    "schedule": OperationName.UPDATE_SCHEDULE,
+    "groupLink": OperationName.UPDATE_GROUP_LINK,
 }
-# The groupLink gate covers the rest of its fields.
+# The groupLink's own gate covers the rest of its fields.
 _GROUP_LINK_FIELD_GATES: dict[str, Feature] = {
-    name: feature
-    for name, feature in catalog.GROUP_LINK_GATES.items()
-    if feature is not Feature.UPDATE_GROUP_LINK
+    name: feature for name, feature in catalog.GROUP_LINK_GATES.items() if feature is not None
 }
 
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from reconciler import catalog, state
 from reconciler.adopt import adopter
-from reconciler.catalog import Feature
 from reconciler.export import documents as docs
 from reconciler.export.summary import counted
 from reconciler.kinds.registry import (
@@ -25,6 +24,7 @@ from reconciler.manifest.checks import RuleContext, at, gate, source
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
+from reconciler.operations import OperationName
 from reconciler.plan.members import plan_members
 from reconciler.state import DesiredState, LiveState
 
@@ -47,7 +47,7 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
         where: KeyPath = ("spec", "members", username)
         if member.level is not None:
             yield from gate(
-                document, (*where, "level"), Feature.UPDATE_USER_LEVEL, context.platform
+                document, (*where, "level"), OperationName.UPDATE_USER_LEVEL, context.platform
             )
         if member.level == 1 and member.role in catalog.BUILTIN_ROLES:
             yield document.problem(

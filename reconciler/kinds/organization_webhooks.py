@@ -9,7 +9,6 @@ from typing import Any, Literal
 from pydantic import Field
 
 from reconciler import state
-from reconciler.catalog import Feature
 from reconciler.kinds.registry import AddressForm, Export, ExportInput, ExportPart, Kind
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
@@ -43,7 +42,7 @@ def _model(document: Document) -> OrganizationWebhooks:
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
     spec = _model(document).spec
-    yield from gate(document, (), Feature.DELETE_ORG_WEBHOOK, context.platform)
+    yield from gate(document, (), OperationName.DELETE_WEBHOOK, context.platform)
     for index, hook in enumerate(spec.absent):
         if hook in spec.keep:
             yield document.problem(("spec", "absent", index), f"{hook!r} is also in keep")

@@ -10,7 +10,6 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from reconciler import state
-from reconciler.catalog import Feature
 from reconciler.kinds.registry import AddressForm, Export, ExportInput, ExportPart, Kind
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
@@ -51,7 +50,7 @@ def _model(document: Document) -> TaskRunRetention:
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
     spec = _model(document).spec
-    yield from gate(document, (), Feature.DELETE_TASK_RUN, context.platform)
+    yield from gate(document, (), OperationName.DELETE_TASK_RUN, context.platform)
     if spec.keepLast is None and spec.maxAgeDays is None:
         yield document.problem(("spec",), "give keepLast, maxAgeDays or both")
 

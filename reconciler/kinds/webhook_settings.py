@@ -14,7 +14,6 @@ from reconciler.adopt.addresses import Address
 from reconciler.adopt.adopter import added, outcome
 from reconciler.adopt.files import ManifestFiles
 from reconciler.adopt.merge import merge_declared
-from reconciler.catalog import Feature
 from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
@@ -24,7 +23,7 @@ from reconciler.manifest.checks import RuleContext, gate, source
 from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import effective_urls
 from reconciler.manifest.problems import Problem
-from reconciler.operations import OperationName
+from reconciler.operations import OperationName, availability_problem
 from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change
@@ -33,7 +32,7 @@ from reconciler.state import DesiredState, LiveState
 
 ADDRESS = AddressForm("WebhookSettings", ())
 LIMITS = catalog.WEBHOOK_SETTINGS
-FEATURE = Feature.WEBHOOK_SETTINGS
+OPERATION = OperationName.WEBHOOK_SETTINGS
 NEEDS_ADMIN_URL = "needs the Portal's spec.adminUrl (the admin root)"
 
 
@@ -65,7 +64,7 @@ def _model(document: Document) -> WebhookSettings:
 
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
-    yield from gate(document, (), FEATURE, context.platform)
+    yield from gate(document, (), OPERATION, context.platform)
     if context.portal and not effective_urls(context.portal, context.environ, context.name)[1]:
         yield document.problem((), NEEDS_ADMIN_URL)
 
@@ -118,7 +117,7 @@ def _plan(draft: Draft) -> None:
             for name, limits in LIMITS.items()
         }
     params = {name: form_value(value) for name, value in sent.items() if value is not None}
-    draft.call(address, OperationName.WEBHOOK_SETTINGS, params)
+    draft.call(address, OPERATION, params)
 
 
 # --- export, adopt -----------------------------------------------------------------------------
@@ -127,7 +126,7 @@ def _plan(draft: Draft) -> None:
 def settings_document(live: LiveState) -> Exported | None:
     """All five settings, in the order of docs/rules.md §2, when the portal has and tells them."""
     settings = live.webhookSettings
-    if settings is None or catalog.feature_problem(FEATURE, live.portal.platform) is not None:
+    if settings is None or availability_problem(OPERATION, live.portal.platform) is not None:
         return None
     spec = {key: settings[key] for key in LIMITS if key in settings}
     return document(KIND_NAME, {"name": "delivery"}, spec)
@@ -141,7 +140,7 @@ def _export(given: ExportInput) -> ExportPart:
 
 
 def _not_exported(live: LiveState, admin_url: str | None) -> list[str]:
-    if catalog.feature_problem(FEATURE, live.portal.platform) is not None:
+    if availability_problem(OPERATION, live.portal.platform) is not None:
         return []
     if not admin_url:
         return ["webhook settings not exported: they need --admin-url (the admin root)"]

@@ -8,11 +8,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from reconciler import catalog, state
+from reconciler import state
 from reconciler.catalog import Feature
 from reconciler.manifest import models
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
+from reconciler.operations import OperationName, availability_problem
 from reconciler.text_rules import text_problem
 from reconciler.versions import Platform
 
@@ -38,9 +39,10 @@ class RuleContext:
 
 
 def gate(
-    document: Document, path: KeyPath, feature: Feature, platform: Platform | None
+    document: Document, path: KeyPath, needs: OperationName | Feature, platform: Platform | None
 ) -> Iterator[Problem]:
-    problem = catalog.feature_problem(feature, platform) if platform else None
+    """What the platform lacks of the operation or parameter a declaration needs."""
+    problem = availability_problem(needs, platform) if platform else None
     if problem:
         yield document.problem(path, problem)
 
