@@ -14,10 +14,10 @@ from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from reconciler.environment import url_sources
 from reconciler.live.client import PortalClient, client_for
 from reconciler.live.origins import UrlSources, ci_warning
 from reconciler.live.reader import read_live
-from reconciler.manifest.portal import ADMIN_URL_ENV, PORTAL_URL_ENV, url_sources
 from reconciler.plan.fingerprint import StalePlan, check_fresh
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
@@ -46,16 +46,12 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
 
 
 def connect(desired: DesiredState, *, parallelism: int = 8, in_fleet: bool = False) -> PortalClient:
-    # The target's URLs already hold the environment's overrides, the portal's own
-    # (ORGCTL_<NAME>_PORTAL_URL) before the plain ORGCTL_PORTAL_URL: the client must not
-    # lay the plain one over them again.
-    env = {k: v for k, v in os.environ.items() if k not in (PORTAL_URL_ENV, ADMIN_URL_ENV)}
     name = desired.portal.name
     # Portals of a fleet are read at once: each retry line must say whose it is.
     notice = (lambda line: say_on_stderr(f"{name}: {line}")) if in_fleet else say_on_stderr
     return client_for(
         desired.portal,
-        env=env,
+        env=os.environ,
         concurrency=max(8, parallelism),
         retry_notice=notice,
         sources=url_origins(desired, os.environ),

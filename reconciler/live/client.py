@@ -436,14 +436,13 @@ def _gave_up(error: PortalError, tries: int) -> PortalError:
 def client_for(
     target: PortalTarget, *, env: Mapping[str, str] | None = None, **options: Any
 ) -> PortalClient:
-    """The client for a Portal document; `ORGCTL_PORTAL_URL` / `ORGCTL_ADMIN_URL`, when
-    set, override its `url` / `adminUrl` (the demo and tests run on a free port)."""
-    environ = os.environ if env is None else env
+    """The client for a Portal target, at its URLs as they are: the environment's
+    overrides were applied once, when the manifests became desired state."""
     return PortalClient(
-        environ.get("ORGCTL_PORTAL_URL") or target.url,
+        target.url,
         auth=target.auth,
-        admin_root=environ.get("ORGCTL_ADMIN_URL") or target.adminUrl,
-        env=environ,
+        admin_root=target.adminUrl,
+        env=os.environ if env is None else env,
         portal=target.name,
         **options,
     )

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
+from reconciler.environment import portal_key
 from reconciler.errors import UserError
 
 TRUSTED_ORIGINS_ENV = "ORGCTL_TRUSTED_ORIGINS"
@@ -34,12 +35,6 @@ CI_WARNING = (
     f" {TRUSTED_ORIGINS_ENV} (a CI variable, never a manifest) to your portals' origins,"
     " e.g. https://gis.example.com"
 )
-
-
-def portal_key(name: str) -> str:
-    """A portal name as its `ORGCTL_<NAME>_*` variables spell it: `field-office` and
-    `FIELD_OFFICE` share credentials, so they share trusted origins too."""
-    return re.sub(r"[^A-Z0-9]", "_", name.upper())
 
 
 def origin_of(url: str | httpx.URL) -> str:

@@ -11,11 +11,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from urllib.parse import urlsplit
 
 from reconciler.addresses import extras, is_loopback
+from reconciler.environment import url_sources
 from reconciler.kinds.registry import Identity, kind_named, registered
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at
 from reconciler.manifest.loader import Document
-from reconciler.manifest.portal import declared_platform, effective_urls, url_sources
+from reconciler.manifest.portal import declared_platform, effective_urls
 from reconciler.manifest.problems import Problem
 from reconciler.versions import Platform
 
