@@ -5,7 +5,9 @@ links, schedules) and the invitations that must be invalid; `state: absent` dele
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from reconciler import catalog, state
 from reconciler.adopt import adopter
@@ -36,8 +38,53 @@ WORKSPACE = AddressForm("Workspace", ("collaborationId", "workspaceId"))
 INVITATION = AddressForm("Invitation", ("collaborationId", "invitationId"))
 
 
-def _model(document: Document) -> models.Collaboration:
-    assert isinstance(document.model, models.Collaboration)  # the registry routes by kind
+# --- manifest ----------------------------------------------------------------------------------
+
+
+class CollaborationMetadata(models.DocumentMetadata):
+    id: str = Field(min_length=1, description="the collaboration id: its identity")
+
+
+class ScheduleSpec(models.Strict):
+    startTime: models.StartTime | None = None
+    interval: int | None = None
+    repeatCount: int | None = None
+
+
+class GroupLinkSpec(models.Strict):
+    portalGroupId: str | None = None
+    enableRealtimeSync: bool | None = None
+    copyFeatureServiceData: bool | None = None
+    enableFeatureServiceBidirectionalSync: bool | None = None
+
+
+class WorkspaceSpec(models.Strict):
+    name: str | None = Field(None, max_length=catalog.WORKSPACE_NAME_MAX)
+    description: str | None = Field(None, max_length=catalog.WORKSPACE_DESCRIPTION_MAX)
+    # The spec states no bound; the service refuses a negative or non-finite size.
+    maxItemSizeInMB: float | None = Field(None, ge=0, le=catalog.MAX_SIZE_MB, allow_inf_nan=False)
+    maxReplicationPackageSizeInMB: float | None = Field(
+        None, ge=0, le=catalog.MAX_SIZE_MB, allow_inf_nan=False
+    )
+    copyByRefIfCopyFail: bool | None = None
+    schedule: ScheduleSpec | None = None
+    groupLink: GroupLinkSpec | None = None
+
+
+class CollaborationSpec(models.Strict):
+    state: models.Presence = "present"
+    invalidInvitations: models.StringSet = Field([])
+    workspaces: dict[str, WorkspaceSpec] = Field({})
+
+
+class Collaboration(models.Document):
+    kind: Literal["Collaboration"]
+    metadata: CollaborationMetadata
+    spec: CollaborationSpec = CollaborationSpec()
+
+
+def _model(document: Document) -> Collaboration:
+    assert isinstance(document.model, Collaboration)  # the registry routes by kind
     return document.model
 
 
@@ -92,7 +139,7 @@ _GROUP_LINK_FIELD_GATES: dict[str, Feature] = {
 
 
 def _workspace(
-    document: Document, where: KeyPath, workspace: models.WorkspaceSpec, platform: Platform | None
+    document: Document, where: KeyPath, workspace: WorkspaceSpec, platform: Platform | None
 ) -> Iterator[Problem]:
     for key, feature in _WORKSPACE_FIELD_GATES.items():
         if getattr(workspace, key) is not None:
@@ -120,9 +167,7 @@ def _workspace(
             )
 
 
-def _schedule(
-    document: Document, where: KeyPath, schedule: models.ScheduleSpec
-) -> Iterator[Problem]:
+def _schedule(document: Document, where: KeyPath, schedule: ScheduleSpec) -> Iterator[Problem]:
     interval_problem = catalog.schedule_problem(schedule.interval, None)
     if interval_problem:
         yield document.problem((*where, "interval"), interval_problem)
@@ -170,7 +215,7 @@ def _desired(desired: DesiredState, document: Document) -> None:
         )
 
 
-def _desired_workspace(wid: str, spec: models.WorkspaceSpec) -> state.Workspace:
+def _desired_workspace(wid: str, spec: WorkspaceSpec) -> state.Workspace:
     link, schedule = spec.groupLink, spec.schedule
     return state.Workspace(
         wid,
@@ -230,7 +275,7 @@ def _export(given: ExportInput) -> ExportPart:
 
 KIND = Kind(
     name="Collaboration",
-    model=models.Collaboration,
+    model=Collaboration,
     singleton=False,
     addresses=(ADDRESS, WORKSPACE, INVITATION),
     set_fields=(("spec", "invalidInvitations"),),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from reconciler import catalog, state
 from reconciler.adopt import adopter
@@ -31,8 +33,26 @@ from reconciler.state import DesiredState, LiveState
 ADDRESS = AddressForm("Member", ("username",))
 
 
-def _model(document: Document) -> models.Members:
-    assert isinstance(document.model, models.Members)  # the registry routes by kind
+# --- manifest ----------------------------------------------------------------------------------
+
+
+class MemberSpec(models.Strict):
+    level: Literal[1, 2] | None = None
+    role: str | None = Field(None, min_length=1)
+
+
+class MembersSpec(models.Strict):
+    members: dict[str, MemberSpec]
+
+
+class Members(models.Document):
+    kind: Literal["Members"]
+    metadata: models.DocumentMetadata
+    spec: MembersSpec
+
+
+def _model(document: Document) -> Members:
+    assert isinstance(document.model, Members)  # the registry routes by kind
     return document.model
 
 
@@ -81,7 +101,7 @@ def _export(given: ExportInput) -> ExportPart:
 
 KIND = Kind(
     name="Members",
-    model=models.Members,
+    model=Members,
     singleton=False,
     addresses=(ADDRESS,),
     set_fields=(),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from reconciler import catalog, state
 from reconciler.adopt import adopter
@@ -28,8 +30,27 @@ from reconciler.state import DesiredState, LiveState
 ADDRESS = AddressForm("Role", ("name",))
 
 
-def _model(document: Document) -> models.Role:
-    assert isinstance(document.model, models.Role)  # the registry routes by kind
+# --- manifest ----------------------------------------------------------------------------------
+
+
+class RoleSpec(models.Strict):
+    description: str | None = Field(None, max_length=catalog.ROLE_DESCRIPTION_MAX)
+    # In the schema, one of the catalog's privileges (editors complete and check them);
+    # validate also accepts the Portal's extraPrivileges, which one document cannot see.
+    privileges: Annotated[
+        list[str] | None, models.string_set(nullable=True, item=models.PRIVILEGE_MARK)
+    ] = None
+    state: models.Presence = "present"
+
+
+class Role(models.Document):
+    kind: Literal["Role"]
+    metadata: models.DocumentMetadata
+    spec: RoleSpec = RoleSpec()
+
+
+def _model(document: Document) -> Role:
+    assert isinstance(document.model, Role)  # the registry routes by kind
     return document.model
 
 
@@ -45,7 +66,7 @@ def absent_roles(context: RuleContext) -> dict[str, Document]:
         found = context.memo["absent roles"] = {
             d.name: d
             for d in context.documents
-            if isinstance(d.model, models.Role) and d.model.spec.state == "absent"
+            if isinstance(d.model, Role) and d.model.spec.state == "absent"
         }
     return found
 
@@ -107,7 +128,7 @@ def _export(given: ExportInput) -> ExportPart:
 
 KIND = Kind(
     name="Role",
-    model=models.Role,
+    model=Role,
     singleton=False,
     addresses=(ADDRESS,),
     set_fields=(("spec", "privileges"),),

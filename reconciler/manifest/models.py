@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from reconciler import catalog, values, windows
+from reconciler import values, windows
 from reconciler.manifest.scope import parse_releases
 
 API_VERSION = "orgctl/v1"
@@ -112,10 +112,6 @@ class DocumentMetadata(Metadata):
     )
 
 
-class CollaborationMetadata(DocumentMetadata):
-    id: str = Field(min_length=1, description="the collaboration id: its identity")
-
-
 # --- Portal --------------------------------------------------------------------------------
 
 
@@ -170,64 +166,6 @@ class PortalSpec(Strict):
     )
 
 
-# --- Role, Members ---------------------------------------------------------------------------
-
-
-class RoleSpec(Strict):
-    description: str | None = Field(None, max_length=catalog.ROLE_DESCRIPTION_MAX)
-    # In the schema, one of the catalog's privileges (editors complete and check them);
-    # validate also accepts the Portal's extraPrivileges, which one document cannot see.
-    privileges: Annotated[list[str] | None, string_set(nullable=True, item=PRIVILEGE_MARK)] = None
-    state: Presence = "present"
-
-
-class MemberSpec(Strict):
-    level: Literal[1, 2] | None = None
-    role: str | None = Field(None, min_length=1)
-
-
-class MembersSpec(Strict):
-    members: dict[str, MemberSpec]
-
-
-# --- Collaboration ---------------------------------------------------------------------------
-
-
-class ScheduleSpec(Strict):
-    startTime: StartTime | None = None
-    interval: int | None = None
-    repeatCount: int | None = None
-
-
-class GroupLinkSpec(Strict):
-    portalGroupId: str | None = None
-    enableRealtimeSync: bool | None = None
-    copyFeatureServiceData: bool | None = None
-    enableFeatureServiceBidirectionalSync: bool | None = None
-
-
-class WorkspaceSpec(Strict):
-    name: str | None = Field(None, max_length=catalog.WORKSPACE_NAME_MAX)
-    description: str | None = Field(None, max_length=catalog.WORKSPACE_DESCRIPTION_MAX)
-    # The spec states no bound; the service refuses a negative or non-finite size.
-    maxItemSizeInMB: float | None = Field(None, ge=0, le=catalog.MAX_SIZE_MB, allow_inf_nan=False)
-    maxReplicationPackageSizeInMB: float | None = Field(
-        None, ge=0, le=catalog.MAX_SIZE_MB, allow_inf_nan=False
-    )
-    copyByRefIfCopyFail: bool | None = None
-    schedule: ScheduleSpec | None = None
-    groupLink: GroupLinkSpec | None = None
-
-
-class CollaborationSpec(Strict):
-    state: Presence = "present"
-    invalidInvitations: StringSet = []
-    workspaces: dict[str, WorkspaceSpec] = {}
-
-
-# --- webhooks, task runs -----------------------------------------------------------------------
-
-
 # --- documents ---------------------------------------------------------------------------------
 
 
@@ -240,24 +178,6 @@ class Document(Strict):
 class Portal(Document):
     kind: Literal["Portal"]
     spec: PortalSpec
-
-
-class Role(Document):
-    kind: Literal["Role"]
-    metadata: DocumentMetadata
-    spec: RoleSpec = RoleSpec()
-
-
-class Members(Document):
-    kind: Literal["Members"]
-    metadata: DocumentMetadata
-    spec: MembersSpec
-
-
-class Collaboration(Document):
-    kind: Literal["Collaboration"]
-    metadata: CollaborationMetadata
-    spec: CollaborationSpec = CollaborationSpec()
 
 
 def document_union(kinds: Iterable[type[Document]]) -> Any:
