@@ -160,12 +160,17 @@ def _default_name(live: LiveState) -> str:
 
 
 def _unreadable(live: LiveState) -> list[str]:
-    """Live resources that could not be read: written out, they would claim values
-    nobody saw."""
-    return [
+    """Live resources that could not be read, or that the account may not read: written
+    out, they would claim values nobody saw."""
+    notes = [
         f"{address} left out: its live values could not be read ({why})"
         for address, why in sorted(live.unreadable.items())
     ]
+    notes += [
+        f"{part} left out: the signed-in account may not read it ({why})"
+        for part, why in sorted(live.unread.items())
+    ]
+    return notes
 
 
 def _check_url(what: str, url: str) -> None:

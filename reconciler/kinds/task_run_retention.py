@@ -18,6 +18,7 @@ from reconciler.manifest.problems import Problem
 from reconciler.operations import OperationName
 from reconciler.plan.diff import deleted
 from reconciler.plan.draft import Draft
+from reconciler.plan.unread import task_runs
 from reconciler.state import DesiredState, LiveState, RunRetention, Task, TaskRun
 
 NAME = "TaskRunRetention"
@@ -89,6 +90,8 @@ def _plan(draft: Draft) -> None:
 
 
 def _tasks(draft: Draft, policy: RunRetention) -> list[Task]:
+    if task_runs(policy.user) in draft.live.unread:
+        return []  # not read: `report_not_compared` says so
     if policy.user not in draft.live.tasks:
         # A misspelt user would otherwise make the policy silently do nothing, forever.
         draft.error(

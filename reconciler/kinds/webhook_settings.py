@@ -28,6 +28,7 @@ from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change
 from reconciler.plan.normalize import canonical_fields, form_value
+from reconciler.plan.unread import SETTINGS, needs
 from reconciler.state import DesiredState, LiveState
 
 ADDRESS = AddressForm("WebhookSettings", ())
@@ -92,19 +93,10 @@ def _plan(draft: Draft) -> None:
         return
     sent: dict[str, int | None]
     if live is None:
-        # Unreadable: always send, and say what the fields left out become.
-        sent = {n: declared.get(n, r.default) for n, r in LIMITS.items()}
-        undeclared = sorted(set(LIMITS) - set(declared))
-        why = draft.live.webhookSettingsUnread
-        unknown = f"live settings are unknown ({why})" if why else "live settings are unknown"
-        if undeclared:
-            draft.warn(
-                address,
-                f"{unknown}; undeclared fields will be reset to their "
-                f"defaults: {', '.join(undeclared)}",
-            )
-        elif why:
-            draft.warn(address, f"{unknown}; the settings are sent every time")
+        unknown = _sent_unknown(draft, declared)
+        if unknown is None:
+            return
+        sent = unknown
         draft.changes.append(Change(address, Action.UPDATE, None, canonical_fields(sent)))
     else:
         change = diff_record(address, live, declared)
@@ -118,6 +110,34 @@ def _plan(draft: Draft) -> None:
         }
     params = {name: form_value(value) for name, value in sent.items() if value is not None}
     draft.call(address, OPERATION, params)
+
+
+def _sent_unknown(draft: Draft, declared: dict[str, int]) -> dict[str, int | None] | None:
+    """What to send when the live settings are unknown: all five, the undeclared ones at
+    their defaults, saying so; None (an error) when the account was refused the read, as
+    another account could compare the values the plan would reset."""
+    address = ADDRESS.of()
+    sent = {n: declared.get(n, r.default) for n, r in LIMITS.items()}
+    undeclared = sorted(set(LIMITS) - set(declared))
+    why = draft.live.webhookSettingsUnread
+    unknown = f"live settings are unknown ({why})" if why else "live settings are unknown"
+    if undeclared and SETTINGS in draft.live.unread:
+        draft.error(
+            address,
+            f"cannot compare: {unknown}; the plan would reset undeclared fields to their"
+            f" defaults ({', '.join(undeclared)}): declare all five, or plan with an"
+            f" account that may read them ({needs(SETTINGS)})",
+        )
+        return None
+    if undeclared:
+        draft.warn(
+            address,
+            f"{unknown}; undeclared fields will be reset to their "
+            f"defaults: {', '.join(undeclared)}",
+        )
+    elif why:
+        draft.warn(address, f"{unknown}; the settings are sent every time")
+    return dict(sent)
 
 
 # --- export, adopt -----------------------------------------------------------------------------
