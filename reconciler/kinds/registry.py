@@ -223,7 +223,12 @@ def _load_builtin() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    for module in BUILTIN:
-        kind = importlib.import_module(module).KIND
-        _add(kind)
+    _loaded = True  # before the imports: a kind module may ask for the registry
+    try:
+        for module in BUILTIN:
+            _add(importlib.import_module(module).KIND)
+    except BaseException:
+        # A kind that fails to load fails every use of the registry, never leaves it short.
+        _KINDS.clear()
+        _loaded = False
+        raise
