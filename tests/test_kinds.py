@@ -106,8 +106,8 @@ def _code(path: Path) -> str:
 # Where the webhook-settings kind is still named outside its module and the service: the
 # shared kernel (catalog's ranges, operations' row and read), the registry's list of
 # built-in kinds, the live reader and its records (which read every built-in kind in as
-# few round trips as they can), the loader's range message, normalize's defaults and the
-# reviewer's unread parts. A kind named anywhere else is a kind no longer in one module.
+# few round trips as they can), normalize's defaults and the reviewer's unread parts. A
+# kind named anywhere else is a kind no longer in one module.
 SETTINGS_NAMED_IN = {
     "catalog.py",
     "operations.py",
@@ -115,7 +115,6 @@ SETTINGS_NAMED_IN = {
     "kinds/webhook_settings.py",
     "live/reader.py",
     "live/records.py",
-    "manifest/loader.py",
     "plan/normalize.py",
     "plan/unread.py",
 }

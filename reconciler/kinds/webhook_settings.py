@@ -5,9 +5,9 @@ One per manifest set; fields left out keep their live value, though all five are
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field, ValidationInfo, WithJsonSchema
 
 from reconciler import catalog
 from reconciler.adopt.addresses import Address
@@ -40,17 +40,42 @@ NEEDS_ADMIN_URL = "needs the Portal's spec.adminUrl (the admin root)"
 # --- manifest ----------------------------------------------------------------------------------
 
 
+def _in_range(value: int, info: ValidationInfo) -> int:
+    # The service's own words for a value out of range (catalog.IntRange), not pydantic's.
+    problem = LIMITS[str(info.field_name)].problem(str(info.field_name), value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
 def _setting(name: str) -> Any:
     bounds = LIMITS[name]
-    return Field(None, ge=bounds.low, le=bounds.high, description=f"default {bounds.default}")
+    return Field(None, description=f"default {bounds.default}")
+
+
+def _bounds(name: str) -> WithJsonSchema:
+    # The JSON Schema keeps the plain bounds, for editors.
+    bounds = LIMITS[name]
+    return WithJsonSchema({"type": "integer", "minimum": bounds.low, "maximum": bounds.high})
+
+
+_IN_RANGE = AfterValidator(_in_range)
 
 
 class WebhookSettingsSpec(models.Strict):
-    notificationAttempts: int | None = _setting("notificationAttempts")
-    notificationTimeOutInSeconds: int | None = _setting("notificationTimeOutInSeconds")
-    notificationElapsedTimeInSeconds: int | None = _setting("notificationElapsedTimeInSeconds")
-    numberOfFailures: int | None = _setting("numberOfFailures")
-    daysInPast: int | None = _setting("daysInPast")
+    notificationAttempts: Annotated[int, _IN_RANGE, _bounds("notificationAttempts")] | None = (
+        _setting("notificationAttempts")
+    )
+    notificationTimeOutInSeconds: (
+        Annotated[int, _IN_RANGE, _bounds("notificationTimeOutInSeconds")] | None
+    ) = _setting("notificationTimeOutInSeconds")
+    notificationElapsedTimeInSeconds: (
+        Annotated[int, _IN_RANGE, _bounds("notificationElapsedTimeInSeconds")] | None
+    ) = _setting("notificationElapsedTimeInSeconds")
+    numberOfFailures: Annotated[int, _IN_RANGE, _bounds("numberOfFailures")] | None = _setting(
+        "numberOfFailures"
+    )
+    daysInPast: Annotated[int, _IN_RANGE, _bounds("daysInPast")] | None = _setting("daysInPast")
 
 
 class WebhookSettings(models.Document):

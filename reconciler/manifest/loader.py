@@ -16,7 +16,6 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from reconciler import catalog
 from reconciler.errors import UserError
 from reconciler.kinds.registry import registered
 from reconciler.manifest import includes, limits, models, overlay, scope, yamltree
@@ -322,8 +321,5 @@ def _message(loc: KeyPath, error: Any) -> str:
         return "required field is missing"
     if kind == "string_type" and loc[-1:] == ("version",):
         return 'must be a quoted string such as "10.6.1" (YAML reads 10.10 as the number 10.1)'
-    bounds = catalog.WEBHOOK_SETTINGS.get(str(loc[-1])) if loc else None
-    if bounds and kind in ("greater_than_equal", "less_than_equal"):
-        return bounds.problem(str(loc[-1]), error["input"]) or error["msg"]
     message: str = error["msg"]
     return message.removeprefix("Value error, ")
