@@ -18,7 +18,7 @@ from reconciler.adopt.merge import merge_declared, merge_fields
 from reconciler.errors import UserError
 from reconciler.export import documents as docs
 from reconciler.kinds.registry import owner
-from reconciler.manifest.writer import FlowMap, to_node
+from reconciler.manifest.writer import to_node
 from reconciler.state import LiveState
 
 
@@ -38,82 +38,6 @@ def outcome(address: Address, path: Path, fields: list[str], files: ManifestFile
 
 def added(address: Address, path: Path) -> str:
     return f"{address}: added to {path}"
-
-
-# --- roles -----------------------------------------------------------------------------------
-
-
-def adopt_role(files: ManifestFiles, live: LiveState, address: Address) -> str:
-    role = live.roles.get(address.key)
-    found = files.find("Role", address.key)
-    if role is not None and not role.editable:
-        raise UserError(f"{address}: a pre-built role that cannot be edited; nothing to adopt")
-    if found is None:
-        if role is None:
-            raise UserError(f"{address}: neither declared in the manifests nor on the portal")
-        return added(address, files.append(docs.role_document(role)))
-    path, document = found
-    spec = document.setdefault("spec", CommentedMap())
-    if role is None:
-        return outcome(address, path, _mark_absent(spec), files)
-    live_spec = docs.role_document(role)["spec"]
-    if spec.get("state") == "absent":
-        del spec["state"]
-        for key, value in live_spec.items():
-            spec[key] = to_node(value)
-        return outcome(address, path, ["state", *live_spec], files)
-    return outcome(address, path, merge_declared(spec, live_spec), files)
-
-
-def _mark_absent(spec: CommentedMap) -> list[str]:
-    """The portal no longer has the role: declare it absent (an absent role holds nothing)."""
-    if spec.get("state") == "absent":
-        return []
-    for key in ("description", "privileges"):
-        spec.pop(key, None)
-    spec["state"] = "absent"
-    return ["state"]
-
-
-# --- members ---------------------------------------------------------------------------------
-
-
-def adopt_member(files: ManifestFiles, live: LiveState, address: Address) -> str:
-    username = address.key
-    declared = next(
-        (
-            (path, document)
-            for path, document in files.documents("Members")
-            if username in ((document.get("spec") or {}).get("members") or {})
-        ),
-        None,
-    )
-    if username not in live.members:
-        where = f" (declared in {declared[0]})" if declared else ""
-        raise UserError(
-            f"{address}: not a member of the portal{where}; a manifest cannot declare a"
-            " member away, so remove the entry by hand"
-        )
-    entry = docs.member_entry(live, username)
-    if declared is None:
-        return added(address, _add_member(files, username, entry))
-    path, document = declared
-    node = document["spec"]["members"][username]
-    if not isinstance(node, CommentedMap):  # `alice:` with nothing declared
-        return outcome(address, path, [], files)
-    return outcome(address, path, merge_declared(node, entry), files)
-
-
-def _add_member(files: ManifestFiles, username: str, entry: FlowMap) -> Path:
-    first = next(iter(files.documents("Members")), None)
-    if first is None:
-        return files.append(
-            docs.document("Members", {"name": "members"}, {"members": {username: entry}})
-        )
-    path, document = first
-    document["spec"]["members"][username] = to_node(entry)
-    files.touch(path)
-    return path
 
 
 # --- collaborations and workspaces -----------------------------------------------------------

@@ -17,14 +17,12 @@ from typing import Any
 from reconciler import catalog
 from reconciler.catalog import Feature
 from reconciler.manifest.models import API_VERSION
-from reconciler.manifest.writer import FlowMap
 from reconciler.operations import OperationName, availability_problem
 from reconciler.state import (
     Auth,
     Collaboration,
     GroupLink,
     LiveState,
-    Role,
     Schedule,
     Workspace,
 )
@@ -83,20 +81,6 @@ def portal_document(
 # --- Roles -----------------------------------------------------------------------------------
 
 
-def role_documents(live: LiveState) -> list[Document]:
-    """One document per editable custom role, by name."""
-    return [
-        role_document(role)
-        for role in sorted(live.roles.values(), key=lambda r: r.name)
-        if role.editable
-    ]
-
-
-def role_document(role: Role) -> Document:
-    spec = {"description": role.description or "", "privileges": sorted(role.privileges or ())}
-    return document("Role", {"name": role.name}, spec)
-
-
 def unknown_privileges(live: LiveState) -> list[str]:
     """Privileges that exported roles hold but the catalog does not allow on this platform
     (such as the self-hosted notebook web-tools privilege, whose id the spec does not
@@ -104,30 +88,6 @@ def unknown_privileges(live: LiveState) -> list[str]:
     platform = live.portal.platform
     held = {p for role in live.roles.values() if role.editable for p in role.privileges or ()}
     return sorted(p for p in held if catalog.privilege_problem(p, platform) is not None)
-
-
-# --- Members ---------------------------------------------------------------------------------
-
-
-def members_document(live: LiveState) -> Document | None:
-    """Every member with its role; `level` only where the platform still has levels."""
-    if not live.members:
-        return None
-    members = {username: member_entry(live, username) for username in sorted(live.members)}
-    return document("Members", {"name": "members"}, {"members": members})
-
-
-def member_entry(live: LiveState, username: str) -> FlowMap:
-    """One member's role, and its level where the platform still has levels."""
-    member = live.members[username]
-    entry = FlowMap()
-    if member.level is not None and _available(
-        OperationName.UPDATE_USER_LEVEL, live.portal.platform
-    ):
-        entry["level"] = member.level
-    if member.role is not None:
-        entry["role"] = member.role
-    return entry
 
 
 # --- Collaborations --------------------------------------------------------------------------

@@ -6,10 +6,16 @@ from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
+from ruamel.yaml.comments import CommentedMap
 
 from reconciler import catalog, state
-from reconciler.adopt import adopter
-from reconciler.export import documents as docs
+from reconciler.adopt.addresses import Address
+from reconciler.adopt.adopter import added, outcome
+from reconciler.adopt.files import ManifestFiles
+from reconciler.adopt.merge import merge_declared
+from reconciler.errors import UserError
+from reconciler.export.documents import Document as Exported
+from reconciler.export.documents import document
 from reconciler.export.summary import counted
 from reconciler.kinds.registry import (
     AddressForm,
@@ -24,10 +30,14 @@ from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, source, text
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
+from reconciler.manifest.writer import to_node
 from reconciler.plan.roles import plan_role_deletions, plan_roles
 from reconciler.state import DesiredState, LiveState
 
 ADDRESS = AddressForm("Role", ("name",))
+
+
+NAME = "Role"
 
 
 # --- manifest ----------------------------------------------------------------------------------
@@ -118,7 +128,7 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
 
 
 def _export(given: ExportInput) -> ExportPart:
-    roles = docs.role_documents(given.live)
+    roles = role_documents(given.live)
     fixed = sorted(r.name for r in given.live.roles.values() if not r.editable)
     notes = (
         [f"pre-built roles that cannot be edited, left out: {', '.join(fixed)}"] if fixed else []
@@ -126,8 +136,57 @@ def _export(given: ExportInput) -> ExportPart:
     return ExportPart(roles, notes, counted(len(roles), "role"))
 
 
+# --- export, adopt ----------------------------------------------------------------------------
+
+
+def role_documents(live: LiveState) -> list[Exported]:
+    """One document per editable custom role, by name."""
+    return [
+        role_document(role)
+        for role in sorted(live.roles.values(), key=lambda r: r.name)
+        if role.editable
+    ]
+
+
+def role_document(role: state.Role) -> Exported:
+    spec = {"description": role.description or "", "privileges": sorted(role.privileges or ())}
+    return document(NAME, {"name": role.name}, spec)
+
+
+def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
+    role = live.roles.get(address.key)
+    found = files.find(NAME, address.key)
+    if role is not None and not role.editable:
+        raise UserError(f"{address}: a pre-built role that cannot be edited; nothing to adopt")
+    if found is None:
+        if role is None:
+            raise UserError(f"{address}: neither declared in the manifests nor on the portal")
+        return added(address, files.append(role_document(role)))
+    path, document = found
+    spec = document.setdefault("spec", CommentedMap())
+    if role is None:
+        return outcome(address, path, _mark_absent(spec), files)
+    live_spec = role_document(role)["spec"]
+    if spec.get("state") == "absent":
+        del spec["state"]
+        for key, value in live_spec.items():
+            spec[key] = to_node(value)
+        return outcome(address, path, ["state", *live_spec], files)
+    return outcome(address, path, merge_declared(spec, live_spec), files)
+
+
+def _mark_absent(spec: CommentedMap) -> list[str]:
+    """The portal no longer has the role: declare it absent (an absent role holds nothing)."""
+    if spec.get("state") == "absent":
+        return []
+    for key in ("description", "privileges"):
+        spec.pop(key, None)
+    spec["state"] = "absent"
+    return ["state"]
+
+
 KIND = Kind(
-    name="Role",
+    name=NAME,
     model=Role,
     singleton=False,
     addresses=(ADDRESS,),
@@ -140,6 +199,6 @@ KIND = Kind(
     plan=plan_roles,
     plan_last=plan_role_deletions,
     export=Export("roles.yaml", _export),
-    adopt=Adopt(adopter.adopt_role),
+    adopt=Adopt(_adopt),
     unadoptable={},
 )
