@@ -176,11 +176,12 @@ def _check_deletes(draft: Draft, allow_deletes: bool) -> None:
         )
 
 
-def matches(address: str, targets: Sequence[str]) -> bool:
+def matches(address: str, targets: Sequence[str], heads: tuple[str, ...] | None = None) -> bool:
     """Exact address, or a grouped address below a target prefix ("Workspace/c1"): only
-    kinds whose identity has several parts group (`registry.grouped`); other names may
-    contain "/" themselves ("Role/Ops/Admin" is not below "Role/Ops")."""
-    heads = tuple(grouped())
+    kinds whose identity has several parts group (`registry.grouped`, or `heads` when the
+    caller asked it once); other names may contain "/" themselves ("Role/Ops/Admin" is
+    not below "Role/Ops")."""
+    heads = tuple(grouped()) if heads is None else heads
     return any(
         address == t or (t.startswith(heads) and address.startswith(t.rstrip("/") + "/"))
         for t in targets
@@ -193,7 +194,8 @@ def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
     by_address: dict[str, list[str]] = {}
     for key, call in draft.calls.items():
         by_address.setdefault(call.address, []).append(key)
-    kept = {address for address in by_address if matches(address, targets)}
+    heads = tuple(grouped())
+    kept = {address for address in by_address if matches(address, targets, heads)}
     queue = list(kept)
     while queue:
         for key in by_address[queue.pop()]:
@@ -204,7 +206,7 @@ def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
                     queue.append(needed)
 
     def keep(address: str) -> bool:
-        return address in kept or matches(address, targets)
+        return address in kept or matches(address, targets, heads)
 
     draft.calls = {k: c for k, c in draft.calls.items() if c.address in kept}
     draft.changes = [c for c in draft.changes if keep(c.address)]
@@ -212,7 +214,7 @@ def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
     draft.warnings = [p for p in draft.warnings if keep(p.address)]
     touched = {c.address for c in draft.changes} | {c.address for c in draft.calls.values()}
     for target in targets:
-        if not any(matches(address, [target]) for address in touched):
+        if not any(matches(address, [target], heads) for address in touched):
             draft.warn(
                 target,
                 "--target matches nothing this plan would change (addresses are"
