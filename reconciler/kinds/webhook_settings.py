@@ -31,7 +31,8 @@ from reconciler.plan.normalize import canonical_fields, form_value
 from reconciler.plan.unread import SETTINGS, needs
 from reconciler.state import DesiredState, LiveState
 
-ADDRESS = AddressForm("WebhookSettings", ())
+NAME = "WebhookSettings"
+ADDRESS = AddressForm(NAME, ())  # one per portal
 LIMITS = catalog.WEBHOOK_SETTINGS
 OPERATION = OperationName.WEBHOOK_SETTINGS
 NEEDS_ADMIN_URL = "needs the Portal's spec.adminUrl (the admin root)"
@@ -168,17 +169,17 @@ def _sent_unknown(draft: Draft, declared: dict[str, int]) -> dict[str, int | Non
 # --- export, adopt -----------------------------------------------------------------------------
 
 
-def settings_document(live: LiveState) -> Exported | None:
+def _settings_document(live: LiveState) -> Exported | None:
     """All five settings, in the order of docs/rules.md §2, when the portal has and tells them."""
     settings = live.webhookSettings
     if settings is None or availability_problem(OPERATION, live.portal.platform) is not None:
         return None
     spec = {key: settings[key] for key in LIMITS if key in settings}
-    return document(KIND_NAME, {"name": "delivery"}, spec)
+    return document(NAME, {"name": "delivery"}, spec)
 
 
 def _export(given: ExportInput) -> ExportPart:
-    found = settings_document(given.live) if given.admin_url else None
+    found = _settings_document(given.live) if given.admin_url else None
     if found is not None:
         return ExportPart([found], [], "webhook settings")
     return ExportPart([], _not_exported(given.live, given.admin_url), None)
@@ -195,20 +196,19 @@ def _not_exported(live: LiveState, admin_url: str | None) -> list[str]:
 
 
 def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
-    exported = settings_document(live)
+    exported = _settings_document(live)
     if exported is None:
         reason = live.webhookSettingsUnread or "the portal did not tell them"
         raise UserError(f"{address}: the live settings are unknown ({reason})")
-    found = next(iter(files.documents(KIND_NAME)), None)
+    found = next(iter(files.documents(NAME)), None)
     if found is None:
         return added(address, files.append(exported))
     path, declared = found
     return outcome(address, path, merge_declared(declared["spec"], exported["spec"]), files)
 
 
-KIND_NAME = "WebhookSettings"
 KIND = Kind(
-    name=KIND_NAME,
+    name=NAME,
     model=WebhookSettings,
     singleton=True,
     addresses=(ADDRESS,),
