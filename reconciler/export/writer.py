@@ -100,25 +100,29 @@ def write_manifests(
     _check_auth(auth)
     export = _Export(live, _header(portal_url, exported_at, schema_modeline(out)))
     _add_portal(export, name=name, url=portal_url, admin_url=admin_url, auth=auth)
-    given = ExportInput(live, admin_url)
-    kinds = registered()
-    parts = [(kind, kind.export.write(given)) for kind in kinds]
+    _add_kinds(export, ExportInput(live, admin_url))
+    return export.summary(out, _write(out, export.files, force))
+
+
+def _add_kinds(export: _Export, given: ExportInput) -> None:
+    """Each kind's file, then what could not be read, then what the policy kinds (those
+    without a file) leave out, and that they are not exported."""
+    parts = [(kind, kind.export.write(given)) for kind in registered()]
     for kind, part in parts:
         if kind.export.file:
             export.add(kind.name, kind.export.file, part.documents)
             export.notes.extend(part.notes)
         if part.phrase:
             export.phrases.append(part.phrase)
-    export.notes.extend(_unreadable(live))
-    # Kinds without a file state policies: what they leave out comes last.
-    export.notes.extend(note for kind, part in parts if not kind.export.file for note in part.notes)
-    policies = [kind.name for kind in kinds if not kind.export.file]
+    export.notes.extend(_unreadable(given.live))
+    policies = [(kind, part) for kind, part in parts if not kind.export.file]
+    export.notes.extend(note for _, part in policies for note in part.notes)
     if policies:
+        names = " and ".join(kind.name for kind, _ in policies)
         export.notes.append(
-            f"{' and '.join(policies)} are not exported: they state what must be deleted,"
+            f"{names} are not exported: they state what must be deleted,"
             " which no live portal can tell"
         )
-    return export.summary(out, _write(out, export.files, force))
 
 
 def _add_portal(
