@@ -15,7 +15,7 @@ import hashlib
 from functools import cache
 from typing import Any
 
-from reconciler.catalog import Feature, feature_problem
+from reconciler.operations import OPERATIONS, OperationName
 from reconciler.service.world import Doc
 from reconciler.versions import Platform
 
@@ -76,7 +76,7 @@ def user_type(user: Doc, portal: Doc) -> dict[str, Any]:
 def has_levels(deployment: str, version: str) -> bool:
     """Whether the release still has member levels (and so no user types yet)."""
     platform = Platform.parse(deployment, version)
-    return feature_problem(Feature.UPDATE_USER_LEVEL, platform) is None
+    return OPERATIONS[OperationName.UPDATE_USER_LEVEL].problem(platform) is None
 
 
 def member_id(user: Doc, portal: Doc) -> str:
