@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.service.accounts import profile
-from reconciler.service.auth import (
+from orgctl_service.accounts import profile
+from orgctl_service.auth import (
     TOKEN_MINUTES_DEFAULT,
     TOKEN_MINUTES_MAX,
     binding,
     effective_privileges,
     issue_token,
 )
-from reconciler.service.context import Ctx
-from reconciler.service.errors import ApiError, bad_request
-from reconciler.service.portal_profile import portal_profile
-from reconciler.service.signin import sign_in
-from reconciler.service.world import Doc, portal_platform
+from orgctl_service.context import Ctx
+from orgctl_service.errors import ApiError, bad_request
+from orgctl_service.portal_profile import portal_profile
+from orgctl_service.signin import sign_in
+from orgctl_service.world import Doc, portal_platform
 from reconciler.versions import rest_version
 
 

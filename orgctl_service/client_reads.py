@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.service.context import Ctx
-from reconciler.service.members import search_users
-from reconciler.service.portal import member_detail
-from reconciler.service.rules import check_portal_id
+from orgctl_service.context import Ctx
+from orgctl_service.members import search_users
+from orgctl_service.portal import member_detail
+from orgctl_service.rules import check_portal_id
 
 
 def community_self(ctx: Ctx) -> dict[str, Any]:

@@ -15,8 +15,8 @@ import hashlib
 from functools import cache
 from typing import Any
 
+from orgctl_service.world import Doc
 from reconciler.operations import OPERATIONS, OperationName
-from reconciler.service.world import Doc
 from reconciler.versions import Platform
 
 NEVER = -1  # `lastLogin` of a member who never signed in; credits not budgeted

@@ -17,11 +17,11 @@ as it ends OAuth sign-ins in progress.
 
 from __future__ import annotations
 
-from reconciler.service.context import Ctx
-from reconciler.service.errors import ApiError
-from reconciler.service.lockout import MINUTE_MS, Key
-from reconciler.service.passwords import hash_password, needs_rehash, unknown_member_hash, verify
-from reconciler.service.world import Doc
+from orgctl_service.context import Ctx
+from orgctl_service.errors import ApiError
+from orgctl_service.lockout import MINUTE_MS, Key
+from orgctl_service.passwords import hash_password, needs_rehash, unknown_member_hash, verify
+from orgctl_service.world import Doc
 
 INVALID = "Invalid username or password."
 

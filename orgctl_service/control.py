@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.service.clock import HOUR_MS, iso, parse_time
-from reconciler.service.context import Ctx
-from reconciler.service.errors import bad_request, not_found
-from reconciler.service.timeline import record_failures
+from orgctl_service.clock import HOUR_MS, iso, parse_time
+from orgctl_service.context import Ctx
+from orgctl_service.errors import bad_request, not_found
+from orgctl_service.timeline import record_failures
 
 MAX_ADVANCE_HOURS = 24 * 366 * 100  # a century: keeps the clock a valid date
 

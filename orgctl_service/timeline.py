@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from orgctl_service.clock import DAY_MS, HOUR_MS, day_of
 from reconciler.catalog import SCHEDULE_REPEAT_FOREVER
-from reconciler.service.clock import DAY_MS, HOUR_MS, day_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,20 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reconciler.catalog import feature_problem
-from reconciler.operations import Capability, Operation, ParameterGate, Read
-from reconciler.service import collaborations, tasks
-from reconciler.service.auth import (
+from orgctl_service import collaborations, tasks
+from orgctl_service.auth import (
     holds,
     is_admin,
     require_admin,
     require_default_admin,
     require_webhook_admin,
 )
-from reconciler.service.context import Ctx
-from reconciler.service.errors import forbidden, unavailable
-from reconciler.service.rules import check_portal_id
-from reconciler.service.world import portal_platform
+from orgctl_service.context import Ctx
+from orgctl_service.errors import forbidden, unavailable
+from orgctl_service.rules import check_portal_id
+from orgctl_service.world import portal_platform
+from reconciler.catalog import feature_problem
+from reconciler.operations import Capability, Operation, ParameterGate, Read
 
 
 def check_write(ctx: Ctx, operation: Operation) -> None:

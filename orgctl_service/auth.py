@@ -13,10 +13,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from orgctl_service.context import Ctx
+from orgctl_service.errors import ApiError, forbidden
+from orgctl_service.world import Doc, portal_platform
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES, privileges_for
-from reconciler.service.context import Ctx
-from reconciler.service.errors import ApiError, forbidden
-from reconciler.service.world import Doc, portal_platform
 
 MINUTE_MS = 60_000
 TOKEN_MINUTES_DEFAULT = 60

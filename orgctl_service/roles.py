@@ -7,13 +7,13 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from orgctl_service.context import Ctx
+from orgctl_service.errors import ApiError, not_found
+from orgctl_service.params import page
+from orgctl_service.rules import check_portal_id
+from orgctl_service.wire import privileges_field, role_id_field
+from orgctl_service.world import Doc, portal_platform
 from reconciler.catalog import ROLE_DESCRIPTION_MAX, ROLE_NAME_MAX, privilege_problem
-from reconciler.service.context import Ctx
-from reconciler.service.errors import ApiError, not_found
-from reconciler.service.params import page
-from reconciler.service.rules import check_portal_id
-from reconciler.service.wire import privileges_field, role_id_field
-from reconciler.service.world import Doc, portal_platform
 from reconciler.text_rules import text_problem
 
 

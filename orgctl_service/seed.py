@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from orgctl_service.clock import now_real_ms, parse_time
+from orgctl_service.passwords import forget_seeded, seed_hash
+from orgctl_service.world import Doc, World
 from reconciler.catalog import BUILTIN_ROLES, PREBUILT_ROLES, WEBHOOK_SETTINGS, privileges_for
 from reconciler.errors import UserError
 from reconciler.manifest import yamltree
-from reconciler.service.clock import now_real_ms, parse_time
-from reconciler.service.passwords import forget_seeded, seed_hash
-from reconciler.service.world import Doc, World
 from reconciler.versions import Platform, VersionError
 
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from orgctl_service.accounts import member_id
+from orgctl_service.context import Ctx
+from orgctl_service.errors import ApiError, not_found
+from orgctl_service.params import page
+from orgctl_service.rules import check_portal_id
+from orgctl_service.world import Doc
 from reconciler.catalog import WEBHOOK_SETTINGS
-from reconciler.service.accounts import member_id
-from reconciler.service.context import Ctx
-from reconciler.service.errors import ApiError, not_found
-from reconciler.service.params import page
-from reconciler.service.rules import check_portal_id
-from reconciler.service.world import Doc
 
 
 def webhook_view(ctx: Ctx, webhook: Doc) -> dict[str, Any]:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from reconciler.service.context import Ctx
-from reconciler.service.errors import bad_request, not_found
-from reconciler.service.params import page
-from reconciler.service.rules import check_portal_id
-from reconciler.service.world import Doc
+from orgctl_service.context import Ctx
+from orgctl_service.errors import bad_request, not_found
+from orgctl_service.params import page
+from orgctl_service.rules import check_portal_id
+from orgctl_service.world import Doc
 from reconciler.text_rules import text_problem
 
 ACCESS = ("public", "org", "orgprivate")

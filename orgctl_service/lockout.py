@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reconciler.service.passwords import Remembered
+from orgctl_service.passwords import Remembered
 
 MINUTE_MS = 60_000
 

@@ -97,10 +97,10 @@ Time
   window of days 6-10. The policy in force when a failure is recorded applies.
 """
 
-from reconciler.service.app import create_app
-from reconciler.service.boot import open_world
-from reconciler.service.seed import declares_clock
-from reconciler.service.tls import TlsFiles, make_local_certificate, user_certificate
+from orgctl_service.app import create_app
+from orgctl_service.boot import open_world
+from orgctl_service.seed import declares_clock
+from orgctl_service.tls import TlsFiles, make_local_certificate, user_certificate
 
 __all__ = [
     "TlsFiles",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reconciler.service.errors import not_found
-from reconciler.service.lockout import SignInGuard
-from reconciler.service.params import Params
-from reconciler.service.world import Doc, World
+from orgctl_service.errors import not_found
+from orgctl_service.lockout import SignInGuard
+from orgctl_service.params import Params
+from orgctl_service.world import Doc, World
 
 
 @dataclass

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from orgctl_service.seed import load_state_file
+from orgctl_service.store import Store
+from orgctl_service.world import World
 from reconciler.errors import UserError
-from reconciler.service.seed import load_state_file
-from reconciler.service.store import Store
-from reconciler.service.world import World
 
 
 def open_world(state_file: Path | None, db_file: Path | None) -> tuple[Store, World]:
@@ -20,7 +20,7 @@ def open_world(state_file: Path | None, db_file: Path | None) -> tuple[Store, Wo
         raise UserError(f"{db_file}: cannot open the database: {exc}") from None
     world = load_state_file(state_file) if state_file else World(clock=0)
     if state_file is None:
-        from reconciler.service.clock import now_real_ms
+        from orgctl_service.clock import now_real_ms
 
         world.clock = now_real_ms()
     store.save_all(world)

@@ -11,7 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from reconciler.service.errors import ApiError, bad_request
+from orgctl_service.errors import ApiError, bad_request
 
 # Below this a `startTime` in milliseconds falls before 1973-03-03, no schedule anyone
 # sets; above it in seconds it would fall after the year 5138. So a smaller value is a

@@ -19,7 +19,7 @@ import os
 import sqlite3
 from collections.abc import Iterable
 
-from reconciler.service.world import Doc, World
+from orgctl_service.world import Doc, World
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (key TEXT PRIMARY KEY, body TEXT NOT NULL);

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from orgctl_service.auth import holds, is_admin, require_admin
+from orgctl_service.context import Ctx
+from orgctl_service.errors import forbidden, not_found
+from orgctl_service.params import page
+from orgctl_service.rules import check_portal_id
+from orgctl_service.world import Doc
 from reconciler.operations import VIEW_ITEMS
-from reconciler.service.auth import holds, is_admin, require_admin
-from reconciler.service.context import Ctx
-from reconciler.service.errors import forbidden, not_found
-from reconciler.service.params import page
-from reconciler.service.rules import check_portal_id
-from reconciler.service.world import Doc
 
 
 def addressed(ctx: Ctx) -> Doc:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from orgctl_service.auth import is_admin
+from orgctl_service.context import Ctx
+from orgctl_service.errors import ApiError, bad_request, forbidden
+from orgctl_service.params import page
+from orgctl_service.portal import member_detail, member_view, user_object
+from orgctl_service.rules import check_portal_id
+from orgctl_service.world import Doc
 from reconciler.catalog import BUILTIN_ROLES, LEVELS
-from reconciler.service.auth import is_admin
-from reconciler.service.context import Ctx
-from reconciler.service.errors import ApiError, bad_request, forbidden
-from reconciler.service.params import page
-from reconciler.service.portal import member_detail, member_view, user_object
-from reconciler.service.rules import check_portal_id
-from reconciler.service.world import Doc
 
 
 def list_members(ctx: Ctx) -> dict[str, Any]:

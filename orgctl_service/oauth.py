@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from reconciler.service.auth import MINUTE_MS, TOKEN_MINUTES_MAX, keep_token
-from reconciler.service.context import Ctx
-from reconciler.service.errors import ApiError
-from reconciler.service.signin import sign_in
+from orgctl_service.auth import MINUTE_MS, TOKEN_MINUTES_MAX, keep_token
+from orgctl_service.context import Ctx
+from orgctl_service.errors import ApiError
+from orgctl_service.signin import sign_in
 
 OUT_OF_BAND = "urn:ietf:wg:oauth:2.0:oob"
 # Apps every portal registers: the vendor's Python client and its web app.

@@ -11,6 +11,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from orgctl_service import (
+    client_reads,
+    collaborations,
+    members,
+    portal,
+    resources,
+    roles,
+    tasks,
+    webhooks,
+)
+from orgctl_service.context import Ctx
 from reconciler.operations import (
     OPERATIONS,
     READS,
@@ -21,17 +32,6 @@ from reconciler.operations import (
     ReadName,
     Root,
 )
-from reconciler.service import (
-    client_reads,
-    collaborations,
-    members,
-    portal,
-    resources,
-    roles,
-    tasks,
-    webhooks,
-)
-from reconciler.service.context import Ctx
 
 Handler = Callable[[Ctx], dict[str, Any]]
 

@@ -24,18 +24,18 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
+from orgctl_service import control, routes
+from orgctl_service.auth import caller_for
+from orgctl_service.capabilities import check_read, check_write
+from orgctl_service.clock import WallClock
+from orgctl_service.context import Ctx
+from orgctl_service.errors import ApiError, bad_request, not_found
+from orgctl_service.lockout import LockoutPolicy, SignInGuard
+from orgctl_service.oauth import OAuthFlows, oauth_step
+from orgctl_service.params import Params
+from orgctl_service.store import Store
+from orgctl_service.world import World
 from reconciler.operations import Root
-from reconciler.service import control, routes
-from reconciler.service.auth import caller_for
-from reconciler.service.capabilities import check_read, check_write
-from reconciler.service.clock import WallClock
-from reconciler.service.context import Ctx
-from reconciler.service.errors import ApiError, bad_request, not_found
-from reconciler.service.lockout import LockoutPolicy, SignInGuard
-from reconciler.service.oauth import OAuthFlows, oauth_step
-from reconciler.service.params import Params
-from reconciler.service.store import Store
-from reconciler.service.world import World
 
 # The roots that answer in the admin envelope (`status`, `messages`), by path segment.
 ADMIN_ROOTS = {"admin": Root.ADMIN, "portaladmin": Root.PORTAL_ADMIN}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from reconciler.service.world import Doc
+from orgctl_service.world import Doc
 
 UNBUDGETED = -1
 # The whole world in Web Mercator (wkid 102100), a new organization's default extent.

@@ -12,19 +12,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from orgctl_service.context import Ctx
+from orgctl_service.errors import ApiError, bad_request, not_found
+from orgctl_service.params import page
+from orgctl_service.rules import check_portal_id
+from orgctl_service.timeline import next_day_boundary_after, next_trigger_after, schedule_at
+from orgctl_service.wire import start_time_in_seconds
+from orgctl_service.world import Doc, World
 from reconciler.catalog import (
     MAX_SIZE_MB,
     WORKSPACE_DESCRIPTION_MAX,
     WORKSPACE_NAME_MAX,
     schedule_problem,
 )
-from reconciler.service.context import Ctx
-from reconciler.service.errors import ApiError, bad_request, not_found
-from reconciler.service.params import page
-from reconciler.service.rules import check_portal_id
-from reconciler.service.timeline import next_day_boundary_after, next_trigger_after, schedule_at
-from reconciler.service.wire import start_time_in_seconds
-from reconciler.service.world import Doc, World
 from reconciler.text_rules import text_problem
 
 # --- visibility ------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reconciler.service.context import Ctx
-from reconciler.service.errors import not_found
+from orgctl_service.context import Ctx
+from orgctl_service.errors import not_found
 
 
 def check_portal_id(ctx: Ctx) -> None:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from reconciler.service.errors import bad_request
+from orgctl_service.errors import bad_request
 
 MAX_FIELD_CHARS = 100_000
 PAGE_DEFAULT = 10
