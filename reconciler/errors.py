@@ -12,6 +12,8 @@
     │   │                         (plan/render/json.py)
     │   ├── StalePlan ........... the portal changed since the saved plan was made
     │   │                         (plan/fingerprint.py)
+    │   ├── UnusableSegment ..... a value no portal issues where a path needs an id
+    │   │                         (operations.py)
     │   └── PortalError ......... talking to a portal failed (live/errors.py)
     │       ├── ServiceError .... it answered an error envelope (code, messageCode)
     │       │   ├── AuthError ... 498/499, or a refused sign-in
@@ -19,14 +21,17 @@
     │       │   └── NotFoundError   404
     │       ├── TransientError .. unreachable, no reply, 429/5xx after every retry
     │       ├── TLSError ........ the TLS handshake failed (untrusted certificate, http)
+    │       ├── LimitExceeded ... an answer too slow, too large, too deep, or a listing
+    │       │                     with too many pages or going backwards (live/limits.py)
     │       └── AmbiguousRequestError  a write was sent and its reply lost: it may or
     │                             may not have taken effect (never resent blindly)
     ├── ValueError
     │   └── VersionError ........ a release name orgctl does not know (versions.py);
     │                             the validator and the reader turn it into a problem or
     │                             a UserError that names the file or the portal
-    ├── UnresolvedPlaceholder ... apply: a reference whose call produced nothing; it
-    │                             fails that call, not the apply (apply/placeholders.py)
+    ├── UnresolvedPlaceholder ... apply: a reference whose call produced nothing, or a
+    │                             value no portal issues where an id belongs; it fails
+    │                             that call, not the apply (apply/placeholders.py)
     ├── _Retryable .............. the client's own signal between tries, never leaves
     │                             live/client.py
     └── ApiError ................ the reference service refusing a request; answered as

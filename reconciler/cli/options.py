@@ -8,6 +8,8 @@ from typing import Any, TypeVar
 
 import click
 
+from reconciler.live.limits import DEFAULTS, LIMITS, choose, parse_seconds
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -93,9 +95,6 @@ def notify(function: F) -> F:
     )(function)
 
 
-_UNITS = {"h": 3600, "m": 60, "s": 1}
-
-
 # click 8.5 made ParamType generic; 8.1, which we support, cannot be subscripted.
 class Seconds(click.ParamType):  # type: ignore[type-arg]
     """A wait like Terraform's `-lock-timeout`: `0`, `90s`, `2m`, `1h30m` (as seconds)."""
@@ -105,21 +104,39 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, float):
             return value
-        text = str(value).strip().lower()
-        if text.isdigit():
-            return float(text)
-        total, number = 0, ""
-        for char in text:
-            if char.isdigit():
-                number += char
-            elif char in _UNITS and number:
-                total, number = total + int(number) * _UNITS[char], ""
-            else:
-                number = "x"
-                break
-        if number or not text:
+        try:
+            return parse_seconds(str(value))
+        except ValueError:
             self.fail(f"{value!r} is not a duration like 0, 30s, 2m or 1h30m", param, ctx)
-        return float(total)
+
+
+def portal_limits(function: F) -> F:
+    """The limits of what a portal may answer (`live/limits.py`), for a command that
+    talks to one; each flag, when given, wins over its ORGCTL_* variable."""
+    helps = {
+        "request_seconds": ("DURATION", "Give up on a request not answered in full within this."),
+        "answer_bytes": ("SIZE", "Refuse an answer larger than this (e.g. 64MiB, 500KB)."),
+        "json_depth": ("N", "Refuse an answer whose JSON nests deeper than this."),
+        "pages": ("N", "Refuse a listing of more pages than this."),
+    }
+    for limit in reversed(LIMITS):
+        metavar, text = helps[limit.field]
+        function = click.option(
+            limit.flag,
+            metavar=metavar,
+            expose_value=False,
+            callback=_chooser(limit.field),
+            help=f"{text} [default: {limit.show(getattr(DEFAULTS, limit.field))}]",
+        )(function)
+    return function
+
+
+def _chooser(field: str) -> Callable[[click.Context, click.Parameter, str | None], None]:
+    # Called for every run of the command, given or not, so no earlier run's flag lingers.
+    def record(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        choose(field, value)
+
+    return record
 
 
 def lock(function: F) -> F:

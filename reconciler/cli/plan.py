@@ -52,6 +52,7 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, t
 @options.notify
 @options.jobs
 @options.verbose
+@options.portal_limits
 @click.pass_context
 def command(
     ctx: click.Context,
