@@ -1,0 +1,230 @@
+"""A loopback proxy in front of `orgctl serve` that answers one path as a broken or hostile
+portal would, and forwards everything else untouched.
+
+The misbehaviour (`Answer`) is chosen per test: rewrite the service's JSON (an id `..`, a
+role listed under another's id, a list where a string belongs, a `nextStart` that loops, a
+`total` of 10**9), trickle the service's answer one byte at a time, or answer a body of
+the proxy's own (endless, huge, 2,000,000 privileges, 100,000 levels deep, a redirect).
+Every request is logged (`seen`), so a test can tell that no write reached a wrong URL.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+Json = dict[str, Any]
+# Hop-by-hop headers, and those recomputed here, are not copied across.
+_SKIPPED = {"connection", "keep-alive", "transfer-encoding", "content-length", "host"}
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What the proxy sends back: status, headers, and the body as chunks."""
+
+    status: int
+    headers: dict[str, str]
+    chunks: Iterator[bytes]
+    length: int | None = None  # declared as Content-Length; None: sent chunked
+    pause: float = 0.0  # seconds between chunks
+
+
+# (the service's reply, the request's query and form fields) -> what the proxy answers
+Answer = Callable[[httpx.Response, dict[str, str]], Reply]
+
+
+def rewritten(change: Callable[[Json, dict[str, str]], Json]) -> Answer:
+    """The service's JSON with `change` applied (given the request's fields)."""
+
+    def answer(reply: httpx.Response, fields: dict[str, str]) -> Reply:
+        body = json.dumps(change(reply.json(), fields)).encode()
+        return Reply(200, {"Content-Type": "application/json"}, iter([body]), len(body))
+
+    return answer
+
+
+def trickled(seconds: float) -> Answer:
+    """The service's own answer, one byte every `seconds`."""
+
+    def answer(reply: httpx.Response, fields: dict[str, str]) -> Reply:
+        body = reply.content
+        chunks = (body[i : i + 1] for i in range(len(body)))
+        headers = {"Content-Type": "application/json"}
+        return Reply(200, headers, chunks, len(body), pause=seconds)
+
+    return answer
+
+
+def own(
+    chunks: Callable[[], Iterator[bytes]],
+    *,
+    length: int | None = None,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> Answer:
+    """A body of the proxy's own making, whatever the service said."""
+
+    def answer(reply: httpx.Response, fields: dict[str, str]) -> Reply:
+        sent = headers if headers is not None else {"Content-Type": "application/json"}
+        return Reply(status, sent, chunks(), length)
+
+    return answer
+
+
+def endless() -> Iterator[bytes]:
+    yield b'{"roles": ["'
+    while True:
+        yield b"x" * 65536
+
+
+def padded(size: int) -> Iterator[bytes]:
+    """`{"roles": [], "padding": "xxx..."}` of `size` bytes in all."""
+    head, tail = b'{"roles": [], "padding": "', b'"}'
+    left = size - len(head) - len(tail)
+    yield head
+    while left > 0:
+        piece = min(left, 1 << 20)
+        yield b"x" * piece
+        left -= piece
+    yield tail
+
+
+def privileged(count: int) -> Iterator[bytes]:
+    """A roles page whose one role holds `count` privileges, made as it is sent."""
+    yield b'{"total": 1, "start": 1, "num": 100, "nextStart": -1, "roles": [{"id": "r1",'
+    yield b' "name": "Analyst", "description": "", "privileges": ['
+    batch = 10_000
+    for first in range(0, count, batch):
+        names = (f'"portal:user:p{n:07d}"' for n in range(first, min(count, first + batch)))
+        yield (("," if first else "") + ",".join(names)).encode()
+    yield b"]}]}"
+
+
+def deep(levels: int) -> Iterator[bytes]:
+    yield b'{"roles": ' + b"[" * levels + b"]" * levels + b"}"
+
+
+@dataclass
+class Seen:
+    method: str
+    path: str
+    hostile: bool  # answered by the misbehaviour, not the service
+
+
+@dataclass
+class HostileProxy:
+    upstream: str
+    suffix: str  # the path (without its query) whose answers misbehave ends with this
+    answer: Answer
+    method: str = "GET"
+    seen: list[Seen] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._closing = threading.Event()
+        self._lock = threading.Lock()
+        self._http = httpx.Client(timeout=30)
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def __enter__(self) -> HostileProxy:
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._closing.set()
+        self._server.shutdown()
+        self._server.server_close()
+        self._http.close()
+
+    @property
+    def hostile_answers(self) -> int:
+        return sum(1 for s in self.seen if s.hostile)
+
+    def writes(self) -> list[str]:
+        """The paths of every POST, as the service received them (in order)."""
+        return [s.path for s in self.seen if s.method == "POST"]
+
+    def _record(self, method: str, path: str, hostile: bool) -> None:
+        with self._lock:
+            self.seen.append(Seen(method, path, hostile))
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass  # quiet: the test reports what matters
+
+            def _forward(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                bare = self.path.split("?", 1)[0]
+                hostile = self.command == proxy.method and bare.endswith(proxy.suffix)
+                proxy._record(self.command, bare, hostile)
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in _SKIPPED}
+                reply = proxy._http.request(
+                    self.command, proxy.upstream + self.path, content=body, headers=headers
+                )
+                if not hostile:
+                    kept = {
+                        k: v
+                        for k, v in reply.headers.items()
+                        if k.lower() not in _SKIPPED | {"content-encoding"}
+                    }
+                    self._send(
+                        Reply(reply.status_code, kept, iter([reply.content]), len(reply.content))
+                    )
+                    return
+                fields = dict(httpx.URL(self.path).params)
+                fields.update(httpx.QueryParams(body.decode()))
+                self._send(proxy.answer(reply, fields))
+
+            def _send(self, reply: Reply) -> None:
+                self.send_response_only(reply.status)
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                if reply.length is None:
+                    self.send_header("Transfer-Encoding", "chunked")
+                else:
+                    self.send_header("Content-Length", str(reply.length))
+                self.end_headers()
+                try:
+                    for chunk in reply.chunks:
+                        if proxy._closing.is_set():
+                            break
+                        if reply.pause:
+                            time.sleep(reply.pause)
+                        self._write(chunk, chunked=reply.length is None)
+                    if reply.length is None:
+                        self.wfile.write(b"0\r\n\r\n")
+                except (BrokenPipeError, ConnectionResetError):
+                    self.close_connection = True  # the client gave up: as it should
+
+            def _write(self, chunk: bytes, *, chunked: bool) -> None:
+                if chunked:
+                    self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+                else:
+                    self.wfile.write(chunk)
+                self.wfile.flush()
+
+            do_GET = _forward
+            do_POST = _forward
+
+        return Handler
