@@ -34,7 +34,7 @@ class Produced:
             raise UnresolvedPlaceholder(f"{value.text} has no value: no earlier call produced it")
         produced = self._values[value]
         # A produced id goes into paths and fields: `["r1"]` or `..` would steer the
-        # call elsewhere (README: limits of what a portal may answer).
+        # call elsewhere (README: limits of a portal's answers).
         problem = segment_problem(produced)
         if problem is not None:
             raise UnusableValue(

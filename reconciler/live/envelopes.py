@@ -79,6 +79,11 @@ def _json_body(response: httpx.Response, url: str, limits: Limits) -> dict[str, 
         body = json.loads(text)
     except ValueError:
         body = None
+    except RecursionError:  # a depth limit set beyond what the parser can recurse
+        raise LimitExceeded(
+            f"portal at {url} answered JSON nested deeper than this Python can parse; lower"
+            f" the limit of {limits.told('json_depth')}"
+        ) from None
     if isinstance(body, dict):
         return body
     content_type = response.headers.get("content-type", "")

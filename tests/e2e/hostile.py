@@ -112,6 +112,86 @@ def deep(levels: int) -> Iterator[bytes]:
     yield b'{"roles": ' + b"[" * levels + b"]" * levels + b"}"
 
 
+# --- the cases: what the tests and benchmarks/hostile_portal.py put in front of a portal --
+
+
+def role_entries(change: Callable[[dict[str, Json]], None]) -> Answer:
+    """The roles listing with `change` applied to its entries (by name)."""
+
+    def apply(body: Json, fields: dict[str, str]) -> Json:
+        change({role["name"]: role for role in body.get("roles", [])})
+        return body
+
+    return rewritten(apply)
+
+
+def _dot_dot(roles: dict[str, Json]) -> None:
+    roles["Analyst"]["id"] = ".."
+
+
+def _shared_id(roles: dict[str, Json]) -> None:
+    roles["Analyst"]["id"] = roles["Legacy Viewer"]["id"]
+
+
+def portal_id(value: Any) -> Answer:
+    return rewritten(lambda body, fields: {**body, "id": value})
+
+
+def _listed_id(body: Json, fields: dict[str, str]) -> Json:
+    return {**body, "id": [body["id"]]}
+
+
+def _backwards(body: Json, fields: dict[str, str]) -> Json:
+    body.pop("total", None)
+    return {**body, "nextStart": 1}
+
+
+def _onwards(body: Json, fields: dict[str, str]) -> Json:
+    """A fresh page of 100 roles at every start, each pointing at the next."""
+    start = int(fields.get("start", 1))
+    roles = [{"id": f"r{start + n}", "name": f"Role {start + n}"} for n in range(100)]
+    return {"roles": roles, "start": start, "num": 100, "nextStart": start + 100}
+
+
+def _billion(body: Json, fields: dict[str, str]) -> Json:
+    return {**body, "total": 10**9}
+
+
+@dataclass(frozen=True)
+class Case:
+    suffix: str
+    answer: Answer
+    command: str = "plan"  # or "apply"
+    method: str = "GET"
+
+
+HUGE = 100 << 20
+CASES = {
+    "role id ..": Case("/roles", role_entries(_dot_dot), "apply"),
+    "role under another's id": Case("/roles", role_entries(_shared_id), "apply"),
+    "portals/self id ..": Case("/portals/self", portal_id("..")),
+    "portals/self id a list": Case("/portals/self", portal_id(["0123"])),
+    "createRole id a list": Case("/createRole", rewritten(_listed_id), "apply", "POST"),
+    "a byte every 2 s": Case("/roles", trickled(2.0)),
+    "nextStart back to 1": Case("/roles", rewritten(_backwards)),
+    "a listing that never ends": Case("/roles", rewritten(_onwards)),
+    "total 10**9": Case("/roles", rewritten(_billion)),
+    "an endless body": Case("/roles", own(endless)),
+    "a 100 MB body": Case("/roles", own(lambda: padded(HUGE), length=HUGE)),
+    "2,000,000 privileges": Case("/roles", own(lambda: privileged(2_000_000))),
+    "JSON 100,000 deep": Case("/roles", own(lambda: deep(100_000))),
+    "a 302": Case(
+        "/portals/self",
+        own(
+            lambda: iter([b""]),
+            status=302,
+            headers={"Location": "https://idp.example.com/adfs/ls?x=1"},
+            length=0,
+        ),
+    ),
+}
+
+
 @dataclass
 class Seen:
     method: str
@@ -126,6 +206,10 @@ class HostileProxy:
     answer: Answer
     method: str = "GET"
     seen: list[Seen] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, upstream: str, case: Case) -> HostileProxy:
+        return cls(upstream, case.suffix, case.answer, case.method)
 
     def __post_init__(self) -> None:
         self._closing = threading.Event()

@@ -19,17 +19,7 @@ import pytest
 from tests.cli import orgctl_command
 
 from .harness import EXAMPLES, World, output_of
-from .hostile import (
-    Answer,
-    HostileProxy,
-    deep,
-    endless,
-    own,
-    padded,
-    privileged,
-    rewritten,
-    trickled,
-)
+from .hostile import CASES, HostileProxy, trickled
 
 pytestmark = pytest.mark.e2e
 
@@ -38,6 +28,10 @@ MIB = 1 << 20
 # The lock and the sign-in: the only writes an apply may send when its plan has errors.
 HARMLESS_WRITES = ("/generateToken", "/addResource", "/removeResource")
 NOISE = ("Traceback", "Task was destroyed", "Task exception", "RecursionError", "MemoryError")
+
+
+def through(world: World, case: str) -> HostileProxy:
+    return HostileProxy.of(world.service.url, CASES[case])
 
 
 def run(
@@ -94,17 +88,6 @@ def roles_of(world: World) -> dict[str, dict[str, Any]]:
     return world.api("hq").roles()
 
 
-def role_entries(change: Any) -> Answer:
-    """The roles listing with `change` applied to its entries (by name)."""
-
-    def apply(body: dict[str, Any], fields: dict[str, str]) -> dict[str, Any]:
-        by_name = {role["name"]: role for role in body.get("roles", [])}
-        change(by_name)
-        return body
-
-    return rewritten(apply)
-
-
 # --- ids that would steer a write ------------------------------------------------------
 
 
@@ -114,11 +97,7 @@ def test_a_role_listed_with_the_id_dot_dot_is_an_error_and_nothing_is_written(
     """Before: Analyst's updateRole went to `portals/<id>/update` (the organization's own
     Update on a real portal) and its setPrivileges to `portals/<id>/setPrivileges`."""
     before = roles_of(demo)
-
-    def dot_dot(roles: dict[str, Any]) -> None:
-        roles["Analyst"]["id"] = ".."
-
-    with HostileProxy(demo.service.url, "/roles", role_entries(dot_dot)) as proxy:
+    with through(demo, "role id ..") as proxy:
         result, _ = run(demo, proxy, "apply", HQ, "--auto-approve")
         assert proxy.hostile_answers
     assert_clean(result, 'Role/Analyst: id: ".." is not an id (a dot segment')
@@ -130,11 +109,7 @@ def test_a_role_listed_under_another_roles_id_is_an_error_naming_both(demo: Worl
     """Before: Analyst's update and setPrivileges went to Legacy Viewer, which the same
     apply then deleted; the real Analyst was untouched."""
     before = roles_of(demo)
-
-    def shared_id(roles: dict[str, Any]) -> None:
-        roles["Analyst"]["id"] = roles["Legacy Viewer"]["id"]
-
-    with HostileProxy(demo.service.url, "/roles", role_entries(shared_id)) as proxy:
+    with through(demo, "role under another's id") as proxy:
         result, _ = run(demo, proxy, "apply", HQ, "--auto-approve")
     assert_clean(
         result,
@@ -145,20 +120,15 @@ def test_a_role_listed_under_another_roles_id_is_an_error_naming_both(demo: Worl
 
 
 @pytest.mark.parametrize(
-    ("portal_id", "said"),
-    [("..", '".." , not an id'.replace(" ,", ",")), (["0123"], '["0123"], not an id')],
-    ids=["dot-dot", "list"],
+    ("case", "said"),
+    [("portals/self id ..", '"..", not an id'), ("portals/self id a list", '["0123"], not an id')],
 )
 def test_a_portal_id_that_is_no_id_stops_before_any_read_uses_it(
-    demo: World, portal_id: Any, said: str
+    demo: World, case: str, said: str
 ) -> None:
     """Before: `..` sent every read to `sharing/rest/collaborations` and the like, and a
     list was quoted into every path as `%5B%270123%27%5D`."""
-
-    def replaced(body: dict[str, Any], fields: dict[str, str]) -> dict[str, Any]:
-        return {**body, "id": portal_id}
-
-    with HostileProxy(demo.service.url, "/portals/self", rewritten(replaced)) as proxy:
+    with through(demo, case) as proxy:
         result, _ = run(demo, proxy, "plan", HQ)
     assert_one_line(result, "portals/self with the id", said)
     paths = [s.path for s in proxy.seen]
@@ -168,12 +138,7 @@ def test_a_portal_id_that_is_no_id_stops_before_any_read_uses_it(
 
 def test_create_role_answering_an_id_that_is_a_list_sends_nothing_with_it(demo: World) -> None:
     """Before: `…/roles/%5B%27…%27%5D/setPrivileges` was sent."""
-
-    def listed_id(body: dict[str, Any], fields: dict[str, str]) -> dict[str, Any]:
-        return {**body, "id": [body["id"]]}
-
-    answer = rewritten(listed_id)
-    with HostileProxy(demo.service.url, "/createRole", answer, method="POST") as proxy:
+    with through(demo, "createRole id a list") as proxy:
         result, _ = run(demo, proxy, "apply", HQ, "--auto-approve")
         assert proxy.hostile_answers == 1
     assert_clean(result, "${Role/Field Analyst.id} is [", "a JSON array, not a string")
@@ -202,24 +167,14 @@ def test_a_trickled_answer_ends_at_the_request_deadline(demo: World) -> None:
 
 def test_a_next_start_that_goes_back_ends_the_listing(demo: World) -> None:
     """Before: 124,020 requests in 90 s, and no output."""
-
-    def backwards(body: dict[str, Any], fields: dict[str, str]) -> dict[str, Any]:
-        body.pop("total", None)
-        return {**body, "nextStart": 1}
-
-    with HostileProxy(demo.service.url, "/roles", rewritten(backwards)) as proxy:
+    with through(demo, "nextStart back to 1") as proxy:
         result, wall = run(demo, proxy, "plan", HQ)
     assert_one_line(result, "/roles answered nextStart 1 after the page at 1", "never ends")
     assert proxy.hostile_answers <= 5 and wall < 20
 
 
 def test_a_listing_that_never_ends_stops_at_the_page_limit(demo: World) -> None:
-    def onwards(body: dict[str, Any], fields: dict[str, str]) -> dict[str, Any]:
-        start = int(fields.get("start", 1))
-        roles = [{"id": f"r{start + n}", "name": f"Role {start + n}"} for n in range(100)]
-        return {"roles": roles, "start": start, "num": 100, "nextStart": start + 100}
-
-    with HostileProxy(demo.service.url, "/roles", rewritten(onwards)) as proxy:
+    with through(demo, "a listing that never ends") as proxy:
         result, wall = run(demo, proxy, "plan", HQ, ORGCTL_MAX_PAGES="20")
     assert_one_line(
         result,
@@ -229,17 +184,14 @@ def test_a_listing_that_never_ends_stops_at_the_page_limit(demo: World) -> None:
 
 
 def test_a_total_of_a_billion_is_refused_before_its_pages_are_asked(demo: World) -> None:
-    def billion(body: dict[str, Any], fields: dict[str, str]) -> dict[str, Any]:
-        return {**body, "total": 10**9}
-
-    with HostileProxy(demo.service.url, "/roles", rewritten(billion)) as proxy:
+    with through(demo, "total 10**9") as proxy:
         result, _ = run(demo, proxy, "plan", HQ)
     assert_one_line(result, "says its listing holds 1,000,000,000 entries", "10,000 pages")
     assert proxy.hostile_answers <= 5  # page 1, and the pages asked with it
 
 
 def test_an_endless_body_is_cut_at_the_size_limit(demo: World) -> None:
-    with HostileProxy(demo.service.url, "/roles", own(endless)) as proxy:
+    with through(demo, "an endless body") as proxy:
         result, wall = run(demo, proxy, "plan", HQ, ORGCTL_MAX_ANSWER_SIZE="1MiB")
     assert_one_line(
         result,
@@ -251,9 +203,7 @@ def test_an_endless_body_is_cut_at_the_size_limit(demo: World) -> None:
 
 def test_a_huge_body_is_refused_by_its_declared_length(demo: World) -> None:
     """Before: a 100 MB body took 555 MB of memory; the default limit refuses it unread."""
-    size = 100 * MIB
-    answer = own(lambda: padded(size), length=size)
-    with HostileProxy(demo.service.url, "/roles", answer) as proxy:
+    with through(demo, "a 100 MB body") as proxy:
         result, _ = run(demo, proxy, "plan", HQ)
     assert_one_line(result, "answer size limit of 16 MiB", "it declares 104,857,600 bytes")
 
@@ -263,14 +213,13 @@ def test_two_million_privileges_in_a_role_are_cut_at_the_default_size_limit(
 ) -> None:
     """Before: 1.55 GB of memory, then MemoryError tracebacks and 2.5 M "Task was
     destroyed" lines."""
-    answer = own(lambda: privileged(2_000_000))
-    with HostileProxy(demo.service.url, "/roles", answer) as proxy:
+    with through(demo, "2,000,000 privileges") as proxy:
         result, _ = run(demo, proxy, "plan", HQ)
     assert_one_line(result, "/roles answered more than the answer size limit of 16 MiB")
 
 
 def test_json_nested_100000_deep_is_one_line_not_a_recursion_error(demo: World) -> None:
-    with HostileProxy(demo.service.url, "/roles", own(lambda: deep(100_000))) as proxy:
+    with through(demo, "JSON 100,000 deep") as proxy:
         result, _ = run(demo, proxy, "plan", HQ)
     assert_one_line(
         result,
@@ -280,8 +229,6 @@ def test_json_nested_100000_deep_is_one_line_not_a_recursion_error(demo: World) 
 
 
 def test_a_redirect_names_its_location(demo: World) -> None:
-    login = "https://idp.example.com/adfs/ls"
-    answer = own(lambda: iter([b""]), status=302, headers={"Location": login + "?x=1"}, length=0)
-    with HostileProxy(demo.service.url, "/portals/self", answer) as proxy:
+    with through(demo, "a 302") as proxy:
         result, _ = run(demo, proxy, "plan", HQ)
-    assert_one_line(result, f"answered HTTP 302, a redirect to {login};")
+    assert_one_line(result, "answered HTTP 302, a redirect to https://idp.example.com/adfs/ls;")
