@@ -24,8 +24,9 @@ from tests.service.harness import Service
 TIMEOUT = 300.0
 
 
-def measure(name: str) -> tuple[float, int, int, str]:
-    """(wall seconds, peak RSS in KiB, lines on stderr, the last line) of one case."""
+def measure(name: str) -> tuple[float, float, int, int, str]:
+    """(wall seconds, orgctl's CPU seconds, peak RSS in KiB, lines on stderr, the last
+    line) of one case; the wall includes the proxy's and the service's own pace."""
     case = CASES[name]
     with tempfile.TemporaryDirectory() as tmp:
         service = Service(Path(tmp) / "demo.sqlite", DEMO_STATE, control=False).start()
@@ -40,34 +41,43 @@ def measure(name: str) -> tuple[float, int, int, str]:
                 approve = ["--auto-approve"] if case.command == "apply" else []
                 command = orgctl_command([case.command, str(EXAMPLES / "hq"), *approve])
                 began = time.monotonic()
-                done = subprocess.run(
-                    ["/usr/bin/time", "-v", *command],
-                    capture_output=True,
-                    text=True,
-                    env=env,
-                    cwd=tmp,
-                    timeout=TIMEOUT,
-                    stdin=subprocess.DEVNULL,
-                )
+                try:
+                    done = subprocess.run(
+                        ["/usr/bin/time", "-v", *command],
+                        capture_output=True,
+                        text=True,
+                        env=env,
+                        cwd=tmp,
+                        timeout=TIMEOUT,
+                        stdin=subprocess.DEVNULL,
+                    )
+                except subprocess.TimeoutExpired:
+                    return TIMEOUT, 0.0, 0, 0, f"(still running after {TIMEOUT:g} s: stopped)"
                 wall = time.monotonic() - began
         finally:
             service.stop()
     report, _, timing = done.stderr.partition("\tCommand being timed:")
     peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", timing)
-    lines = [line for line in report.splitlines() if line.strip()]
+    cpu = sum(float(s) for s in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", timing))
+    lines = [
+        line
+        for line in report.splitlines()
+        if line.strip() and not line.startswith("Command exited with non-zero status")
+    ]
+    # A plan's error is its one stderr line; an apply's verdict ends its report on stdout.
     last = lines[-1] if lines else (done.stdout.strip().splitlines() or [""])[-1]
-    return wall, int(peak.group(1)) if peak else 0, len(lines), last
+    return wall, cpu, int(peak.group(1)) if peak else 0, len(lines), last
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("cases", nargs="*", default=list(CASES), help="names of CASES")
     args = parser.parse_args()
-    print(f"{'case':<26} {'wall':>7} {'peak RSS':>9} {'stderr lines':>12}  last line")
+    print(f"{'case':<26} {'wall':>7} {'CPU':>7} {'peak RSS':>9} {'stderr':>6}  last line")
     for name in args.cases:
-        wall, peak, count, last = measure(name)
+        wall, cpu, peak, count, last = measure(name)
         shown = last if len(last) <= 160 else last[:157] + "..."
-        print(f"{name:<26} {wall:>6.1f}s {peak / 1024:>6.0f} MiB {count:>12}  {shown}")
+        print(f"{name:<26} {wall:>6.1f}s {cpu:>6.1f}s {peak / 1024:>5.0f} MiB {count:>6}  {shown}")
         sys.stdout.flush()
 
 

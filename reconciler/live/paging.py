@@ -19,6 +19,7 @@ a portal that pages backwards or never stops ends the read with one line, not a 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -33,6 +34,7 @@ Fetch = Callable[[int], Coroutine[Any, Any, Json]]  # start -> that page
 Convert = Callable[[list[Json]], Awaitable[list[T]]]  # a page's entries -> their records
 PAGE_SIZE = 100
 AHEAD = 4  # pages asked before the total is known, at most: half of the default concurrency
+FOLLOW_AHEAD = 8  # pages asked ahead of a long listing without a total, at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,24 +116,41 @@ async def _follow(
 ) -> list[T]:
     """A listing without `total`, followed page by page through `nextStart` (a page asked
     ahead is used when `nextStart` points at it); the next page is asked before this one
-    is converted."""
+    is converted. A listing that goes on past its second page is asked ahead at the
+    stride it pages by, more pages the longer it goes (up to `FOLLOW_AHEAD`): a long
+    listing then costs about a round trip per `FOLLOW_AHEAD` pages, not one per page; a
+    wrong guess costs a few requests, never an entry."""
     items: list[T] = []
-    start, pages = 1, 1
+    start, pages, window = 1, 1, 0
     while True:
         listed = entries(page, key)
         following_start = next_start(page) if listed else None
         following = None
         if following_start is not None:
             bounds.check_next(pages, start, following_start)
+            stride = following_start - start
             start, pages = following_start, pages + 1
-            following = early.pop(start, None) or group.create_task(fetch(start))
+            following = early.pop(start, None)
+            if following is None:  # not where a guess put it: every guess is off
+                _cancel(early)
+                following = group.create_task(fetch(start))
+            window = min(window * 2 or int(pages > 2), FOLLOW_AHEAD)
+            ahead = (start + n * stride for n in range(1, window + 1))
+            for guess in itertools.islice(ahead, max(0, bounds.limits.pages - pages)):
+                if guess not in early:
+                    early[guess] = group.create_task(fetch(guess))
         items.extend(await convert(listed))
         if following is None:
             break
         page = await following
+    _cancel(early)
+    return items
+
+
+def _cancel(early: dict[int, asyncio.Task[Json]]) -> None:
     for unused in early.values():
         unused.cancel()
-    return items
+    early.clear()
 
 
 def entries(page: Json, key: str) -> list[Json]:

@@ -11,19 +11,17 @@ Every request is logged (`seen`), so a test can tell that no write reached a wro
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
 
+from .proxy import _SKIPPED, FaultyProxy
+
 Json = dict[str, Any]
-# Hop-by-hop headers, and those recomputed here, are not copied across.
-_SKIPPED = {"connection", "keep-alive", "transfer-encoding", "content-length", "host"}
 
 
 @dataclass(frozen=True)
@@ -199,41 +197,21 @@ class Seen:
     hostile: bool  # answered by the misbehaviour, not the service
 
 
-@dataclass
-class HostileProxy:
-    upstream: str
-    suffix: str  # the path (without its query) whose answers misbehave ends with this
-    answer: Answer
-    method: str = "GET"
-    seen: list[Seen] = field(default_factory=list)
+class HostileProxy(FaultyProxy):
+    """The fault proxy's server and forwarding, answering `suffix` as `answer` says."""
+
+    def __init__(self, upstream: str, suffix: str, answer: Answer, method: str = "GET") -> None:
+        self.suffix = suffix  # the path (without its query) whose answers misbehave
+        self.answer = answer
+        self.method = method
+        self.seen: list[Seen] = []
+        super().__init__(upstream)
+        # orgctl ending a run drops the connections of its cancelled reads: not news.
+        self._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
 
     @classmethod
     def of(cls, upstream: str, case: Case) -> HostileProxy:
         return cls(upstream, case.suffix, case.answer, case.method)
-
-    def __post_init__(self) -> None:
-        self._closing = threading.Event()
-        self._lock = threading.Lock()
-        self._http = httpx.Client(timeout=30)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def __enter__(self) -> HostileProxy:
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._closing.set()
-        self._server.shutdown()
-        self._server.server_close()
-        self._http.close()
 
     @property
     def hostile_answers(self) -> int:

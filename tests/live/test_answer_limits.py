@@ -164,3 +164,11 @@ def test_a_flag_wins_over_the_variable_and_a_bad_value_names_its_source() -> Non
         Limits.from_env({"ORGCTL_MAX_ANSWER_SIZE": "12 parsecs"})
     with pytest.raises(UserError, match="ORGCTL_REQUEST_TIMEOUT: must be more than 0"):
         Limits.from_env({"ORGCTL_REQUEST_TIMEOUT": "0"})
+
+
+def test_a_depth_limit_beyond_the_parser_is_still_one_line() -> None:
+    fake = FakePortal()
+    deep = b"[" * 200_000 + b"]" * 200_000
+    answering(fake, "portals/self", httpx.Response(200, content=deep))
+    with pytest.raises(LimitExceeded, match="deeper than this Python can parse; lower the limit"):
+        get(fake, Limits(json_depth=1_000_000))
