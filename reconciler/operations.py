@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 from reconciler.catalog import GROUP_LINK_GATES, WORKSPACE_INFO_GATES, Feature, feature_problem
 from reconciler.errors import UserError
-from reconciler.text_rules import text_problem
+from reconciler.text_rules import REFUSED_IN_NAMES
 from reconciler.versions import Platform
 
 
@@ -170,7 +170,7 @@ def segment_problem(value: object) -> str | None:
         return "empty" if not value else "a dot segment, which would move the request up the path"
     if "/" in value or "\\" in value:
         return "it holds a path separator"
-    if text_problem("id", value) is not None:
+    if REFUSED_IN_NAMES.search(value):
         return "it holds a control or bidirectional formatting character"
     return None
 

@@ -4,8 +4,8 @@ Every answer is untrusted. A portal (or whatever stands between) that answers on
 every two seconds, an endless or 100 MB body, JSON nested 100,000 deep, or a listing whose
 `nextStart` loops or whose `total` is 10**9, would otherwise hang orgctl or exhaust its
 memory. Each limit ends the run with one line naming the URL and the limit; the defaults
-are far beyond what a portal of 500,000 members answers (a page is 100 entries, at most a
-few hundred KB; the largest listing 5,000 pages).
+are beyond what a portal of 500,000 members answers (a page is 100 entries, at most a few
+hundred KB; the largest listing 5,000 pages).
 
 Each is set by a flag of the commands that talk to a portal, else its ORGCTL_* variable,
 else the default (README: limits of a portal's answers).
@@ -44,8 +44,9 @@ class Limits:
     answer_bytes: int = 16 * MIB
     # Answers nest a handful of levels (a workspace's group link's config).
     json_depth: int = 64
-    # 500,000 members are 5,000 pages of 100.
-    pages: int = 10_000
+    # 500,000 members are 5,000 pages of 100; a listing that never ends stops at 600,000
+    # entries, whose records take about 300 MB.
+    pages: int = 6_000
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Limits:

@@ -116,7 +116,7 @@ async def _follow(
 ) -> list[T]:
     """A listing without `total`, followed page by page through `nextStart` (a page asked
     ahead is used when `nextStart` points at it); the next page is asked before this one
-    is converted. A listing that goes on past its second page is asked ahead at the
+    is converted. A listing that goes on past its third page is asked ahead at the
     stride it pages by, more pages the longer it goes (up to `FOLLOW_AHEAD`): a long
     listing then costs about a round trip per `FOLLOW_AHEAD` pages, not one per page; a
     wrong guess costs a few requests, never an entry."""
@@ -134,7 +134,7 @@ async def _follow(
             if following is None:  # not where a guess put it: every guess is off
                 _cancel(early)
                 following = group.create_task(fetch(start))
-            window = min(window * 2 or int(pages > 2), FOLLOW_AHEAD)
+            window = min(window * 2 or int(pages > 3), FOLLOW_AHEAD)
             ahead = (start + n * stride for n in range(1, window + 1))
             for guess in itertools.islice(ahead, max(0, bounds.limits.pages - pages)):
                 if guess not in early:
