@@ -8,8 +8,6 @@ from typing import Any, TypeVar
 
 import click
 
-from reconciler.live.limits import DEFAULTS, LIMITS, choose, parse_seconds
-
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -104,6 +102,8 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, float):
             return value
+        from reconciler.live.limits import parse_seconds  # see `portal_limits`
+
         try:
             return parse_seconds(str(value))
         except ValueError:
@@ -113,6 +113,10 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]
 def portal_limits(function: F) -> F:
     """The limits of what a portal may answer (`live/limits.py`), for a command that
     talks to one; each flag, when given, wins over its ORGCTL_* variable."""
+    # Imported here, by the commands that read a portal: `validate` and `--help` load no
+    # network stack (reconciler.live brings httpx and asyncio).
+    from reconciler.live.limits import DEFAULTS, LIMITS
+
     helps = {
         "request_seconds": ("DURATION", "Give up on a request not answered in full within this."),
         "answer_bytes": ("SIZE", "Refuse an answer larger than this (e.g. 64MiB, 500KB)."),
@@ -134,6 +138,8 @@ def portal_limits(function: F) -> F:
 def _chooser(field: str) -> Callable[[click.Context, click.Parameter, str | None], None]:
     # Called for every run of the command, given or not, so no earlier run's flag lingers.
     def record(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        from reconciler.live.limits import choose
+
         choose(field, value)
 
     return record
