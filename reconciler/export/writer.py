@@ -13,8 +13,8 @@ from reconciler.addresses import extras
 from reconciler.catalog import Feature
 from reconciler.errors import UserError
 from reconciler.export import documents as docs
-from reconciler.export.render import render
 from reconciler.export.summary import ExportSummary
+from reconciler.manifest.writer import render
 from reconciler.state import Auth, LiveState
 
 PORTAL_FILE = "portal.yaml"
@@ -204,6 +204,10 @@ def _unexpressed(live: LiveState) -> list[str]:
     notes = [
         f"{address} left out: its live values could not be read ({why})"
         for address, why in sorted(live.unreadable.items())
+    ]
+    notes += [
+        f"{part} left out: the signed-in account may not read it ({why})"
+        for part, why in sorted(live.unread.items())
     ]
     if live.webhooks:
         notes.append(

@@ -17,6 +17,7 @@ from reconciler.operations import (
     Operation,
     OperationName,
     Path,
+    Read,
     ReadName,
     Root,
 )
@@ -102,6 +103,7 @@ class Route:
     operation: Operation | None = None  # the write POST calls, gated and checked first
     changes_state: bool = False  # a POST whose effects must be persisted
     signed_in: bool = True
+    read: Read | None = None  # the read GET (and a POST without a write) makes, checked first
 
 
 def _routes() -> dict[Root, tuple[Route, ...]]:
@@ -109,12 +111,12 @@ def _routes() -> dict[Root, tuple[Route, ...]]:
     for read in READS.values():
         handler = READ_HANDLERS[read.name]
         get = None if read.write else handler
-        by_path[read.path] = Route(read.path, get, handler, None, read.write, read.signed_in)
+        by_path[read.path] = Route(read.path, get, handler, None, read.write, read.signed_in, read)
     for operation in OPERATIONS.values():
         reading = by_path.get(operation.path)
-        get = reading.get if reading else None
+        get, read_row = (reading.get, reading.read) if reading else (None, None)
         write = WRITES[operation.name]
-        by_path[operation.path] = Route(operation.path, get, write, operation, True)
+        by_path[operation.path] = Route(operation.path, get, write, operation, True, read=read_row)
     found: dict[Root, list[Route]] = {root: [] for root in Root}
     for route in by_path.values():
         found[route.path.root].append(route)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import pty
-import re
 import select
 import socket
 import subprocess
@@ -19,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from reconciler.environment import variable_stem
 from tests.cli import CLI_TIMEOUT_SECONDS, env_with, orgctl, orgctl_command, orgctl_subprocess
 from tests.cli import output_of as output_of  # re-exported: the e2e tests' one way to show a run
 from tests.service.harness import Api, Service
@@ -150,7 +150,7 @@ class World:
         ORGCTL_<NAME>_PORTAL_URL and _ADMIN_URL (`variables` win); the plain admin credentials."""
         urls: dict[str, str] = {}
         for name, url_key in portals.items():
-            stem = "ORGCTL_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+            stem = variable_stem(name)
             urls[f"{stem}_PORTAL_URL"] = f"{self.service.url}/{url_key}/sharing/rest"
             urls[f"{stem}_ADMIN_URL"] = f"{self.service.url}/{url_key}/admin"
         return env_with(ORGCTL_USERNAME=ADMIN[0], ORGCTL_PASSWORD=ADMIN[1], **{**urls, **variables})
@@ -203,6 +203,29 @@ class World:
 
 # The `serve` fixture: start a service seeded from a state file, get its World.
 Serve = Callable[[str | Path], "World"]
+
+
+# hq's default administrator and its custom roles, as the demo state seeds them: what a
+# test inserts more members or roles after.
+DEMO_HQ_ADMIN = (
+    "      - {username: admin, password: admin-pass, role: org_admin, defaultAdmin: true,"
+    " level: 2}\n"
+)
+DEMO_HQ_ROLES = (
+    "    roles:                          # custom roles (a user's `role` names one by name or id)\n"
+)
+
+
+def demo_state_with(directory: Path, inserted: dict[str, str]) -> Path:
+    """The demo state with text inserted after the first occurrence of each line of
+    `inserted` (a line of the demo state -> what follows it), written in `directory`."""
+    text = DEMO_STATE.read_text()
+    for line, addition in inserted.items():
+        assert line in text, line
+        text = text.replace(line, line + addition, 1)
+    state = directory / "state.yaml"
+    state.write_text(text)
+    return state
 
 
 def closed_port() -> int:
