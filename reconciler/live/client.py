@@ -246,6 +246,14 @@ class PortalClient:
                 if deletes and reply_lost:
                     return {"success": True, ALREADY_GONE: True}
                 raise
+            except LimitExceeded as exceeded:
+                if idempotent:
+                    raise
+                # The answer went past a limit after the request went out: it may have
+                # taken effect, and the applier settles that as for a lost reply.
+                raise AmbiguousRequestError(
+                    f"{exceeded}; it may or may not have taken effect"
+                ) from None
             except _Retryable as retryable:
                 reply_lost = reply_lost or retryable.maybe_processed
                 if retryable.maybe_processed and not idempotent:

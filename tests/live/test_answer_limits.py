@@ -15,7 +15,7 @@ import pytest
 
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
-from reconciler.live.errors import LimitExceeded, PortalError
+from reconciler.live.errors import AmbiguousRequestError, LimitExceeded, PortalError
 from reconciler.live.limits import MIB, Limits, choose
 from reconciler.live.retry import RetryPolicy
 from tests.live.fakes import ENV, LOGIN, ROOT, FakePortal, NoSleep, path
@@ -172,3 +172,19 @@ def test_a_depth_limit_beyond_the_parser_is_still_one_line() -> None:
     answering(fake, "portals/self", httpx.Response(200, content=deep))
     with pytest.raises(LimitExceeded, match="deeper than this Python can parse; lower the limit"):
         get(fake, Limits(json_depth=1_000_000))
+
+
+def test_a_write_past_a_limit_is_ambiguous_so_the_applier_looks_it_up() -> None:
+    """A createRole whose answer trickles past the deadline may have created the role:
+    never "failed" as if nothing happened, never sent again blindly."""
+    fake = FakePortal()
+    trickle = Stream(endless(b" "), pause=0.05)
+    answering(fake, "portals/p1/createRole", httpx.Response(200, stream=trickle))
+
+    async def run() -> dict[str, Any]:
+        async with client(fake, Limits(request_seconds=0.3)) as c:
+            return await c.post(c.url("portals/p1/createRole"), {"name": "A"}, idempotent=False)
+
+    with pytest.raises(AmbiguousRequestError, match=r"request deadline of 0.3 s .*may or may not"):
+        asyncio.run(run())
+    assert [s.path for s in fake.seen].count(path("portals/p1/createRole")) == 1
