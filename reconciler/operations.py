@@ -102,6 +102,9 @@ class ReadName(StrEnum):
     RUN = "run"
     INVITATION = "invitation"
     USER_SEARCH = "userSearch"
+    SELF = "self"  # community/self: the member a token names
+    ORG_USER_SEARCH = "orgUserSearch"
+    ORG_USER_SEARCH_AS_DOCUMENTED = "orgUserSearchAsDocumented"  # `portal/`, singular
     ALL_SCHEDULED_TASKS = "allScheduledTasks"
     SERVERS = "servers"
     PORTAL_ADMIN = "portalAdmin"
@@ -570,6 +573,13 @@ _READ_ROWS = (
         access=_COLLABORATION_READERS,
     ),
     Read(ReadName.USER_SEARCH, _sharing("community/users"), entries="results"),
+    Read(ReadName.SELF, _sharing("community/self")),
+    Read(ReadName.ORG_USER_SEARCH, _sharing(_PORTAL + "/users/search"), entries="results"),
+    Read(
+        ReadName.ORG_USER_SEARCH_AS_DOCUMENTED,
+        _sharing("portal/{portalId}/users/search"),
+        entries="results",
+    ),
     Read(ReadName.ALL_SCHEDULED_TASKS, _sharing(_PORTAL + "/allScheduledTasks"), "tasks"),
     Read(ReadName.SERVERS, _sharing(_PORTAL + "/servers")),
     Read(ReadName.RUN, _sharing(_TASK + "/runs/{runId}"), access=_OWN_TASKS),

@@ -290,8 +290,15 @@ def webhook(raw: Json) -> Webhook:
     return Webhook(
         id=webhook_id,
         name=str(raw.get("name") or ""),
-        active=_value(raw, "active", boolean, f"OrganizationWebhook/{webhook_id}") is not False,
+        active=_value(raw, _active_key(raw), boolean, f"OrganizationWebhook/{webhook_id}")
+        is not False,
     )
+
+
+def _active_key(raw: Json) -> str:
+    """Portals answer `isActive` (the vendor's reference); older notes and some answers
+    say `active`."""
+    return "isActive" if "isActive" in raw else "active"
 
 
 def webhook_settings(raw: Json) -> dict[str, int] | None:

@@ -22,6 +22,7 @@ from reconciler.operations import (
     Root,
 )
 from reconciler.service import (
+    client_reads,
     collaborations,
     members,
     portal,
@@ -87,6 +88,9 @@ READ_HANDLERS: dict[ReadName, Handler] = {
     ReadName.RUN: tasks.one_run,
     ReadName.INVITATION: collaborations.one_invitation,
     ReadName.USER_SEARCH: members.search_users,
+    ReadName.SELF: client_reads.community_self,
+    ReadName.ORG_USER_SEARCH: client_reads.org_user_search,
+    ReadName.ORG_USER_SEARCH_AS_DOCUMENTED: client_reads.org_user_search,
     ReadName.ALL_SCHEDULED_TASKS: tasks.all_scheduled_tasks,
     ReadName.SERVERS: portal.servers,
     ReadName.PORTAL_ADMIN: portal.portal_admin_root,
