@@ -71,8 +71,8 @@ def _redirect(response: httpx.Response, url: str) -> PortalError:
 def _json_body(response: httpx.Response, url: str, limits: Limits) -> dict[str, Any]:
     if nested_deeper(response.content, limits.json_depth):
         raise LimitExceeded(
-            f"portal at {url} answered JSON nested deeper than the limit of"
-            f" {limits.told('json_depth')} levels"
+            f"portal at {url} answered JSON nested deeper than the depth limit of"
+            f" {limits.told('json_depth')}"
         )
     text = response.text
     try:

@@ -223,8 +223,8 @@ def test_json_nested_100000_deep_is_one_line_not_a_recursion_error(demo: World) 
         result, _ = run(demo, proxy, "plan", HQ)
     assert_one_line(
         result,
-        "/roles answered JSON nested deeper than the limit of 64 (--max-json-depth or"
-        " ORGCTL_MAX_JSON_DEPTH) levels",
+        "/roles answered JSON nested deeper than the depth limit of 64 (--max-json-depth or"
+        " ORGCTL_MAX_JSON_DEPTH)",
     )
 
 

@@ -109,7 +109,9 @@ def test_json_nested_past_the_depth_limit_is_one_line_not_a_recursion_error() ->
     fake = FakePortal()
     deep = b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     answering(fake, "portals/self", httpx.Response(200, content=deep))
-    with pytest.raises(LimitExceeded, match=r"nested deeper than the limit of 64 \(--max-json"):
+    with pytest.raises(
+        LimitExceeded, match=r"nested deeper than the depth limit of 64 \(--max-json"
+    ):
         get(fake, Limits())
 
 
