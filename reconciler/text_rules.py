@@ -11,6 +11,8 @@ breaks and tabs (multi-line text is ordinary there); names may not.
 
 from __future__ import annotations
 
+import re
+
 _BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
 _LINE_BREAKS = frozenset("\t\n\r")
 
@@ -31,3 +33,8 @@ def _refused(char: str, multiline: bool) -> bool:
     if point < 0x20:
         return not (multiline and char in _LINE_BREAKS)
     return 0x7F <= point <= 0x9F or point in _BIDI
+
+
+# The characters `text_problem` refuses in a name, as one pattern: a check run on every
+# id of a listing of 100,000 members must not loop over characters in Python.
+REFUSED_IN_NAMES = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
