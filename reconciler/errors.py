@@ -42,9 +42,10 @@
     │                             cannot be read (windows.py); validate names its file
     ├── TreeError ............... YAML text that is no manifest, at a line and column
     │                             (manifest/yamltree.py); the loader makes it a problem
-    ├── UnresolvedPlaceholder ... apply: a reference whose call produced nothing, or a
-    │                             value no portal issues where an id belongs; it fails
-    │                             that call, not the apply (apply/placeholders.py)
+    ├── UnresolvedPlaceholder ... apply: a reference whose call produced nothing; it
+    │   │                         fails that call, not the apply (apply/placeholders.py)
+    │   └── UnusableValue ....... a produced value or a saved plan's path argument that
+    │                             is no id a portal issues: that call fails, unsent
     ├── _Retryable .............. the client's own signal between tries, never leaves
     │                             live/client.py
     └── ApiError ................ the reference service refusing a request; answered as
