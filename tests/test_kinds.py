@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.kinds import registry
+from reconciler.kinds import forms, registry
 from reconciler.kinds.registry import AddressForm, Kind
 from tests.kinds import portal_note
 
@@ -103,28 +103,63 @@ def _code(path: Path) -> str:
     )
 
 
-# Where the webhook-settings kind is still named outside its module and the service: the
-# shared kernel (catalog's ranges, operations' row and read), the registry's list of
-# built-in kinds, the live reader and its records (which read every built-in kind in as
-# few round trips as they can), normalize's defaults and the reviewer's unread parts. A
-# kind named anywhere else is a kind no longer in one module.
+# Where the webhook-settings kind is named outside the service: its own module, the
+# registry's list of built-in kinds, the shared kernel (catalog's ranges, operations' row
+# and read) and the state the planner diffs. Its reading, record, defaults and unread part
+# are its module's; a kind named anywhere else is a kind no longer in one module.
 SETTINGS_NAMED_IN = {
     "catalog.py",
     "operations.py",
+    "state.py",
     "kinds/registry.py",
     "kinds/webhook_settings.py",
-    "live/reader.py",
-    "live/records.py",
-    "plan/normalize.py",
-    "plan/unread.py",
 }
+AT_MOST = 5  # issue 26: a kind is named in at most five modules of reconciler/
 
 
 def test_the_webhook_settings_kind_is_named_only_where_listed() -> None:
-    spelled = re.compile(r"WebhookSettings|webhook_settings|WEBHOOK_SETTINGS")
+    spelled = re.compile(r"webhook_?settings", re.IGNORECASE)
     named = {
         path.relative_to(PACKAGE).as_posix()
         for path in PACKAGE.rglob("*.py")
-        if "service" not in path.parts and spelled.search(_code(path))
+        if spelled.search(_code(path))
     }
     assert named == SETTINGS_NAMED_IN
+    assert len(named) <= AT_MOST
+
+
+def _address_fstrings(path: Path, heads: set[str]) -> list[str]:
+    """f-strings that start with a kind's address head and a slash (`f"Role/{name}"`):
+    an address typed by hand instead of built from its form."""
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.JoinedStr) or not node.values:
+            continue
+        first = node.values[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            head = first.value.split("/", 1)[0]
+            if "/" in first.value and head in heads:
+                found.append(f"{shown}:{node.lineno}: {head}/")
+    return found
+
+
+def test_addresses_outside_the_kinds_are_built_from_their_forms() -> None:
+    heads = {form.head for kind in registry.registered() for form in kind.addresses}
+    heads |= {forms.TASK.head}  # an unreadable task listing is named like a resource
+    outside = [p for p in PACKAGE.rglob("*.py") if "kinds" not in p.parts]
+    assert [hit for p in outside for hit in _address_fstrings(p, heads)] == []
+
+
+def test_the_address_scan_sees_a_typed_address_and_nothing_else(tmp_path: Path) -> None:
+    module = tmp_path / "typed.py"
+    module.write_text(
+        'user, n = "alice", 2\n'
+        'a = f"Member/{user}"\n'  # an address: found
+        'b = f"{n} Member/s"\n'  # starts with a value: not an address
+        'c = f"Members: {n}"\n'  # a head without its slash
+        'd = f"Rolex/{user}"\n',  # no kind's head
+        encoding="utf-8",
+    )
+    found = _address_fstrings(module, {"Member", "Role"})
+    assert [hit.rsplit(":", 2)[-2:] for hit in found] == [["2", " Member/"]]

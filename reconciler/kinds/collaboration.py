@@ -14,8 +14,8 @@ from reconciler.adopt import adopter
 from reconciler.catalog import Feature
 from reconciler.export import documents as docs
 from reconciler.export.summary import counted
+from reconciler.kinds import forms
 from reconciler.kinds.registry import (
-    AddressForm,
     Adopt,
     Export,
     ExportInput,
@@ -33,9 +33,9 @@ from reconciler.plan.collaborations import plan_collaborations
 from reconciler.state import DesiredState, LiveState
 from reconciler.versions import Platform
 
-ADDRESS = AddressForm("Collaboration", ("id",))
-WORKSPACE = AddressForm("Workspace", ("collaborationId", "workspaceId"))
-INVITATION = AddressForm("Invitation", ("collaborationId", "invitationId"))
+ADDRESS = forms.COLLABORATION
+WORKSPACE = forms.WORKSPACE
+INVITATION = forms.INVITATION
 
 
 # --- manifest ----------------------------------------------------------------------------------
@@ -273,6 +273,14 @@ def _export(given: ExportInput) -> ExportPart:
     return ExportPart(found.documents, notes, phrase)
 
 
+# What the service answers for a workspace field it leaves out (docs/rules.md §2).
+DEFAULTS = {
+    "enableFeatureServiceBidirectionalSync": False,
+    "interval": catalog.SCHEDULE_DEFAULT_INTERVAL_HOURS,
+    "repeatCount": catalog.SCHEDULE_REPEAT_FOREVER,
+}
+
+
 KIND = Kind(
     name="Collaboration",
     model=Collaboration,
@@ -284,6 +292,8 @@ KIND = Kind(
     desired=_desired,
     read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
+    defaults=DEFAULTS,
+    unread=None,
     plan=plan_collaborations,
     plan_last=None,
     export=Export("collaborations.yaml", _export),

@@ -18,8 +18,8 @@ from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
 from reconciler.export.summary import counted
+from reconciler.kinds import forms
 from reconciler.kinds.registry import (
-    AddressForm,
     Adopt,
     Export,
     ExportInput,
@@ -39,7 +39,7 @@ from reconciler.plan.members import plan_members
 from reconciler.state import DesiredState, LiveState
 
 NAME = "Members"
-ADDRESS = AddressForm("Member", ("username",))
+ADDRESS = forms.MEMBER
 
 
 # --- manifest ----------------------------------------------------------------------------------
@@ -179,6 +179,8 @@ KIND = Kind(
     desired=_desired,
     read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
+    defaults={},
+    unread=None,
     plan=plan_members,
     plan_last=None,
     export=Export("members.yaml", _export),

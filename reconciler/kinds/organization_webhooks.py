@@ -9,7 +9,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from reconciler import state
-from reconciler.kinds.registry import AddressForm, Export, ExportInput, ExportPart, Kind
+from reconciler.kinds import forms
+from reconciler.kinds.registry import Export, ExportInput, ExportPart, Kind
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
 from reconciler.manifest.loader import Document
@@ -20,7 +21,7 @@ from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 
 NAME = "OrganizationWebhooks"
-WEBHOOK = AddressForm("OrganizationWebhook", ("id",))
+WEBHOOK = forms.ORGANIZATION_WEBHOOK
 
 
 class OrganizationWebhooksSpec(models.Strict):
@@ -94,6 +95,8 @@ KIND = Kind(
     desired=_desired,
     read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
+    defaults={},
+    unread=None,
     plan=_plan,
     plan_last=None,
     export=Export(None, _export),

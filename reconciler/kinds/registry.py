@@ -9,9 +9,9 @@ that lacks a part fails where it is built, at import, never silently at run time
 from __future__ import annotations
 
 import importlib
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, get_args
 
 if TYPE_CHECKING:
     from reconciler.adopt.addresses import Address
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from reconciler.manifest.models import Document as Model
     from reconciler.manifest.problems import Problem
     from reconciler.manifest.raw import KeyPath
+    from reconciler.operations import ReadName
     from reconciler.plan.draft import Draft
     from reconciler.state import DesiredState, LiveState
 
@@ -65,6 +66,43 @@ class AddressForm:
         if not 0 < len(ids) < self.parts:
             raise ValueError(f"{self.head}: {ids!r} names no group of resources")
         return "/".join((self.head, *ids))
+
+
+T = TypeVar("T")
+
+
+class LiveRead(Protocol):
+    """What live/reader.py offers a kind's `read`: every kind's read goes out in the same
+    round of concurrent requests as the rest, and shares the reader's bookkeeping."""
+
+    client: PortalClient
+    desired: DesiredState | None  # None: the whole portal is read (export)
+    everything: bool  # the whole portal is read, whatever the manifests declare
+    unread: dict[str, str]  # part -> why the signed-in member may not read it (403)
+
+    async def portal_id(self) -> str: ...
+
+    def readable(self, convert: Callable[[], T]) -> T | None:
+        """`convert()`, or None with the resource kept as unreadable."""
+        ...
+
+
+# What a kind's read returns: how its findings fill the live state, once every read is in.
+Fill = Callable[["LiveState"], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Unread:
+    """What a plan does when the signed-in member may not read the kind's `part` (a key
+    of `LiveState.unread`, 403): `read` is the read refused (its access says who may),
+    `declared` the addresses whose fields depend on it (None: the kind's own plan says
+    what it could not compare), `forget` the live state without the part, given why (a
+    saved plan's account could not read it, so the applier compares the same)."""
+
+    part: str
+    read: ReadName
+    declared: Callable[[DesiredState], list[str]] | None
+    forget: Callable[[LiveState, str], LiveState]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,11 +163,15 @@ class Kind:
     identities: Callable[[Document], Iterable[Identity]]  # keys unique across documents
     rules: Callable[[Document, RuleContext], Iterable[Problem]]  # the offline rules
     desired: Callable[[DesiredState, Document], None]  # adds the document's declarations
-    # How it reads its live resources (what it returns lands in `LiveState.kinds`). None
-    # for the built-in kinds: live/reader.py reads them together, in as few round trips
-    # as it can; a kind's own read runs after those.
-    read: Callable[[PortalClient, str, DesiredState | None], Awaitable[Any]] | None
+    # How it reads its live resources: the reader gathers it with every other read and
+    # calls what it returns on the live state. None for the kinds live/reader.py reads
+    # together (roles, members, collaborations, tasks share their round trips).
+    read: Callable[[LiveRead], Coroutine[Any, Any, Fill]] | None
     live: Callable[[LiveState], Iterable[tuple[str, Any]]]  # its part of the fingerprint
+    # The service's default of each field it may leave out of an answer (plan/normalize
+    # compares an omitted field as this value, so it never shows as drift).
+    defaults: Mapping[str, Any]
+    unread: Unread | None  # a part the planning account may be refused; None: none
     plan: Callable[[Draft], None]  # its changes and calls
     # Planned after every kind's `plan`, for calls that wait on other kinds' outcome (a
     # role is deleted only after no member holds it); None when the kind has none.
@@ -151,8 +193,11 @@ class Kind:
             raise TypeError(f"kind {self.name}: its model declares kind {declared}")
 
 
-_MAY_BE_EMPTY = frozenset({"set_fields", "read", "plan_last", "adopt", "unadoptable"})
+_MAY_BE_EMPTY = frozenset(
+    {"set_fields", "read", "defaults", "unread", "plan_last", "adopt", "unadoptable"}
+)
 _KINDS: dict[str, Kind] = {}
+_DEFAULTS: dict[str, Any] = {}  # every kind's `defaults`, kept merged for normalize
 _loaded = False
 
 
@@ -172,11 +217,33 @@ def _add(kind: Kind) -> None:
     if taken:
         raise ValueError(f"kind {kind.name}: addresses {sorted(taken)} belong to another kind")
     _KINDS[kind.name] = kind
+    _merge_defaults()
 
 
 def unregister(name: str) -> None:
     """Remove a kind (a test's own kind, when the test is over)."""
     _KINDS.pop(name, None)
+    _merge_defaults()
+
+
+def _merge_defaults() -> None:
+    _DEFAULTS.clear()
+    for kind in _KINDS.values():
+        _DEFAULTS.update(kind.defaults)
+
+
+def field_defaults() -> Mapping[str, Any]:
+    """The service's default of every field a kind says it may leave out, by field name."""
+    _load_builtin()
+    return _DEFAULTS
+
+
+def unread_part(part: str) -> Unread | None:
+    """The `Unread` of the kind whose part `part` is ("WebhookSettings"), or None."""
+    for kind in registered():
+        if kind.unread is not None and kind.unread.part == part:
+            return kind.unread
+    return None
 
 
 def registered() -> tuple[Kind, ...]:
@@ -230,5 +297,6 @@ def _load_builtin() -> None:
     except BaseException:
         # A kind that fails to load fails every use of the registry, never leaves it short.
         _KINDS.clear()
+        _DEFAULTS.clear()
         _loaded = False
         raise

@@ -17,8 +17,8 @@ from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
 from reconciler.export.summary import counted
+from reconciler.kinds import forms
 from reconciler.kinds.registry import (
-    AddressForm,
     Adopt,
     Export,
     ExportInput,
@@ -34,7 +34,7 @@ from reconciler.manifest.writer import to_node
 from reconciler.plan.roles import plan_role_deletions, plan_roles
 from reconciler.state import DesiredState, LiveState
 
-ADDRESS = AddressForm("Role", ("name",))
+ADDRESS = forms.ROLE
 
 
 NAME = "Role"
@@ -196,6 +196,8 @@ KIND = Kind(
     desired=_desired,
     read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
+    defaults={},
+    unread=None,
     plan=plan_roles,
     plan_last=plan_role_deletions,
     export=Export("roles.yaml", _export),

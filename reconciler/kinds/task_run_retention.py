@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from reconciler import state
+from reconciler.kinds import forms
 from reconciler.kinds.registry import AddressForm, Export, ExportInput, ExportPart, Kind
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
@@ -23,7 +24,7 @@ from reconciler.state import DesiredState, LiveState, RunRetention, Task, TaskRu
 
 NAME = "TaskRunRetention"
 POLICY = AddressForm(NAME, ("name",))  # where a policy was declared (not a live resource)
-RUN = AddressForm("TaskRun", ("user", "taskId", "runId"))
+RUN = forms.TASK_RUN
 
 ACTIVE_STATUSES = frozenset({"scheduled", "executing"})
 DAY_MS = 86_400_000
@@ -141,6 +142,8 @@ KIND = Kind(
     desired=_desired,
     read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
+    defaults={},
+    unread=None,
     plan=_plan,
     plan_last=None,
     export=Export(None, _export),

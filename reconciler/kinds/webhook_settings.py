@@ -5,6 +5,8 @@ One per manifest set; fields left out keep their live value, though all five are
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, ValidationInfo, WithJsonSchema
@@ -17,24 +19,36 @@ from reconciler.adopt.merge import merge_declared
 from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
-from reconciler.kinds.registry import AddressForm, Adopt, Export, ExportInput, ExportPart, Kind
+from reconciler.kinds.registry import (
+    AddressForm,
+    Adopt,
+    Export,
+    ExportInput,
+    ExportPart,
+    Fill,
+    Kind,
+    LiveRead,
+    Unread,
+)
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
 from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import effective_urls
 from reconciler.manifest.problems import Problem
-from reconciler.operations import OperationName, availability_problem
+from reconciler.operations import READS, OperationName, ReadName, availability_problem
 from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change
 from reconciler.plan.normalize import canonical_fields, form_value
-from reconciler.plan.unread import SETTINGS, needs
+from reconciler.plan.unread import needs
 from reconciler.state import DesiredState, LiveState
+from reconciler.values import integer
 
 NAME = "WebhookSettings"
 ADDRESS = AddressForm(NAME, ())  # one per portal
 LIMITS = catalog.WEBHOOK_SETTINGS
 OPERATION = OperationName.WEBHOOK_SETTINGS
+READ = ReadName.WEBHOOK_SETTINGS
 NEEDS_ADMIN_URL = "needs the Portal's spec.adminUrl (the admin root)"
 
 
@@ -101,6 +115,56 @@ def _desired(desired: DesiredState, document: Document) -> None:
     desired.sources[ADDRESS.of()] = source(document)
 
 
+# --- live --------------------------------------------------------------------------------------
+
+
+async def _read(source: LiveRead) -> Fill:
+    settings, why = await _settings(source)
+
+    def fill(live: LiveState) -> None:
+        live.webhookSettings, live.webhookSettingsUnread = settings, why
+
+    return fill
+
+
+async def _settings(source: LiveRead) -> tuple[dict[str, int] | None, str | None]:
+    """(settings, None), or (None, why) when unknown: the read is undocumented, so any
+    refusal is not fatal, but the reason is kept for the plan to show."""
+    # Imported here, not at the top: `orgctl validate` loads every kind's module and no
+    # network stack (reconciler.live brings httpx and asyncio).
+    from reconciler.live.errors import ForbiddenError, ServiceError
+
+    declared = source.desired is not None and source.desired.webhookSettings is not None
+    if not (source.everything or declared) or source.client.admin_root is None:
+        return None, None
+    url = source.client.admin_url(READS[READ].build())
+    try:
+        raw = await source.client.get_json(url)
+    except ForbiddenError as refused:
+        source.unread[NAME] = refused.message
+        return None, str(refused)
+    except (ServiceError, UserError) as error:
+        return None, str(error)
+    settings = source.readable(partial(_record, raw))
+    return (settings, None) if settings is not None else (None, "unreadable values")
+
+
+def _record(raw: dict[str, Any]) -> dict[str, int] | None:
+    """The five settings, defaults for those not stated; None when the answer has none."""
+    from reconciler.live.records import field_value  # as in `_settings`: only when read
+
+    if not any(name in raw for name in LIMITS):
+        return None
+    return {
+        name: field_value(raw, name, integer, NAME) or limits.default
+        for name, limits in LIMITS.items()
+    }
+
+
+def _forget(live: LiveState, why: str) -> LiveState:
+    return replace(live, webhookSettings=None, webhookSettingsUnread=why)
+
+
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
     yield ADDRESS.of(), live.webhookSettings
 
@@ -147,12 +211,12 @@ def _sent_unknown(draft: Draft, declared: dict[str, int]) -> dict[str, int | Non
     undeclared = sorted(set(LIMITS) - set(declared))
     why = draft.live.webhookSettingsUnread
     unknown = f"live settings are unknown ({why})" if why else "live settings are unknown"
-    if undeclared and SETTINGS in draft.live.unread:
+    if undeclared and NAME in draft.live.unread:
         draft.error(
             address,
             f"cannot compare: {unknown}; the plan would reset undeclared fields to their"
             f" defaults ({', '.join(undeclared)}): declare all five, or plan with an"
-            f" account that may read them ({needs(SETTINGS)})",
+            f" account that may read them ({needs(NAME)})",
         )
         return None
     if undeclared:
@@ -216,8 +280,11 @@ KIND = Kind(
     identities=lambda document: (),
     rules=_rules,
     desired=_desired,
-    read=None,  # with the other built-in kinds, by live/reader.py
+    read=_read,
     live=_live,
+    # The service's answer for a setting it leaves out (catalog: docs/rules.md §2).
+    defaults={name: limits.default for name, limits in LIMITS.items()},
+    unread=Unread(NAME, READ, declared=None, forget=_forget),  # its plan says its own
     plan=_plan,
     plan_last=None,
     export=Export("webhook-settings.yaml", _export),

@@ -17,6 +17,16 @@ from functools import partial
 from typing import Any, TypeVar
 
 from reconciler.errors import LiveRecordError, UserError
+from reconciler.kinds.forms import (
+    COLLABORATION,
+    INVITATION,
+    MEMBER,
+    ORGANIZATION_WEBHOOK,
+    ROLE,
+    TASK,
+    TASK_RUN,
+    WORKSPACE,
+)
 from reconciler.kinds.registry import registered
 from reconciler.live import records
 from reconciler.live.client import PortalClient
@@ -59,7 +69,6 @@ class Needs:
     schedules: set[tuple[str, str]] = field(default_factory=set)  # (collaboration, workspace)
     invitations: set[str] = field(default_factory=set)
     webhooks: bool = False
-    settings: bool = False
     task_owners: dict[str, set[str]] = field(default_factory=dict)  # user -> task ids or "*"
     levels: dict[str, int] = field(default_factory=dict)  # username -> desired level
     # Entries the manifests suggest the listings hold, to ask their first pages at once.
@@ -70,7 +79,6 @@ class Needs:
     @classmethod
     def of(cls, desired: DesiredState | None, scope: Scope) -> Needs:
         needs = cls(everything=scope is Scope.EVERYTHING, webhooks=scope is Scope.EVERYTHING)
-        needs.settings = needs.everything
         if desired is None:
             return needs
         for cid, collab in desired.collaborations.items():
@@ -79,7 +87,6 @@ class Needs:
                 needs.invitations.add(cid)
             needs.schedules |= {(cid, w) for w, ws in collab.workspaces.items() if ws.schedule}
         needs.webhooks |= desired.webhookRemoval is not None
-        needs.settings |= desired.webhookSettings is not None
         for policy in desired.retention:
             needs.task_owners.setdefault(policy.user, set()).update(policy.tasks)
         needs.levels = {u: m.level for u, m in desired.members.items() if m.level is not None}
@@ -92,15 +99,10 @@ async def read_live(
     client: PortalClient, desired: DesiredState | None, scope: Scope = Scope.DESIRED
 ) -> LiveState:
     """The live state the planner diffs `desired` against (or the whole portal)."""
-    live = await _read(client, Needs.of(desired, scope))
-    for kind in registered():
-        if kind.read is not None:  # a kind that reads its own resources
-            live.kinds[kind.name] = await kind.read(client, live.portal.id, desired)
-    return live
+    return await _read(_Reader(client, Needs.of(desired, scope), desired))
 
 
-async def _read(client: PortalClient, needs: Needs) -> LiveState:
-    reader = _Reader(client, needs)
+async def _read(reader: _Reader) -> LiveState:
     # portals/self and the listings addressed by `self` go out together; the first
     # failure cancels the other reads and is reported alone.
     try:
@@ -110,28 +112,31 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
             reading_members = group.create_task(reader.members())
             reading_collaborations = group.create_task(reader.collaborations())
             reading_webhooks = group.create_task(reader.webhooks())
-            reading_settings = group.create_task(reader.settings())
             reading_tasks = group.create_task(reader.tasks())
+            # Kinds that read their own resources, in the same round of requests.
+            reading_kinds = [
+                group.create_task(kind.read(reader)) for kind in registered() if kind.read
+            ]
     except BaseExceptionGroup as failed:
         raise first_failure(failed) from None
     roles, members = reader.listed_roles.result(), reading_members.result()
     collaborations, webhooks = reading_collaborations.result(), reading_webhooks.result()
-    (settings, unread), tasks = reading_settings.result(), reading_tasks.result()
-    return LiveState(
+    live = LiveState(
         portal=reader.portal.result(),
         roles={r.name: r for r in roles},
         members=members.named,
         memberDetails=members.details,
         collaborations=collaborations,
-        webhookSettings=settings,
-        webhookSettingsUnread=unread,
         webhooks=webhooks,
-        tasks=tasks,
+        tasks=reading_tasks.result(),
         unreadable=reader.unreadable,
         defaultAdmins=members.default_admins,
         unread=reader.unread,
         applier=members.applier,
     )
+    for reading in reading_kinds:
+        reading.result()(live)
+    return live
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +148,13 @@ class _Members:
 
 
 class _Reader:
-    def __init__(self, client: PortalClient, needs: Needs) -> None:
+    """Reads the built-in kinds' resources, and is the `LiveRead` a kind's own read gets."""
+
+    def __init__(self, client: PortalClient, needs: Needs, desired: DesiredState | None) -> None:
         self.client = client
         self.needs = needs
+        self.desired = desired
+        self.everything = needs.everything
         self.unreadable: dict[str, str] = {}  # resource -> what the portal answered wrong
         self.unread: dict[str, str] = {}  # part -> why the signed-in member may not read it
         self.portal: asyncio.Task[PortalInfo]  # set by `_read` as the first read
@@ -285,7 +294,7 @@ class _Reader:
             self.one(ReadName.MEMBER, username=username),
             self.one(ReadName.MEMBER_ITEMS, {"num": 1}, username=username),
         )
-        found = await self.permitted(f"Member/{username}", reads, None)
+        found = await self.permitted(MEMBER.of(username), reads, None)
         return records.member_detail(username, *found) if found is not None else None
 
     async def collaborations(self) -> dict[str, Collaboration]:
@@ -295,7 +304,7 @@ class _Reader:
     async def all_collaborations(self) -> dict[str, Collaboration]:
         raw = await self.pages(ReadName.COLLABORATIONS)
         listed = self.distinct(
-            self.kept(raw, records.collaboration), "id", _id, lambda c: f"Collaboration/{c.id}"
+            self.kept(raw, records.collaboration), "id", _id, lambda c: COLLABORATION.of(c.id)
         )
         wanted = [c for c in listed if self.needs.everything or c.id in self.needs.collaborations]
         filled = await gather(*(self.collaboration(c) for c in wanted))
@@ -320,7 +329,7 @@ class _Reader:
             (wid, w) for w in raw if (wid := self.readable(partial(records.entry_id, w, where)))
         ]
         listed = self.distinct(
-            identified, "id", _first, lambda pair: f"Workspace/{collab.id}/{pair[0]}"
+            identified, "id", _first, lambda pair: WORKSPACE.of(collab.id, pair[0])
         )
         portal_id = await self.portal_id()
         guest = collab.hostPortalId != portal_id
@@ -339,7 +348,7 @@ class _Reader:
             raw = await self.one(ReadName.SCHEDULE, collaborationId=cid, workspaceId=wid)
         except NotFoundError:
             return None  # no job scheduled
-        return self.readable(partial(records.schedule, raw, f"Workspace/{cid}/{wid}"))
+        return self.readable(partial(records.schedule, raw, WORKSPACE.of(cid, wid)))
 
     async def invitations(self, cid: str, host: bool) -> dict[str, str]:
         # Only the host invalidates invitations, so only the host's export needs them.
@@ -349,7 +358,7 @@ class _Reader:
         raw = await self.pages(ReadName.INVITATIONS, collaborationId=cid)
         where = f"an invitation of Collaboration/{cid}"
         identified = self.kept(raw, lambda i: (records.entry_id(i, where), i))
-        listed = self.distinct(identified, "id", _first, lambda pair: f"Invitation/{cid}/{pair[0]}")
+        listed = self.distinct(identified, "id", _first, lambda pair: INVITATION.of(cid, pair[0]))
         return {iid: str(i.get("status") or "") for iid, i in listed}
 
     async def webhooks(self) -> dict[str, Webhook]:
@@ -363,22 +372,6 @@ class _Reader:
         listed = self.kept(raw, records.webhook)
         return {w.id: w for w in self.distinct(listed, "id", _id, _webhook_address)}
 
-    async def settings(self) -> tuple[dict[str, int] | None, str | None]:
-        """(settings, None), or (None, why) when unknown: the read is undocumented, so any
-        refusal is not fatal, but the reason is kept for the plan to show."""
-        if not self.needs.settings or self.client.admin_root is None:
-            return None, None
-        url = self.client.admin_url(READS[ReadName.WEBHOOK_SETTINGS].build())
-        try:
-            raw = await self.client.get_json(url)
-        except ForbiddenError as refused:
-            self.unread["WebhookSettings"] = refused.message
-            return None, str(refused)
-        except (ServiceError, UserError) as error:
-            return None, str(error)
-        settings = self.readable(partial(records.webhook_settings, raw))
-        return (settings, None) if settings is not None else (None, "unreadable values")
-
     async def tasks(self) -> dict[str, list[Task]]:
         """Tasks by owner; an owner the portal does not know is left out."""
         owners = sorted(self.needs.task_owners)
@@ -391,14 +384,14 @@ class _Reader:
         except NotFoundError:
             return None  # no such user
         except ForbiddenError as refused:
-            self.unread[f"TaskRun/{user}/*"] = refused.message
+            self.unread[f"{TASK_RUN.below(user)}/*"] = refused.message
             return None
         wanted = self.needs.task_owners[user]
         where = f"a task of {user}"
         identified = [
             (tid, t) for t in raw if (tid := self.readable(partial(records.entry_id, t, where)))
         ]
-        distinct = self.distinct(identified, "id", _first, lambda pair: f"Task/{user}/{pair[0]}")
+        distinct = self.distinct(identified, "id", _first, lambda pair: TASK.of(user, pair[0]))
         covered = [(tid, t) for tid, t in distinct if "*" in wanted or tid in wanted]
         runs = await gather(
             *(self.pages(ReadName.RUNS, username=user, taskId=tid) for tid, _ in covered)
@@ -428,7 +421,7 @@ def _who_may(read: ReadName) -> Iterator[None]:
 
 
 def _role_address(role: Role) -> str:
-    return f"Role/{role.name}"
+    return ROLE.of(role.name)
 
 
 def _username(member: Member) -> str:
@@ -436,7 +429,7 @@ def _username(member: Member) -> str:
 
 
 def _member_address(member: Member) -> str:
-    return f"Member/{member.username}"
+    return MEMBER.of(member.username)
 
 
 def _id(record: Collaboration | Webhook) -> str:
@@ -444,7 +437,7 @@ def _id(record: Collaboration | Webhook) -> str:
 
 
 def _webhook_address(webhook: Webhook) -> str:
-    return f"OrganizationWebhook/{webhook.id}"
+    return ORGANIZATION_WEBHOOK.of(webhook.id)
 
 
 def _first(pair: tuple[str, Any]) -> str:

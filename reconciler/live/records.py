@@ -11,8 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from reconciler.catalog import BUILTIN_ROLES, LEVEL_ONE_PRIVILEGES, WEBHOOK_SETTINGS
+from reconciler.catalog import BUILTIN_ROLES, LEVEL_ONE_PRIVILEGES
 from reconciler.errors import LiveRecordError, UserError
+from reconciler.kinds.forms import MEMBER, ORGANIZATION_WEBHOOK, ROLE, TASK, TASK_RUN, WORKSPACE
 from reconciler.operations import segment_problem, shown_value
 from reconciler.state import (
     Caller,
@@ -35,7 +36,9 @@ Json = dict[str, Any]
 T = TypeVar("T")
 
 
-def _value(raw: Json, name: str, convert: Callable[[Any], T], resource: str, prefix: str = "") -> T:
+def field_value(
+    raw: Json, name: str, convert: Callable[[Any], T], resource: str, prefix: str = ""
+) -> T:
     """Field `name` of a wire record, converted; a value of the wrong kind names the
     resource and the field (the conversions refuse bad data with ValueError only)."""
     try:
@@ -167,13 +170,13 @@ def default_admins(raw_members: list[Json]) -> frozenset[str] | None:
 
 def role(raw: Json) -> Role:
     name = _identity(raw, "name", "a role")
-    where = f"Role/{name}"
+    where = ROLE.of(name)
     return Role(
         name=name,
         description=str(raw.get("description") or ""),
         privileges=frozenset(str(p) for p in raw.get("privileges") or ()),
         id=path_id(raw, "id", where),
-        editable=_value(raw, "editable", boolean, where) is not False,
+        editable=field_value(raw, "editable", boolean, where) is not False,
     )
 
 
@@ -182,7 +185,7 @@ def member_role(raw: Json, custom_names: Mapping[str, str], username: str) -> st
     role_id = raw.get("roleId")
     if role_id is not None and not isinstance(role_id, str):
         problem = f"expected a role id, got {type(role_id).__name__}"
-        raise LiveRecordError(f"Member/{username}", "roleId", problem)
+        raise LiveRecordError(MEMBER.of(username), "roleId", problem)
     if role_id in custom_names:
         return custom_names[str(role_id)]
     if role_id in BUILTIN_ROLES:
@@ -209,14 +212,14 @@ def entry_id(raw: Any, resource: str) -> str:
 
 
 def member_level(raw: Json, username: str) -> int | None:
-    return _value(raw, "level", integer, f"Member/{username}")
+    return field_value(raw, "level", integer, MEMBER.of(username))
 
 
 def member_detail(username: str, user: Json, items: Json) -> MemberDetail:
     groups = [g for g in user.get("groups") or () if isinstance(g, dict)]
     return MemberDetail(
         username=username,
-        ownedItems=_value(items, "total", integer, f"Member/{username}") or 0,
+        ownedItems=field_value(items, "total", integer, MEMBER.of(username)) or 0,
         ownedGroups=sum(1 for g in groups if g.get("owner") == username),
         appLicenses=frozenset(_license(a) for a in user.get("appLicenses") or ()),
         privileges=frozenset(str(p) for p in user.get("privileges") or ()),
@@ -242,7 +245,7 @@ def workspace(
     raw: Json, portal_id: str, schedule: Schedule | None, collaboration_id: str
 ) -> Workspace:
     workspace_id = path_id(raw, "id", f"a workspace of Collaboration/{collaboration_id}")
-    where = f"Workspace/{collaboration_id}/{workspace_id}"
+    where = WORKSPACE.of(collaboration_id, workspace_id)
     config = _object(raw.get("config"))
     # Older releases answer the settings at the top level rather than under `config`.
     settings = {**raw, **config}
@@ -250,11 +253,11 @@ def workspace(
         id=workspace_id,
         name=raw.get("name"),
         description=raw.get("description"),
-        maxItemSizeInMB=_value(settings, "maxItemSizeInMB", number, where),
-        maxReplicationPackageSizeInMB=_value(
+        maxItemSizeInMB=field_value(settings, "maxItemSizeInMB", number, where),
+        maxReplicationPackageSizeInMB=field_value(
             settings, "maxReplicationPackageSizeInMB", number, where
         ),
-        copyByRefIfCopyFail=_value(settings, "copyByRefIfCopyFail", boolean, where),
+        copyByRefIfCopyFail=field_value(settings, "copyByRefIfCopyFail", boolean, where),
         groupLink=group_link(raw, portal_id),
         schedule=schedule,
     )
@@ -266,11 +269,15 @@ def group_link(raw: Json, portal_id: str) -> GroupLink | None:
         if isinstance(link, dict) and str(link.get("portalId")) == portal_id:
             config = _object(link.get("config"))
             where = f"the group link of workspace {raw.get('id')}"
-            bidirectional = _value(config, "enableFeatureServiceBidirectionalSync", boolean, where)
+            bidirectional = field_value(
+                config, "enableFeatureServiceBidirectionalSync", boolean, where
+            )
             return GroupLink(
                 portalGroupId=link.get("portalGroupId"),
-                enableRealtimeSync=_value(config, "enableRealtimeSync", boolean, where),
-                copyFeatureServiceData=_value(config, "copyFeatureServiceData", boolean, where),
+                enableRealtimeSync=field_value(config, "enableRealtimeSync", boolean, where),
+                copyFeatureServiceData=field_value(
+                    config, "copyFeatureServiceData", boolean, where
+                ),
                 # docs/rules.md §4.7: false unless set
                 enableFeatureServiceBidirectionalSync=bool(bidirectional),
             )
@@ -280,8 +287,10 @@ def group_link(raw: Json, portal_id: str) -> GroupLink | None:
 def schedule(raw: Json, workspace: str) -> Schedule:
     """The job schedule of `workspace` (its address); a bad value names schedule.<field>."""
     fields = ("startTime", epoch_ms), ("interval", integer), ("repeatCount", integer)
-    values = {name: _value(raw, name, convert, workspace, "schedule.") for name, convert in fields}
-    times = _value(raw, "timesTriggered", integer, workspace, "schedule.")
+    values = {
+        name: field_value(raw, name, convert, workspace, "schedule.") for name, convert in fields
+    }
+    times = field_value(raw, "timesTriggered", integer, workspace, "schedule.")
     return Schedule(**values, timesTriggered=times)
 
 
@@ -290,7 +299,7 @@ def webhook(raw: Json) -> Webhook:
     return Webhook(
         id=webhook_id,
         name=str(raw.get("name") or ""),
-        active=_value(raw, _active_key(raw), boolean, f"OrganizationWebhook/{webhook_id}")
+        active=field_value(raw, _active_key(raw), boolean, ORGANIZATION_WEBHOOK.of(webhook_id))
         is not False,
     )
 
@@ -301,23 +310,13 @@ def _active_key(raw: Json) -> str:
     return "isActive" if "isActive" in raw else "active"
 
 
-def webhook_settings(raw: Json) -> dict[str, int] | None:
-    """The five settings, defaults for those not stated; None when the answer has none."""
-    if not any(name in raw for name in WEBHOOK_SETTINGS):
-        return None
-    return {
-        name: _value(raw, name, integer, "WebhookSettings") or limits.default
-        for name, limits in WEBHOOK_SETTINGS.items()
-    }
-
-
 def task(raw: Json, owner: str, runs: list[Json]) -> Task:
     task_id = path_id(raw, "id", f"a task of {owner}")
-    records = [_run(r, f"TaskRun/{owner}/{task_id}") for r in runs]
+    records = [_run(r, TASK_RUN.below(owner, task_id)) for r in runs]
     repeated = sorted(i for i, n in Counter(r.runId for r in records).items() if n > 1)
     if repeated:
         # A delete meant for one run would reach the other: neither is touched.
-        where = f"Task/{owner}/{task_id}"
+        where = TASK.of(owner, task_id)
         raise LiveRecordError(where, "runs", f"the run id {repeated[0]!r} is listed twice")
     records.sort(key=lambda r: (r.created, r.runId))
     return Task(id=task_id, owner=owner, runs=tuple(records))
@@ -328,5 +327,5 @@ def _run(raw: Json, where: str) -> TaskRun:
     return TaskRun(
         runId=run_id,
         status=str(raw.get("status") or ""),
-        created=_value(raw, "created", epoch_ms, f"{where}/{run_id}") or 0,
+        created=field_value(raw, "created", epoch_ms, f"{where}/{run_id}") or 0,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from reconciler.kinds.forms import COLLABORATION, INVITATION, WORKSPACE
 from reconciler.operations import OPERATIONS, OperationName
 from reconciler.plan.diff import deleted, diff_record
 from reconciler.plan.draft import Draft
@@ -37,7 +38,7 @@ def plan_collaborations(draft: Draft) -> None:
     for cid in sorted(draft.desired.collaborations):
         want = draft.desired.collaborations[cid]
         have = draft.live.collaborations.get(cid)
-        address = f"Collaboration/{cid}"
+        address = COLLABORATION.of(cid)
         if have is None:
             if want.present:
                 draft.error(address, "no such collaboration on the portal")
@@ -49,7 +50,7 @@ def plan_collaborations(draft: Draft) -> None:
         _plan_invitations(draft, want, have, host)
         for wid in sorted(want.workspaces):
             live_ws = have.workspaces.get(wid)
-            ws_address = f"Workspace/{cid}/{wid}"
+            ws_address = WORKSPACE.of(cid, wid)
             if live_ws is None:
                 draft.error(ws_address, f"no such workspace in collaboration {cid}")
                 continue
@@ -65,13 +66,13 @@ def _leave(draft: Draft, address: str, have: Collaboration, host: bool) -> None:
 def _plan_invitations(draft: Draft, want: Collaboration, have: Collaboration, host: bool) -> None:
     if want.invalidInvitations and not host:
         draft.error(
-            f"Collaboration/{want.id}",
+            COLLABORATION.of(want.id),
             "invalidInvitations can only be changed by the collaboration host; "
             "this portal is a guest",
         )
         return
     for iid in sorted(want.invalidInvitations):
-        address = f"Invitation/{want.id}/{iid}"
+        address = INVITATION.of(want.id, iid)
         status = have.invitations.get(iid)
         if status is None:
             draft.error(address, f"no such invitation in collaboration {want.id}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reconciler import catalog
+from reconciler.kinds.forms import MEMBER
 from reconciler.operations import OperationName
 from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft
@@ -15,7 +16,7 @@ from reconciler.state import Member
 
 
 def member_address(username: str) -> str:
-    return f"Member/{username}"
+    return MEMBER.of(username)
 
 
 @dataclass(frozen=True, slots=True)

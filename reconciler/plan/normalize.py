@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from reconciler import catalog, values
+from reconciler import values
+from reconciler.kinds.registry import field_defaults
 
 BOOLEAN_FIELDS = frozenset(
     {
@@ -42,14 +43,6 @@ SET_FIELDS = frozenset({"privileges"})
 # A text the service may answer as null when it is empty.
 TEXT_FIELDS = frozenset({"description"})
 
-
-# The service's defaults (docs/rules.md §2): a value it leaves out is this one.
-DEFAULTS: dict[str, Any] = {
-    "enableFeatureServiceBidirectionalSync": False,
-    "interval": catalog.SCHEDULE_DEFAULT_INTERVAL_HOURS,
-    "repeatCount": catalog.SCHEDULE_REPEAT_FOREVER,
-    **{name: limits.default for name, limits in catalog.WEBHOOK_SETTINGS.items()},
-}
 
 SPECIAL_FIELDS = BOOLEAN_FIELDS | NUMBER_FIELDS | TIME_FIELDS | TEXT_FIELDS | SET_FIELDS
 
@@ -83,8 +76,10 @@ def canonical(name: str, value: Any) -> Any:
     """The comparable form of field `name`'s value."""
     if name not in SPECIAL_FIELDS and isinstance(value, str | int):
         return value  # the common case: a name, an id, a role
-    if value is None and name in DEFAULTS:
-        return DEFAULTS[name]
+    # The service's defaults (docs/rules.md §2), as each kind states its own: a value it
+    # leaves out is this one.
+    if value is None and name in (defaults := field_defaults()):
+        return defaults[name]
     if isinstance(value, Mapping):
         return canonical_fields(value)
     if isinstance(value, frozenset | set) or (name in SET_FIELDS and isinstance(value, list)):

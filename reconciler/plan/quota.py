@@ -11,6 +11,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from reconciler.kinds.forms import MEMBER
 from reconciler.operations import OperationName, call_key
 
 
@@ -26,7 +27,7 @@ class LevelMove:
 
 
 def move_key(move: LevelMove) -> str:
-    return call_key(OperationName.UPDATE_USER_LEVEL, f"Member/{move.username}")
+    return call_key(OperationName.UPDATE_USER_LEVEL, MEMBER.of(move.username))
 
 
 class _Level:

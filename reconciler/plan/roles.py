@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from reconciler import catalog
+from reconciler.kinds.forms import MEMBER, ROLE
 from reconciler.operations import OperationName, call_key
 from reconciler.plan.diff import created, deleted, diff_record
 from reconciler.plan.draft import Draft
@@ -18,7 +19,7 @@ from reconciler.state import Role
 
 
 def role_address(name: str) -> str:
-    return f"Role/{name}"
+    return ROLE.of(name)
 
 
 def privileges_param(privileges: frozenset[str]) -> str:
@@ -150,7 +151,7 @@ def plan_role_deletions(draft: Draft) -> None:
             )
             continue
         moved = tuple(
-            call_key(OperationName.UPDATE_USER_ROLE, f"Member/{user}")
+            call_key(OperationName.UPDATE_USER_ROLE, MEMBER.of(user))
             for user in sorted(draft.live.members)
             if draft.live.members[user].role == name
         )

@@ -7,26 +7,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from reconciler.kinds.forms import COLLABORATION, TASK_RUN
+from reconciler.kinds.registry import registered, unread_part
 from reconciler.operations import READS, ReadName
 from reconciler.plan.draft import Draft
 from reconciler.state import LiveState
 
 COLLABORATIONS = "Collaboration/*"
 ORGANIZATION_WEBHOOKS = "OrganizationWebhook/*"
-SETTINGS = "WebhookSettings"
 
 
 def task_runs(user: str) -> str:
-    return f"TaskRun/{user}/*"
+    return f"{TASK_RUN.below(user)}/*"
 
 
 def _read_of(part: str) -> ReadName:
+    owned = unread_part(part)
+    if owned is not None:
+        return owned.read
     if part == COLLABORATIONS:
         return ReadName.COLLABORATIONS
     if part == ORGANIZATION_WEBHOOKS:
         return ReadName.ORG_WEBHOOKS
-    if part == SETTINGS:
-        return ReadName.WEBHOOK_SETTINGS
     if part.startswith("TaskRun/"):
         return ReadName.TASKS
     return ReadName.MEMBER
@@ -40,8 +42,11 @@ def needs(part: str) -> str:
 def _declared_on(draft: Draft, part: str) -> list[str]:
     """Addresses of declared resources whose fields cannot be compared without `part`."""
     desired = draft.desired
+    owned = unread_part(part)
+    if owned is not None and owned.declared is not None:
+        return owned.declared(desired)
     if part == COLLABORATIONS:
-        return [f"Collaboration/{cid}" for cid in sorted(desired.collaborations)]
+        return [COLLABORATION.of(cid) for cid in sorted(desired.collaborations)]
     if part == ORGANIZATION_WEBHOOKS:
         return [part] if desired.webhookRemoval is not None else []
     if part.startswith("TaskRun/"):
@@ -51,12 +56,13 @@ def _declared_on(draft: Draft, part: str) -> list[str]:
 
 def report_not_compared(draft: Draft) -> None:
     """An error for each declared resource that depends on a part not read, a warning
-    for each part not read that nothing declared depends on. The webhook settings say
-    their own (`plan_webhook_settings`): what they send depends on which fields are
-    declared."""
+    for each part not read that nothing declared depends on. A kind whose `Unread` has
+    no `declared` says its own in its plan (what the webhook settings send depends on
+    which fields are declared)."""
     who = draft.live.portal.username or "the signed-in account"
     for part, why in sorted(draft.live.unread.items()):
-        if part == SETTINGS:
+        owned = unread_part(part)
+        if owned is not None and owned.declared is None:
             continue
         dependents = _declared_on(draft, part)
         for address in dependents:
@@ -77,16 +83,15 @@ def as_planned(live: LiveState, not_compared: Mapping[str, str]) -> LiveState:
     parts = set(not_compared)
     users = {part.split("/")[1] for part in parts if part.startswith("TaskRun/")}
     details = {part.removeprefix("Member/") for part in parts if part.startswith("Member/")}
-    settings_unread = SETTINGS in parts
-    return replace(
+    planned = replace(
         live,
         collaborations={} if COLLABORATIONS in parts else live.collaborations,
         webhooks={} if ORGANIZATION_WEBHOOKS in parts else live.webhooks,
-        webhookSettings=None if settings_unread else live.webhookSettings,
-        webhookSettingsUnread=(
-            not_compared[SETTINGS] if settings_unread else live.webhookSettingsUnread
-        ),
         tasks={user: tasks for user, tasks in live.tasks.items() if user not in users},
         memberDetails={u: d for u, d in live.memberDetails.items() if u not in details},
         unread={**live.unread, **not_compared},
     )
+    for kind in registered():
+        if kind.unread is not None and kind.unread.part in parts:
+            planned = kind.unread.forget(planned, not_compared[kind.unread.part])
+    return planned

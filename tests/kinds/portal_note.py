@@ -70,7 +70,16 @@ def _desired(desired: DesiredState, document: Document) -> None:
     desired.sources[ADDRESS.of(document.name)] = source(document)
 
 
-async def _read(client: PortalClient, portal_id: str, desired: DesiredState | None) -> Any:
+async def _read(source: registry.LiveRead) -> registry.Fill:
+    notes = await _notes_of(source.client, await source.portal_id())
+
+    def fill(live: LiveState) -> None:
+        live.kinds[NAME] = notes
+
+    return fill
+
+
+async def _notes_of(client: PortalClient, portal_id: str) -> dict[str, str]:
     listing = READS[ReadName.RESOURCES]
     entries = await client.get_pages(
         listing.build(portalId=portal_id), listing.entries or "", convert=as_is
@@ -143,6 +152,8 @@ KIND = registry.Kind(
     desired=_desired,
     read=_read,
     live=_live,
+    defaults={},
+    unread=None,
     plan=_plan,
     plan_last=None,
     export=Export("portal-notes.yaml", _export),
