@@ -5,6 +5,7 @@ links, schedules) and the invitations that must be invalid; `state: absent` dele
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import Field
@@ -22,13 +23,14 @@ from reconciler.kinds.registry import (
     ExportPart,
     Identity,
     Kind,
+    Unread,
 )
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source, text
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
-from reconciler.operations import OPERATIONS, OperationName
+from reconciler.operations import OPERATIONS, OperationName, ReadName
 from reconciler.plan.collaborations import plan_collaborations
 from reconciler.state import DesiredState, LiveState
 from reconciler.versions import Platform
@@ -281,6 +283,14 @@ DEFAULTS = {
 }
 
 
+def _depending(desired: DesiredState) -> list[str]:
+    return [ADDRESS.of(cid) for cid in sorted(desired.collaborations)]
+
+
+def _forget(live: LiveState, why: str) -> LiveState:
+    return replace(live, collaborations={})
+
+
 KIND = Kind(
     name="Collaboration",
     model=Collaboration,
@@ -293,7 +303,7 @@ KIND = Kind(
     read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
     defaults=DEFAULTS,
-    unread=None,
+    unread=Unread(ADDRESS.every(), ReadName.COLLABORATIONS, _depending, _forget),
     plan=plan_collaborations,
     plan_last=None,
     export=Export("collaborations.yaml", _export),

@@ -4,18 +4,19 @@ live portal can tell, so it is neither exported nor adopted."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import Field
 
 from reconciler import state
 from reconciler.kinds import forms
-from reconciler.kinds.registry import Export, ExportInput, ExportPart, Kind
+from reconciler.kinds.registry import Export, ExportInput, ExportPart, Kind, Unread
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
-from reconciler.operations import OperationName
+from reconciler.operations import OperationName, ReadName
 from reconciler.plan.diff import deleted
 from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
@@ -57,6 +58,10 @@ def _desired(desired: DesiredState, document: Document) -> None:
     desired.sources[NAME] = source(document)
 
 
+def _forget(live: LiveState, why: str) -> LiveState:
+    return replace(live, webhooks={})
+
+
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
     for wid, hook in live.webhooks.items():
         yield WEBHOOK.of(wid), hook
@@ -96,7 +101,13 @@ KIND = Kind(
     read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
     defaults={},
-    unread=None,
+    # Only a manifest that removes webhooks depends on the listing.
+    unread=Unread(
+        WEBHOOK.every(),
+        ReadName.ORG_WEBHOOKS,
+        declared=lambda desired: [WEBHOOK.every()] if desired.webhookRemoval is not None else [],
+        forget=_forget,
+    ),
     plan=_plan,
     plan_last=None,
     export=Export(None, _export),

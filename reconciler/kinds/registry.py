@@ -61,6 +61,11 @@ class AddressForm:
             raise ValueError(f"{self.head} addresses have {self.parts} part(s), got {ids!r}")
         return "/".join((self.head, *ids))
 
+    def every(self) -> str:
+        """The part naming every resource of the form (`Collaboration/*`), as a refused
+        listing is kept in `LiveState.unread`."""
+        return f"{self.head}/*"
+
     def below(self, *ids: str) -> str:
         """The address of a group of resources: `TaskRun/alice` for every run of alice's."""
         if not 0 < len(ids) < self.parts:

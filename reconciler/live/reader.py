@@ -299,7 +299,7 @@ class _Reader:
 
     async def collaborations(self) -> dict[str, Collaboration]:
         """The collaborations, or none when the signed-in member may not read them."""
-        return await self.permitted("Collaboration/*", self.all_collaborations(), {})
+        return await self.permitted(COLLABORATION.every(), self.all_collaborations(), {})
 
     async def all_collaborations(self) -> dict[str, Collaboration]:
         raw = await self.pages(ReadName.COLLABORATIONS)
@@ -368,7 +368,7 @@ class _Reader:
         if self.needs.everything:
             raw = await _tolerant(read, [])
         else:
-            raw = await self.permitted("OrganizationWebhook/*", read, [])
+            raw = await self.permitted(ORGANIZATION_WEBHOOK.every(), read, [])
         listed = self.kept(raw, records.webhook)
         return {w.id: w for w in self.distinct(listed, "id", _id, _webhook_address)}
 

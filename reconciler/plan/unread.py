@@ -7,14 +7,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from reconciler.kinds.forms import COLLABORATION, TASK_RUN
+from reconciler.kinds.forms import TASK_RUN
 from reconciler.kinds.registry import registered, unread_part
 from reconciler.operations import READS, ReadName
 from reconciler.plan.draft import Draft
 from reconciler.state import LiveState
-
-COLLABORATIONS = "Collaboration/*"
-ORGANIZATION_WEBHOOKS = "OrganizationWebhook/*"
 
 
 def task_runs(user: str) -> str:
@@ -25,10 +22,6 @@ def _read_of(part: str) -> ReadName:
     owned = unread_part(part)
     if owned is not None:
         return owned.read
-    if part == COLLABORATIONS:
-        return ReadName.COLLABORATIONS
-    if part == ORGANIZATION_WEBHOOKS:
-        return ReadName.ORG_WEBHOOKS
     if part.startswith("TaskRun/"):
         return ReadName.TASKS
     return ReadName.MEMBER
@@ -45,10 +38,6 @@ def _declared_on(draft: Draft, part: str) -> list[str]:
     owned = unread_part(part)
     if owned is not None and owned.declared is not None:
         return owned.declared(desired)
-    if part == COLLABORATIONS:
-        return [COLLABORATION.of(cid) for cid in sorted(desired.collaborations)]
-    if part == ORGANIZATION_WEBHOOKS:
-        return [part] if desired.webhookRemoval is not None else []
     if part.startswith("TaskRun/"):
         return [part] if any(task_runs(p.user) == part for p in desired.retention) else []
     return []
@@ -85,8 +74,6 @@ def as_planned(live: LiveState, not_compared: Mapping[str, str]) -> LiveState:
     details = {part.removeprefix("Member/") for part in parts if part.startswith("Member/")}
     planned = replace(
         live,
-        collaborations={} if COLLABORATIONS in parts else live.collaborations,
-        webhooks={} if ORGANIZATION_WEBHOOKS in parts else live.webhooks,
         tasks={user: tasks for user, tasks in live.tasks.items() if user not in users},
         memberDetails={u: d for u, d in live.memberDetails.items() if u not in details},
         unread={**live.unread, **not_compared},
