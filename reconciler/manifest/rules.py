@@ -209,6 +209,7 @@ def _auth(document: Document, auth: models.AuthSpec) -> Iterator[Problem]:
 def _document(document: Document, context: _Context) -> Iterator[Problem]:
     model = document.model
     platform = context.platform
+    yield from _identity_text(document)
     if isinstance(model, models.Role):
         yield from _role(document, model, platform, context.extra_privileges)
     elif isinstance(model, models.Members):
@@ -247,7 +248,6 @@ def _role(
             ("metadata", "name"),
             f"role name is {len(name)} characters, at most {catalog.ROLE_NAME_MAX} allowed",
         )
-    yield from _text(document, ("metadata", "name"), name)
     if model.spec.description is not None:
         yield from _text(document, ("spec", "description"), model.spec.description, True)
     if name != name.strip():
@@ -273,12 +273,29 @@ def _role(
 
 
 def _text(
-    document: Document, at: KeyPath, value: str, multiline: bool = False
+    document: Document, at: KeyPath, value: str, multiline: bool = False, label: str = ""
 ) -> Iterator[Problem]:
-    """The portal refuses control and bidi characters: say so before anything is sent."""
-    problem = text_problem(at[-1] if isinstance(at[-1], str) else "text", value, multiline)
+    """The portal refuses control and bidi characters: say so before anything is sent.
+    `label`: what the value is, when it is a key (a username) rather than a field."""
+    field = label or (at[-1] if isinstance(at[-1], str) else "text")
+    problem = text_problem(field, value, multiline)
     if problem:
         yield document.problem(at, problem)
+
+
+def _identity_text(document: Document) -> Iterator[Problem]:
+    """Names and ids reach addresses, URLs, terminals and comments: every kind's, not only
+    a role's, by the service's own rule."""
+    yield from _text(document, ("metadata", "name"), document.name)
+    model = document.model
+    if isinstance(model, models.Collaboration):
+        yield from _text(document, ("metadata", "id"), model.metadata.id)
+        for workspace_id in model.spec.workspaces:
+            at = ("spec", "workspaces", workspace_id)
+            yield from _text(document, at, workspace_id, label="workspace id")
+    elif isinstance(model, models.Members):
+        for username in model.spec.members:
+            yield from _text(document, ("spec", "members", username), username, label="username")
 
 
 def _absent_roles(documents: list[Document]) -> dict[str, Document]:
