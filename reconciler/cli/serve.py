@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import signal
 import socket
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,6 +17,9 @@ from reconciler.errors import UserError
 from reconciler.service import TlsFiles, make_local_certificate, user_certificate
 
 if TYPE_CHECKING:
+    import uvicorn
+
+    from reconciler.service.app import ServiceApp
     from reconciler.service.world import World
 
 
@@ -97,8 +104,25 @@ def command(
 
     from reconciler.service import create_app, open_world
 
+    listener = _listen(host, port)  # first: a busy port leaves nothing made behind
     files = _tls_files(tls, cert_file, key_file)
-    store, world = open_world(state_file, db_file)
+    try:
+        with _signals_end_the_command():
+            store, world = open_world(state_file, db_file)
+            ticking = world_ticks(state_file, world)
+            app = create_app(store, world, control_enabled=control, ticking=ticking)
+            try:
+                server = uvicorn.Server(_config(app, files))
+                _announce(host, listener, world, files)
+                server.run(sockets=[listener])
+            finally:
+                store.close()
+    finally:
+        if files is not None:
+            files.remove_temporary()  # a private key must not outlive the service
+
+
+def _listen(host: str, port: int) -> socket.socket:
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         # proto IPPROTO_TCP so asyncio sets TCP_NODELAY on accepted connections; without
@@ -110,9 +134,15 @@ def command(
         listener.listen(128)
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    real_port = listener.getsockname()[1]
-    app = create_app(store, world, control_enabled=control, ticking=world_ticks(state_file, world))
-    config = uvicorn.Config(
+    return listener
+
+
+def _config(app: ServiceApp, files: TlsFiles | None) -> uvicorn.Config:
+    import uvicorn
+
+    from reconciler.service.app import REQUEST_HEAD_BYTES
+
+    return uvicorn.Config(
         app,
         log_level="warning",
         access_log=False,
@@ -120,16 +150,47 @@ def command(
         date_header=False,
         # Clients keep connections open between calls; a stop should not wait on them.
         timeout_graceful_shutdown=1,
+        # Room for a request line the service answers 414 rather than a reset connection.
+        h11_max_incomplete_event_size=REQUEST_HEAD_BYTES,
         ssl_certfile=str(files.cert) if files else None,
         ssl_keyfile=str(files.key) if files else None,
     )
+
+
+def _announce(host: str, listener: socket.socket, world: World, files: TlsFiles | None) -> None:
     keys = ", ".join(p["urlKey"] for p in world.portals.values()) or "none"
     shown = f"[{host}]" if ":" in host else host
     scheme = "https" if files else "http"
-    click.echo(f"orgctl serve: listening on {scheme}://{shown}:{real_port} (portals: {keys})")
+    port = listener.getsockname()[1]
+    click.echo(f"orgctl serve: listening on {scheme}://{shown}:{port} (portals: {keys})")
     if files and files.ca:
         click.echo(f"orgctl serve: CA certificate to trust: {files.ca}")
+
+
+class _Stopped(BaseException):
+    """A signal, raised wherever it lands: a BaseException, as KeyboardInterrupt is, so
+    that no `except Exception` on the way (logging's set-up has one) takes it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _signals_end_the_command() -> Iterator[None]:
+    """SIGINT and SIGTERM end `serve` through its `finally` (SIGTERM's default would kill
+    the process on the spot, leaving the made private key behind), exit 128 + the signal
+    with no traceback. uvicorn takes these signals while it serves, shuts down gracefully
+    and raises the signal again, which lands here."""
+
+    def stop(signum: int, _frame: object) -> None:
+        raise _Stopped(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        uvicorn.Server(config).run(sockets=[listener])
+        yield
+    except _Stopped as stopped:
+        sys.exit(128 + stopped.signum)
     finally:
-        store.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
