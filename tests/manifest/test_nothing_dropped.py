@@ -110,5 +110,6 @@ def test_one_portals_commands_given_a_fleet_root_say_so(tmp_path: Path) -> None:
             f" {root}/portals/prod, {root}/portals/staging): name one portal folder, such as"
             f" {root}/portals/dev\n"
         ), (command, result.output)
-    adopt = run_cli("adopt", "Role/Analyst", str(root / "portals"))
-    assert adopt.exit_code == 1 and "is a fleet of 3 portal folders" in adopt.output
+    for args in (["adopt", "Role/Analyst"], ["force-unlock", "0123456789abcdef"]):
+        result = run_cli(*args, str(root / "portals"))
+        assert result.exit_code == 1 and "is a fleet of 3 portal folders" in result.output
