@@ -41,15 +41,15 @@ def hq_with(workdir: Path, extra: str) -> Path:
     return folder
 
 
-@pytest.mark.parametrize("command", ["plan", "apply", "drift"])
+@pytest.mark.parametrize(
+    ("command", "options"), [("plan", ()), ("apply", ("--auto-approve",)), ("drift", ())]
+)
 def test_several_problems_are_one_line_each_as_validate_prints_them(
-    demo: World, command: str
+    demo: World, command: str, options: tuple[str, ...]
 ) -> None:
     """Once joined into one line with a literal `\\n` (1,500 problems: one 186 KB line)."""
     folder = hq_with(demo.workdir, "".join(BROKEN_ROLE.format(n=n) for n in range(3)))
-    result = demo.orgctl(
-        command, folder, "--auto-approve" if command == "apply" else "-v", portal="hq"
-    )
+    result = demo.orgctl(command, folder, *options, portal="hq")
     assert result.returncode == 1, output_of(result)
     lines = result.stderr.splitlines()
     assert len(lines) == 3, output_of(result)
