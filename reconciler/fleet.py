@@ -25,7 +25,6 @@ from reconciler.manifest.loader import (  # the files `plan` would read, no othe
     includes_of,
     looks_like_manifest,
     manifest_files,
-    manifest_line,
     read,
 )
 from reconciler.manifest.portal import variable_stem
@@ -77,12 +76,11 @@ def _targets(root: Path, strict: bool = True) -> list[Target]:
     Portal, and manifests no portal reads (only counting them, one portal's own
     validation names it anyway)."""
     found: dict[Path, tuple[Path, Target]] = {}
-    meant: list[tuple[Path, int]] = []  # files that look like orgctl's, and the line saying so
+    meant: list[Path] = []  # files whose words look like orgctl's
     for file in manifest_files(root):
         text = _text(file)
-        line = manifest_line(text)
-        if line:
-            meant.append((file, line))
+        if looks_like_manifest(text):
+            meant.append(file)
         for document in _documents(file, text, strict):
             if _is_portal(document):
                 _add(found, file, _target(file, document))
@@ -128,17 +126,19 @@ def _text(file: Path) -> str:
         raise UserError(f"{file}: cannot be read ({exc})") from exc
 
 
-def _refuse_unread(meant: list[tuple[Path, int]], targets: list[Target]) -> None:
+def _refuse_unread(meant: list[Path], targets: list[Target]) -> None:
     """A file meant for orgctl that no portal reads (a Portal whose `kind` is missing
     or misspelt, a base no Portal includes) would be dropped in silence: CI would plan
     two portals of three and say nothing of the third."""
     folders = [Path(os.path.realpath(t.path)) for t in targets]
     folders += [include.real for target in targets for include in _includes(target)]
-    unread = [
-        (file, line)
-        for file, line in meant
+    outside = [
+        file
+        for file in meant
         if not any(_within(Path(os.path.realpath(file)), folder) for folder in folders)
     ]
+    # Read as plan reads: a Kubernetes Role (its words look like ours) is no manifest.
+    unread = [(file, line) for file in outside if (line := _manifest_at(file))]
     if unread:
         raise ManifestError(
             [
@@ -148,6 +148,14 @@ def _refuse_unread(meant: list[tuple[Path, int]], targets: list[Target]) -> None
                 for file, line in unread
             ]
         )
+
+
+def _manifest_at(file: Path) -> int:
+    """The line of the first orgctl document (or problem) of `file`; 0 when it holds none."""
+    reading = read(file)
+    if reading.documents:
+        return reading.documents[0].line
+    return reading.problems[0].line if reading.problems else 0
 
 
 def _documents(file: Path, text: str, strict: bool) -> Iterator[Any]:

@@ -219,12 +219,6 @@ def looks_like_manifest(text: str) -> bool:
     return bool(_MANIFEST_TEXT.search(text))
 
 
-def manifest_line(text: str) -> int:
-    """The line of `text` that makes it look like an orgctl manifest; 0 when none does."""
-    found = _MANIFEST_TEXT.search(text)
-    return text.count("\n", 0, found.start(1)) + 1 if found else 0
-
-
 def _is_orgctl(value: Any) -> bool:
     if not isinstance(value, dict):
         return False

@@ -25,6 +25,12 @@ spec:
   description: Views and shares content
 """
 
+K8S_ROLE = """\
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader}
+"""
+
 
 def test_a_trailing_document_marker_is_accepted(tmp_path: Path) -> None:
     write(tmp_path, {"portal.yaml": portal(includes=()), "members.yaml": MEMBERS + "---\n"})
@@ -71,6 +77,7 @@ def _fleet(root: Path) -> Path:
             "portals/dev/portal.yaml": portal("dev", ("../base",)).replace("kind: Portal\n", ""),
             "portals/dev/members.yaml": MEMBERS,
             "mkdocs.yml": "site_name: Docs\n",
+            "k8s/role.yaml": K8S_ROLE,  # its words look like ours, but it is not
         },
     )
 

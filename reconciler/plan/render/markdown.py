@@ -147,8 +147,7 @@ def _truncation_note(plan: Plan, omitted: dict[str, int]) -> str:
     if "changes" in omitted:
         left = riskiest_first(plan.changes)[-omitted["changes"] :]
         per_kind = "; ".join(
-            f"{safe(kind)}: "
-            + ", ".join(f"{n:,} to {a.value}" for a, n in counts.items() if n)
+            f"{safe(kind)}: " + ", ".join(f"{n:,} to {a.value}" for a, n in counts.items() if n)
             for kind, counts in kind_counts(left).items()
         )
         what.append(f"{len(left):,} of {len(plan.changes):,} changes ({per_kind})")
