@@ -141,16 +141,19 @@ def _config(app: ServiceApp, files: TlsFiles | None) -> uvicorn.Config:
     import uvicorn
 
     from reconciler.service.app import REQUEST_HEAD_BYTES
+    from reconciler.service.protocol import ServiceProtocol
 
     return uvicorn.Config(
         app,
+        http=ServiceProtocol,
         log_level="warning",
         access_log=False,
         lifespan="off",
         date_header=False,
         # Clients keep connections open between calls; a stop should not wait on them.
         timeout_graceful_shutdown=1,
-        # Room for a request line the service answers 414 rather than a reset connection.
+        # Room for a request line the service answers 414 with its envelope; beyond it
+        # the protocol answers 414 or 431 itself.
         h11_max_incomplete_event_size=REQUEST_HEAD_BYTES,
         ssl_certfile=str(files.cert) if files else None,
         ssl_keyfile=str(files.key) if files else None,

@@ -18,7 +18,8 @@ Protocol
 - Fields come from the query string and the form-encoded body (the body wins). Bodies
   over 1 MB answer 413, fields over 100,000 characters 400, non-UTF-8 fields 400,
   multipart bodies 400. A blank numeric or boolean field counts as omitted. A request
-  line (path and query) over 64 KiB answers HTTP 414 with the envelope (code 414).
+  line (path and query) over 64 KiB answers HTTP 414 with the envelope (code 414); a
+  request head over 1 MB, 414 or 431 (`protocol`).
 - An operation or parameter the portal's deployment/release lacks answers code 400,
   messageCode GWM_0002, checked before the capability. Order of checks for a write:
   token, availability, resource lookup (404), capability (403), fields, rules.

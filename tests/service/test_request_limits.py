@@ -20,10 +20,10 @@ def started(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     service.stop()
 
 
-def raw_get(service: Service, target: str) -> bytes:
+def raw_get(service: Service, target: str, header: str = "") -> bytes:
     """A GET sent whole, the answer read to its end (or to a reset, raised)."""
     host, port = service.url.split("//")[1].split(":")
-    head = f"GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    head = f"GET {target} HTTP/1.1\r\nHost: localhost\r\n{header}Connection: close\r\n\r\n"
     with socket.create_connection((host, int(port)), timeout=20) as conn:
         conn.sendall(head.encode())
         reply = b""
@@ -32,16 +32,33 @@ def raw_get(service: Service, target: str) -> bytes:
     return reply
 
 
-@pytest.mark.parametrize("size", [100_000, 500_000, 900_000])
+@pytest.mark.parametrize(
+    ("size", "limit"),
+    [
+        (100_000, "65536"),  # refused by the service, which read it
+        (900_000, "65536"),
+        (2_000_000, "1000000"),  # refused by the protocol, before the service sees it
+        (8_000_000, "1000000"),
+    ],
+)
 def test_a_query_string_too_long_is_answered_414_with_the_envelope(
-    started: Service, size: int
+    started: Service, size: int, limit: str
 ) -> None:
     reply = raw_get(started, "/hq/sharing/rest/portals/self?f=json&q=" + "a" * size)
     head, _, body = reply.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 414 "), head[:200]
     error = json.loads(body)["error"]
-    assert error["code"] == 414 and "exceeds 65536 bytes" in error["message"], error
+    assert error["code"] == 414 and f"exceeds {limit} bytes" in error["message"], error
     assert "Traceback" not in started.output
+
+
+def test_header_fields_too_large_are_answered_431_with_the_envelope(started: Service) -> None:
+    reply = raw_get(
+        started, "/hq/sharing/rest/portals/self?f=json", "X-Big: " + "b" * 2_000_000 + "\r\n"
+    )
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 431 "), head[:200]
+    assert json.loads(body)["error"]["code"] == 431
 
 
 def test_a_long_query_string_within_the_limit_is_served(started: Service) -> None:
