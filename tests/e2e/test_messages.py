@@ -93,7 +93,7 @@ def test_a_long_plan_ends_with_counts_per_kind_right_above_the_prompt(demo: Worl
     )
     assert code == 1, output
     shown = re.sub(r"\x1b\[[0-9;]*m", "", output).replace("\r\n", "\n")
-    lines = shown.split("Delete and apply?")[0].rstrip().splitlines()
+    lines = re.split(r"Delete and apply\?|Apply these calls\?", shown)[0].rstrip().splitlines()
     start = lines.index("By kind:")
     assert len(lines) - start <= 12, lines[start:]  # the last thing read before the prompt
     assert lines[start + 1].split() == ["kind", "create", "update", "delete", "calls"]
