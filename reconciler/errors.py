@@ -12,19 +12,28 @@
     │   │                         (plan/render/json.py)
     │   ├── StalePlan ........... the portal changed since the saved plan was made
     │   │                         (plan/fingerprint.py)
+    │   ├── LockError ........... the apply lock could not be taken, kept or broken
+    │   │                         (apply/lock.py)
     │   └── PortalError ......... talking to a portal failed (live/errors.py)
     │       ├── ServiceError .... it answered an error envelope (code, messageCode)
     │       │   ├── AuthError ... 498/499, or a refused sign-in
     │       │   ├── ForbiddenError  403
     │       │   └── NotFoundError   404
     │       ├── TransientError .. unreachable, no reply, 429/5xx after every retry
+    │       │   └── ConnectionFailure  no connection at all: refused, timed out, no
+    │       │                     route; says the likely reason
+    │       ├── HostNotFoundError  DNS says the host does not exist: never retried
     │       ├── TLSError ........ the TLS handshake failed (untrusted certificate, http)
     │       └── AmbiguousRequestError  a write was sent and its reply lost: it may or
     │                             may not have taken effect (never resent blindly)
     ├── ValueError
-    │   └── VersionError ........ a release name orgctl does not know (versions.py);
-    │                             the validator and the reader turn it into a problem or
-    │                             a UserError that names the file or the portal
+    │   ├── VersionError ........ a release name orgctl does not know (versions.py);
+    │   │                         the validator and the reader turn it into a problem or
+    │   │                         a UserError that names the file or the portal
+    │   └── WindowError ......... an apply window's schedule, duration or time zone that
+    │                             cannot be read (windows.py); validate names its file
+    ├── TreeError ............... YAML text that is no manifest, at a line and column
+    │                             (manifest/yamltree.py); the loader makes it a problem
     ├── UnresolvedPlaceholder ... apply: a reference whose call produced nothing; it
     │                             fails that call, not the apply (apply/placeholders.py)
     ├── _Retryable .............. the client's own signal between tries, never leaves

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from reconciler.environment import variable_stem
 from reconciler.errors import ManifestError, UserError
 from reconciler.manifest import yamltree
 from reconciler.manifest.includes import Include
@@ -27,7 +28,6 @@ from reconciler.manifest.loader import (  # the files `plan` would read, no othe
     manifest_files,
     read,
 )
-from reconciler.manifest.portal import variable_stem
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from reconciler.environment import url_sources
 from reconciler.live.client import PortalClient, client_for
+from reconciler.live.origins import UrlSources, ci_warning
 from reconciler.live.reader import read_live
-from reconciler.manifest.portal import ADMIN_URL_ENV, PORTAL_URL_ENV
 from reconciler.plan.fingerprint import StalePlan, check_fresh
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
@@ -45,14 +46,38 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
 
 
 def connect(desired: DesiredState, *, parallelism: int = 8, in_fleet: bool = False) -> PortalClient:
-    # The target's URLs already hold the environment's overrides, the portal's own
-    # (ORGCTL_<NAME>_PORTAL_URL) before the plain ORGCTL_PORTAL_URL: the client must not
-    # lay the plain one over them again.
-    env = {k: v for k, v in os.environ.items() if k not in (PORTAL_URL_ENV, ADMIN_URL_ENV)}
     name = desired.portal.name
     # Portals of a fleet are read at once: each retry line must say whose it is.
     notice = (lambda line: say_on_stderr(f"{name}: {line}")) if in_fleet else say_on_stderr
-    return client_for(desired.portal, env=env, concurrency=max(8, parallelism), retry_notice=notice)
+    return client_for(
+        desired.portal,
+        env=os.environ,
+        concurrency=max(8, parallelism),
+        retry_notice=notice,
+        sources=url_origins(desired, os.environ),
+    )
+
+
+def url_origins(desired: DesiredState, environ: Mapping[str, str]) -> UrlSources:
+    """Where the portal's two URLs come from: the Portal document (file:line), or the
+    variable set over it; named when ORGCTL_TRUSTED_ORIGINS refuses one."""
+    name = desired.portal.name
+    source = desired.sources.get("Portal")
+    document = f"Portal {name!r}" + (f" ({source})" if source else "")
+    url_from, admin_from = url_sources(environ, name)
+
+    def said(field: str, variable: str | None) -> str:
+        declared = f"{field} of {document}"
+        return f"{variable}, set over the {declared}" if variable else f"the {declared}"
+
+    return UrlSources(said("spec.url", url_from), said("spec.adminUrl", admin_from))
+
+
+def warn_in_ci(environ: Mapping[str, str] | None = None) -> None:
+    """Once per plan, apply or drift run in CI without ORGCTL_TRUSTED_ORIGINS."""
+    warning = ci_warning(os.environ if environ is None else environ)
+    if warning is not None:
+        say_on_stderr(f"Warning: {warning}")
 
 
 def say_on_stderr(line: str) -> None:

@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from reconciler.environment import variable_stem
+
 ROOT = Path(__file__).resolve().parents[1]
 ORGCTL = [sys.executable, "-m", "reconciler"]
 STATE = ROOT / "examples" / "demo" / "state.yaml"
@@ -79,7 +81,7 @@ def fleet_environment(base: str) -> dict[str, str]:
     }
     env.update(CREDENTIALS)
     for name, url_key in FLEET_PORTALS.items():
-        stem = "ORGCTL_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+        stem = variable_stem(name)
         env[f"{stem}_PORTAL_URL"] = f"{base}/{url_key}/sharing/rest"
         env[f"{stem}_ADMIN_URL"] = f"{base}/{url_key}/admin"
     return env

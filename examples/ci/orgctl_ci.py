@@ -12,6 +12,11 @@ workflows in `examples/ci/` call it. Standard library only: it runs wherever org
                                             portal
 
 NAME is the Portal's metadata.name (as `orgctl targets --json` prints it), DIR its folder.
+orgctl runs with NAME's credentials only, under its own ORGCTL_<NAME>_* names: the
+read-only ORGCTL_<NAME>_*_READ for a pull request's plan, else the portal's own or the
+plain ORGCTL_TOKEN / _USERNAME / _PASSWORD the job maps in; no other portal's credentials
+and no hosting token. A pull request's plan runs only with ORGCTL_TRUSTED_ORIGINS set and
+every origin in it bound to its portal (NAME=origin): README, "CI".
 The hosting API is read from the variables each CI sets: GITHUB_API_URL,
 GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_EVENT_PATH, GITHUB_SHA; or CI_API_V4_URL,
 CI_PROJECT_ID, GITLAB_API_TOKEN (api scope), CI_MERGE_REQUEST_IID, CI_COMMIT_SHA. Tokens
@@ -42,6 +47,18 @@ JOURNAL_FILE = "journal.jsonl"
 DRIFT_LABEL = "orgctl-drift"
 # GitHub refuses a comment over 65,536 characters; GitLab allows far more.
 COMMENT_LIMIT = {"github": 60_000, "gitlab": 900_000}
+TRUSTED_ORIGINS = "ORGCTL_TRUSTED_ORIGINS"
+CREDENTIAL_KINDS = ("TOKEN", "USERNAME", "PASSWORD")
+# Any portal's credentials, read-only or not, and the plain ones.
+_CREDENTIAL = re.compile(r"^ORGCTL_(?:[A-Z0-9_]+_)?(?:TOKEN|USERNAME|PASSWORD)(?:_READ)?$")
+# Tokens of the CI itself, which orgctl never needs.
+CI_TOKENS = (
+    "GITHUB_TOKEN",
+    "GITLAB_API_TOKEN",
+    "CI_JOB_TOKEN",
+    "ACTIONS_RUNTIME_TOKEN",
+    "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+)
 
 
 class CIError(Exception):
@@ -430,8 +447,51 @@ class Run:
     stderr: str
 
 
-def orgctl(*args: str) -> Run:
-    done = subprocess.run(["orgctl", *args], capture_output=True, text=True, check=False)
+def variable_stem(name: str) -> str:
+    """`ORGCTL_<NAME>`, as orgctl names a portal's own variables."""
+    return "ORGCTL_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+
+
+def portal_env(name: str, env: Mapping[str, str], read_only: bool) -> dict[str, str]:
+    """orgctl's environment for portal NAME. Its credentials go under its own
+    ORGCTL_<NAME>_* names, which orgctl reads first, so a branch's Portal `auth` cannot
+    pick another variable; every other credential and the CI's tokens are left out, so no
+    manifest can name them."""
+    stem = variable_stem(name)
+    kept = {k: v for k, v in env.items() if not _CREDENTIAL.match(k) and k not in CI_TOKENS}
+    suffix = "_READ" if read_only else ""
+    for kind in CREDENTIAL_KINDS:
+        value = env.get(f"{stem}_{kind}{suffix}") or env.get(f"ORGCTL_{kind}")
+        if value:
+            kept[f"{stem}_{kind}"] = value
+    return kept
+
+
+def unbound_origins(env: Mapping[str, str]) -> str | None:
+    """Why a pull request may not be planned here, or None. A branch names each portal
+    and its URLs; only ORGCTL_TRUSTED_ORIGINS, set outside the repository, may say which
+    host a portal's credentials go to, and only NAME=origin entries tie them to one
+    portal (two portals' plain origins would let a branch swap their names)."""
+    raw = (env.get(TRUSTED_ORIGINS) or "").strip()
+    if not raw:
+        return (
+            f"{TRUSTED_ORIGINS} is not set: a pull request could send the portal's"
+            " credentials to any host its manifests name. Set the repository (CI/CD)"
+            f" variable {TRUSTED_ORIGINS} to NAME=origin entries, e.g."
+            " prod=https://gis.example.com"
+        )
+    plain = [e.strip() for e in raw.split(",") if e.strip() and "=" not in e.split("://")[0]]
+    if plain:
+        return (
+            f"{TRUSTED_ORIGINS} lists {', '.join(plain)} without a portal name: write each"
+            " entry NAME=origin (prod=https://gis.example.com), so a branch that gives one"
+            " portal's folder another portal's name cannot send it that portal's credentials"
+        )
+    return None
+
+
+def orgctl(*args: str, env: Mapping[str, str] | None = None) -> Run:
+    done = subprocess.run(["orgctl", *args], capture_output=True, text=True, check=False, env=env)
     sys.stdout.write(done.stdout)
     sys.stderr.write(done.stderr)
     return Run(done.returncode, done.stdout, done.stderr)
@@ -507,6 +567,12 @@ def link(host: Hosting) -> str:
 
 def plan_job(host: Hosting, name: str, folder: str) -> int:
     number, head = host.review()
+    title = f"orgctl plan: {name}"
+    refused = unbound_origins(host.env)
+    if refused is not None:
+        print(f"orgctl_ci: {refused}", file=sys.stderr)
+        keep_comments(host, number, f"orgctl-plan:{name}", report(Run(1, "", refused), title))
+        return 1
     # Parts small enough for the comment and the key this script puts above each.
     split = str(COMMENT_LIMIT[host.kind] - 200)
     run = orgctl(
@@ -519,8 +585,9 @@ def plan_job(host: Hosting, name: str, folder: str) -> int:
         "--detailed-exitcode",
         "-o",
         PLAN_FILE,
+        env=portal_env(name, host.env, read_only=True),
     )
-    keep_comments(host, number, f"orgctl-plan:{name}", report(run, f"orgctl plan: {name}"))
+    keep_comments(host, number, f"orgctl-plan:{name}", report(run, title))
     if run.code == 1:
         return 1
     with open(PLAN_FILE, "rb") as file:
@@ -540,7 +607,17 @@ def apply_job(host: Hosting, name: str, folder: str) -> int:
         return 1
     with open(PLAN_FILE, "wb") as file:
         file.write(plan)
-    run = orgctl("apply", "--plan", PLAN_FILE, folder, "--auto-approve", "--journal", JOURNAL_FILE)
+    env = portal_env(name, host.env, read_only=False)
+    run = orgctl(
+        "apply",
+        "--plan",
+        PLAN_FILE,
+        folder,
+        "--auto-approve",
+        "--journal",
+        JOURNAL_FILE,
+        env=env,
+    )
     if run.code != 0 and "stale plan" in run.stderr:
         return _replan(host, name, folder, commit, review, run)
     summary = _last_line(run.stdout, "Apply:") or _last_line(run.stderr, "Error") or "no calls"
@@ -571,7 +648,8 @@ def _replan(
     host: Hosting, name: str, folder: str, commit: str, review: tuple[int, str] | None, stale: Run
 ) -> int:
     reason = _last_line(stale.stderr, "Error") or "stale plan"
-    fresh = orgctl("plan", folder, "--format", "markdown", "-o", PLAN_FILE)
+    env = portal_env(name, host.env, read_only=False)
+    fresh = orgctl("plan", folder, "--format", "markdown", "-o", PLAN_FILE, env=env)
     if fresh.code == 0:
         with open(PLAN_FILE, "rb") as file:
             host.store_plan(artifact_name(name, commit), file.read())
@@ -593,7 +671,7 @@ def _last_line(text: str, prefix: str) -> str | None:
 
 
 def drift_job(host: Hosting, name: str, folder: str, env: Mapping[str, str]) -> int:
-    run = orgctl("drift", folder, "--format", "markdown")
+    run = orgctl("drift", folder, "--format", "markdown", env=portal_env(name, env, False))
     title = f"orgctl drift: {name}"
     number = host.open_issue(title)
     if run.code == 0:
@@ -614,7 +692,7 @@ def propose_adoption(host: Hosting, name: str, folder: str) -> str:
     """Write the live values into the manifests (`orgctl adopt --drifted`) and propose the
     result for review; the line that says where, for the drift issue."""
     before = _manifest_texts(folder)
-    run = orgctl("adopt", "--drifted", folder)
+    run = orgctl("adopt", "--drifted", folder, env=portal_env(name, host.env, False))
     if run.code != 0:
         why = (run.stderr or run.stdout).strip()
         return f"\n\nThe live values could not be written into the manifests: {why}"

@@ -13,8 +13,8 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.error import YAMLError
 
 from reconciler.errors import UserError
-from reconciler.export.render import manifest_yaml, to_node
 from reconciler.manifest.loader import manifest_files
+from reconciler.manifest.writer import manifest_yaml, to_node
 
 # Where a document of a kind the manifests do not hold yet goes: export's file names.
 NEW_FILES = {

@@ -13,8 +13,8 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from reconciler.export.render import to_node
 from reconciler.manifest.models import _to_epoch_ms
+from reconciler.manifest.writer import to_node
 
 SET_FIELDS = frozenset({"privileges", "invalidInvitations"})
 

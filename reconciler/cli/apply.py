@@ -38,6 +38,7 @@ from reconciler.workflow import (
     plan_live,
     run,
     target_list,
+    warn_in_ci,
 )
 
 
@@ -122,6 +123,7 @@ def command(
     ignore_windows: bool,
 ) -> None:
     """Converge the portal on MANIFESTS (or on a saved --plan)."""
+    warn_in_ci()
     label = (manifests or saved_path or Path(".")).as_posix()
     notifier = Notifier.create(notify_url, "apply", label)
     with notifier.failures():

@@ -13,7 +13,7 @@ from reconciler.cli.output import check_writable, echo_report, reading, render, 
 from reconciler.fleet import select
 from reconciler.notify import Notifier, drift_text
 from reconciler.state import DesiredState
-from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run
+from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, warn_in_ci
 
 
 @click.command(
@@ -47,6 +47,7 @@ def command(
     Several paths, or a fleet root holding several portal folders, check each portal on
     its own, up to --jobs at once, and end with a summary ("3 portals: 1 drifted, 2 in
     sync"); the exit code is the worst of them."""
+    warn_in_ci()
     fleet = select(paths)
     if fleet is not None:
         request = FleetRequest("drift", fmt, jobs, PlanOptions(True), False, verbose, notify_url)

@@ -20,6 +20,7 @@ from reconciler.cli import help
 from reconciler.errors import UserError
 from reconciler.export import check_output_folder, write_manifests
 from reconciler.live import PortalClient, Scope, read_live
+from reconciler.live.origins import UrlSources
 from reconciler.state import Auth, LiveState
 from reconciler.workflow import say_on_stderr
 
@@ -45,7 +46,13 @@ async def read_portal(
 ) -> tuple[LiveState, datetime]:
     """Everything the portal shows, and when: its own clock (the answers' Date header),
     else this machine's."""
-    client = PortalClient(portal_url, auth=auth, admin_root=admin_url, retry_notice=say_on_stderr)
+    client = PortalClient(
+        portal_url,
+        auth=auth,
+        admin_root=admin_url,
+        retry_notice=say_on_stderr,
+        sources=UrlSources("--portal-url", "--admin-url"),
+    )
     async with client:
         live = await read_live(client, None, Scope.EVERYTHING)
         clock = client.server_clock

@@ -15,10 +15,10 @@ from typing import Any
 
 import click
 
+from reconciler.environment import ADMIN_URL_ENV, PORTAL_URL_ENV
 from reconciler.errors import UserError
 from reconciler.fleet import Target
 from reconciler.manifest.desired import desired_from
-from reconciler.manifest.portal import ADMIN_URL_ENV, PORTAL_URL_ENV
 from reconciler.manifest.validation import Checked, check
 from reconciler.shown import safe
 from reconciler.state import DesiredState

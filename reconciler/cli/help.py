@@ -21,6 +21,10 @@ URLS = (
     ("ORGCTL_<NAME>_PORTAL_URL, ORGCTL_<NAME>_ADMIN_URL", "the same for the portal NAME"),
 )
 CONNECTION = (
+    (
+        "ORGCTL_TRUSTED_ORIGINS",
+        "scheme://host[:port],... (or NAME=origin): the only origins sent credentials",
+    ),
     ("ORGCTL_CA_BUNDLE (or SSL_CERT_FILE)", "a PEM file of CA certificates to trust"),
     ("ORGCTL_REFERER", "the Referer a token bound to a referer needs"),
 )

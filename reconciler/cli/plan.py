@@ -18,7 +18,15 @@ from reconciler.plan import render_json
 from reconciler.plan.render.markdown_parts import MIN_SIZE, render_markdown_parts
 from reconciler.state import DesiredState
 from reconciler.windows import window_state
-from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, target_list
+from reconciler.workflow import (
+    Planned,
+    PlanOptions,
+    connect,
+    plan_live,
+    run,
+    target_list,
+    warn_in_ci,
+)
 
 
 @click.command(
@@ -72,6 +80,7 @@ def command(
     its own, up to --jobs at once, and end with a summary."""
     if split_size is not None and fmt != "markdown":
         raise UserError("--split cuts a Markdown report: add --format markdown")
+    warn_in_ci()
     fleet = select(paths)
     plan_options = PlanOptions(allow_deletes, target_list(targets))
     if fleet is not None:

@@ -16,8 +16,8 @@ from typing import Any
 
 from reconciler import catalog
 from reconciler.catalog import Feature
-from reconciler.export.render import FlowMap
 from reconciler.manifest.models import API_VERSION
+from reconciler.manifest.writer import FlowMap
 from reconciler.state import (
     Auth,
     Collaboration,

@@ -13,8 +13,8 @@ from reconciler.addresses import extras
 from reconciler.catalog import Feature
 from reconciler.errors import UserError
 from reconciler.export import documents as docs
-from reconciler.export.render import render
 from reconciler.export.summary import ExportSummary
+from reconciler.manifest.writer import render
 from reconciler.state import Auth, LiveState
 
 PORTAL_FILE = "portal.yaml"

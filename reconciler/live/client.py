@@ -34,7 +34,9 @@ from reconciler.live.errors import (
     TransientError,
 )
 from reconciler.live.network import Failure, connect_failure, reply_failure
+from reconciler.live.origins import TrustedOrigins, UrlSources, origin_of, refusal
 from reconciler.live.paging import PAGE_SIZE, Convert, read_pages
+from reconciler.live.redaction import encoded_forms
 from reconciler.live.retry import RetryPolicy, parse_retry_after
 from reconciler.live.trust import trust_store
 from reconciler.live.urls import check_url, join, shown
@@ -73,6 +75,7 @@ class PortalClient:
         admin_root: str | None = None,
         env: Mapping[str, str] | None = None,
         portal: str | None = None,
+        sources: UrlSources | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         retry: RetryPolicy | None = None,
         concurrency: int = 8,
@@ -85,6 +88,13 @@ class PortalClient:
         self.root = root.rstrip("/")
         self.admin_root = admin_root.rstrip("/") if admin_root else None
         environ = os.environ if env is None else env
+        # Refused here, before any request: a root outside ORGCTL_TRUSTED_ORIGINS.
+        self.portal = portal
+        self.trusted = TrustedOrigins.from_env(environ)
+        self.sources = sources or UrlSources()
+        for checked in (self.root, self.admin_root):
+            if checked is not None:
+                self._check_origin(checked)
         # `portal` (the Portal's metadata.name) selects its own ORGCTL_<NAME>_* variables.
         self.credentials: Credentials = load_credentials(auth or Auth(), environ, portal)
         # A token bound to a referer is good only with that Referer; by default orgctl
@@ -130,6 +140,21 @@ class PortalClient:
         if self.admin_root is None:
             raise UserError(f"the portal at {self.root} has no adminUrl; {path} needs one")
         return join(self.admin_root, path)
+
+    def _check_origin(self, url: str) -> None:
+        """Refuse (before sending) a URL whose origin ORGCTL_TRUSTED_ORIGINS does not list
+        for this portal."""
+        if self.trusted is None:
+            return
+        origin = origin_of(url)
+        if self.trusted.allows(origin, self.portal):
+            return
+        source = self.sources.other
+        if url.startswith(self.root):
+            source = self.sources.root
+        elif self.admin_root is not None and url.startswith(self.admin_root):
+            source = self.sources.admin
+        raise refusal(url, origin, self.trusted, self.portal, source)
 
     # --- public requests ------------------------------------------------------------------
 
@@ -193,6 +218,7 @@ class PortalClient:
         on_retry: RetryHook | None = None,
     ) -> dict[str, Any]:
         check_url(url)
+        self._check_origin(url)  # before a sign-in that would be for nothing
         form = {**params, "f": "json"}
         failures = 0
         reauthenticated = False
@@ -229,6 +255,9 @@ class PortalClient:
     async def _send_once(
         self, method: str, url: str, form: dict[str, Any], token: str | None
     ) -> dict[str, Any]:
+        # Every request, generateToken's password and every token header included, passes
+        # here: the one place an untrusted origin is refused, whatever derived the URL.
+        self._check_origin(url)
         headers = {"Referer": self.referer}
         if token:
             headers["X-Esri-Authorization"] = f"Bearer {token}"
@@ -370,7 +399,9 @@ def _check_root(what: str, url: str) -> None:
 
 def forms(secret: str) -> list[str]:
     """Every spelling of `secret` an answer may echo: as written, URL-encoded (path and
-    form style), JSON-escaped and HTML-escaped; longest first, so no part of one is left."""
+    form style), JSON-escaped and HTML-escaped, and each of those in base64 (any alignment),
+    base64url and hex, as a gateway echoing the request body may put it; longest first, so
+    no part of one is left."""
     spellings = {
         secret,
         quote(secret, safe=""),
@@ -380,6 +411,7 @@ def forms(secret: str) -> list[str]:
         json.dumps(secret, ensure_ascii=False)[1:-1],
         html.escape(secret),
     }
+    spellings |= {encoded for text in list(spellings) for encoded in encoded_forms(text)}
     return sorted((s for s in spellings if s), key=len, reverse=True)
 
 
@@ -404,14 +436,13 @@ def _gave_up(error: PortalError, tries: int) -> PortalError:
 def client_for(
     target: PortalTarget, *, env: Mapping[str, str] | None = None, **options: Any
 ) -> PortalClient:
-    """The client for a Portal document; `ORGCTL_PORTAL_URL` / `ORGCTL_ADMIN_URL`, when
-    set, override its `url` / `adminUrl` (the demo and tests run on a free port)."""
-    environ = os.environ if env is None else env
+    """The client for a Portal target, at its URLs as they are: the environment's
+    overrides were applied once, when the manifests became desired state."""
     return PortalClient(
-        environ.get("ORGCTL_PORTAL_URL") or target.url,
+        target.url,
         auth=target.auth,
-        admin_root=environ.get("ORGCTL_ADMIN_URL") or target.adminUrl,
-        env=environ,
+        admin_root=target.adminUrl,
+        env=os.environ if env is None else env,
         portal=target.name,
         **options,
     )

@@ -11,10 +11,10 @@ The secrets live in this object alone; its repr shows the variable names, never 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from reconciler.environment import variable_stem
 from reconciler.errors import UserError
 from reconciler.state import Auth
 
@@ -54,7 +54,7 @@ def portal_variables(name: str) -> Auth:
     """The variables named after a portal: `field-office` gives `ORGCTL_FIELD_OFFICE_TOKEN`,
     `_USERNAME` and `_PASSWORD`. Only A-Z, 0-9 and `_` remain, so each is a valid GitHub
     or GitLab secret name and a valid shell variable."""
-    stem = "ORGCTL_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+    stem = variable_stem(name)
     return Auth(f"{stem}_TOKEN", f"{stem}_USERNAME", f"{stem}_PASSWORD")
 
 

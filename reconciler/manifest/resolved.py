@@ -18,8 +18,8 @@ import re
 from datetime import date, datetime
 from typing import Any
 
-from reconciler.export.render import needs_quotes
 from reconciler.manifest.raw import KeyPath, Raw
+from reconciler.manifest.writer import needs_quotes
 from reconciler.manifest.yamltree import Positions
 
 # Resolved away: the folders the Portal includes, and whom a document is for.

@@ -14,9 +14,10 @@ from urllib.parse import urlsplit
 from reconciler import catalog
 from reconciler.addresses import extras, is_loopback
 from reconciler.catalog import Feature
+from reconciler.environment import url_sources
 from reconciler.manifest import models
 from reconciler.manifest.loader import Document
-from reconciler.manifest.portal import declared_platform, effective_urls, url_sources
+from reconciler.manifest.portal import declared_platform, effective_urls
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.text_rules import text_problem

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import pty
-import re
 import select
 import socket
 import subprocess
@@ -19,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from reconciler.environment import variable_stem
 from tests.cli import CLI_TIMEOUT_SECONDS, env_with, orgctl, orgctl_command, orgctl_subprocess
 from tests.cli import output_of as output_of  # re-exported: the e2e tests' one way to show a run
 from tests.service.harness import Api, Service
@@ -150,7 +150,7 @@ class World:
         ORGCTL_<NAME>_PORTAL_URL and _ADMIN_URL (`variables` win); the plain admin credentials."""
         urls: dict[str, str] = {}
         for name, url_key in portals.items():
-            stem = "ORGCTL_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
+            stem = variable_stem(name)
             urls[f"{stem}_PORTAL_URL"] = f"{self.service.url}/{url_key}/sharing/rest"
             urls[f"{stem}_ADMIN_URL"] = f"{self.service.url}/{url_key}/admin"
         return env_with(ORGCTL_USERNAME=ADMIN[0], ORGCTL_PASSWORD=ADMIN[1], **{**urls, **variables})

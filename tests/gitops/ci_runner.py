@@ -42,6 +42,7 @@ class Sandbox:
     repo: Path
     bin: Path
     pip_log: Path
+    service_url: str = ""  # where the portals' URLs point
 
     @classmethod
     def create(cls, root: Path, portals: dict[str, Path], service_url: str) -> Sandbox:
@@ -52,7 +53,7 @@ class Sandbox:
             portal.write_text(portal.read_text().replace("http://127.0.0.1:8080", service_url))
         (repo / "ci").mkdir()
         shutil.copy(CI / "orgctl_ci.py", repo / "ci" / "orgctl_ci.py")
-        sandbox = cls(root, repo, root / "bin", root / "pip.log")
+        sandbox = cls(root, repo, root / "bin", root / "pip.log", service_url)
         sandbox._shims()
         return sandbox
 
@@ -203,6 +204,9 @@ class Expression:
         if self._peek() == "(":
             self._take()
             args = [] if self._peek() == ")" else [self._or()]
+            while self._peek() == ",":
+                self._take()
+                args.append(self._or())
             assert self._take() == ")"
             return self._call(token, args)
         return self.context.get(token)
@@ -210,6 +214,8 @@ class Expression:
     def _call(self, name: str, args: list[Any]) -> Any:
         if name == "fromJSON":
             return json.loads(args[0])
+        if name == "format":
+            return str(args[0]).format(*(_text(a) for a in args[1:]))
         status = self.context.get("job_status", "success")
         calls = {"always": True, "success": status == "success", "failure": status == "failure"}
         return calls[name]

@@ -150,12 +150,20 @@ def test_every_workflow_installs_the_one_pinned_requirement() -> None:
 
 
 def test_credentials_come_from_each_portals_own_secrets() -> None:
-    for name in ("orgctl-pull-request.yml", "orgctl-apply.yml", "orgctl-drift.yml"):
-        workflow = _load(ROOT / "examples/ci/github" / name)
+    """Apply and drift use the portal's own secrets; a pull request only its read-only
+    ones; every workflow sets the trusted origins from the repository's variable."""
+    read = {"pull-request": "_READ"}
+    for kind in ("pull-request", "apply", "drift"):
+        workflow = _load(ROOT / "examples/ci/github" / f"orgctl-{kind}.yml")
+        assert workflow["env"]["ORGCTL_TRUSTED_ORIGINS"] == "${{ vars.ORGCTL_TRUSTED_ORIGINS }}"
         env = next(j["env"] for j in workflow["jobs"].values() if "strategy" in j)
-        assert env["ORGCTL_TOKEN"] == "${{ secrets[matrix.portal.secrets.token] }}"
-        assert env["ORGCTL_USERNAME"] == "${{ secrets[matrix.portal.secrets.username] }}"
-        assert env["ORGCTL_PASSWORD"] == "${{ secrets[matrix.portal.secrets.password] }}"
+        for field in ("token", "username", "password"):
+            name = f"matrix.portal.secrets.{field}"
+            if kind in read:
+                expected = f"${{{{ secrets[format('{{0}}{read[kind]}', {name})] }}}}"
+            else:
+                expected = f"${{{{ secrets[{name}] }}}}"
+            assert env[f"ORGCTL_{field.upper()}"] == expected, kind
     assert "eval" not in (ROOT / "examples/ci/gitlab/.gitlab-ci.yml").read_text()
 
 

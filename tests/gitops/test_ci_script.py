@@ -76,3 +76,37 @@ def test_a_report_without_parts_is_cut_to_fit() -> None:
     assert ci.comment_parts("## plan\n" + "x\n" * 50, 40) == ci.split_markdown(
         "## plan\n" + "x\n" * 50, 40
     )
+
+
+def test_orgctl_gets_the_jobs_portal_credentials_alone_under_its_own_names() -> None:
+    env = {
+        "PATH": "/usr/bin",
+        "ORGCTL_NOTIFY_URL": "https://hooks.example.com/x",
+        "ORGCTL_PROD_USERNAME": "prod-admin",
+        "ORGCTL_PROD_PASSWORD": "prod-apply-pw",
+        "ORGCTL_PROD_USERNAME_READ": "prod-reader",
+        "ORGCTL_PROD_PASSWORD_READ": "prod-read-pw",
+        "ORGCTL_DEV_TOKEN_READ": "dev-read-token",
+        "ORGCTL_TOKEN": "plain-token",
+        "GITHUB_TOKEN": "ghs-x",
+        "CI_JOB_TOKEN": "job-x",
+    }
+    planned = ci.portal_env("prod", env, read_only=True)
+    assert {k: v for k, v in planned.items() if k.startswith("ORGCTL_")} == {
+        "ORGCTL_NOTIFY_URL": "https://hooks.example.com/x",
+        "ORGCTL_PROD_USERNAME": "prod-reader",
+        "ORGCTL_PROD_PASSWORD": "prod-read-pw",
+        "ORGCTL_PROD_TOKEN": "plain-token",  # what a GitHub job maps in
+    }
+    assert "GITHUB_TOKEN" not in planned and "CI_JOB_TOKEN" not in planned
+    applied = ci.portal_env("prod", env, read_only=False)
+    assert applied["ORGCTL_PROD_PASSWORD"] == "prod-apply-pw"
+    assert not any(k.endswith("_READ") or "DEV" in k for k in applied)
+
+
+def test_a_pull_request_needs_every_trusted_origin_bound_to_a_portal() -> None:
+    assert "is not set" in ci.unbound_origins({})
+    plain = ci.unbound_origins({"ORGCTL_TRUSTED_ORIGINS": "prod=https://a, https://b"})
+    assert "https://b without a portal name" in plain
+    bound = "prod=https://a,prod=https://a:6443, dev = https://b"
+    assert ci.unbound_origins({"ORGCTL_TRUSTED_ORIGINS": bound}) is None

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import shutil
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.cli import env_with, orgctl
-from tests.e2e.harness import ADMIN, DEMO_STATE, EXAMPLES, World, output_of
+from tests.e2e.harness import ADMIN, EXAMPLES, World, output_of
 from tests.gitops.ci_runner import (
     CI,
     GitHubRun,
@@ -21,8 +20,7 @@ from tests.gitops.ci_runner import (
     Sandbox,
     github_run_steps,
 )
-from tests.gitops.fake_hosting import Hosting, fake_hosting
-from tests.service.harness import Service
+from tests.gitops.fake_hosting import Hosting
 
 pytestmark = pytest.mark.e2e
 
@@ -31,34 +29,28 @@ PR, HEAD, HEAD2, MERGE = 7, "a1" * 20, "b2" * 20, "c3" * 20
 WORKFLOWS = CI / "github"
 
 
-@pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
-    workdir = tmp_path / "service"
-    workdir.mkdir()
-    world = World(Service(workdir / "service.sqlite", DEMO_STATE).start(), workdir)
-    yield world
-    world.close()
-
-
-@pytest.fixture
-def hosting() -> Iterator[Hosting]:
-    with fake_hosting() as fake:
-        yield fake
-
-
 def sandbox(tmp_path: Path, url: str, *names: str) -> Sandbox:
     return Sandbox.create(tmp_path / "ci", {n: EXAMPLES / n for n in names}, url)
 
 
 def secrets(world: World) -> dict[str, str]:
-    """Each portal's own names; field with a token, the others with a password."""
-    return {
+    """Each portal's own names; field with a token, the others with a password; the same
+    again as the read-only ones (`_READ`) pull requests are planned with."""
+    own = {
         "ORGCTL_HQ_USERNAME": ADMIN[0],
         "ORGCTL_HQ_PASSWORD": ADMIN[1],
         "ORGCTL_FIELD_TOKEN": world.api("field").token,
         "ORGCTL_CLOUD_USERNAME": ADMIN[0],
         "ORGCTL_CLOUD_PASSWORD": ADMIN[1],
     }
+    return {**own, **{f"{name}_READ": value for name, value in own.items()}}
+
+
+def variables(box: Sandbox) -> dict[str, str]:
+    """The repository's variables: the requirement, and every portal's origin bound to
+    its name (all three are served by one service)."""
+    origins = ",".join(f"{name}={box.service_url}" for name in ("hq", "field", "cloud"))
+    return {"ORGCTL_REQUIREMENT": REQUIREMENT, "ORGCTL_TRUSTED_ORIGINS": origins}
 
 
 def github(
@@ -76,7 +68,7 @@ def github(
         event,
         sha,
         secrets(world),
-        {"ORGCTL_REQUIREMENT": REQUIREMENT},
+        variables(box),
         run_id,
     ).run()
 
@@ -218,7 +210,7 @@ def gitlab(
         ["hq", "cloud"],
         source,
         sha,
-        {"ORGCTL_REQUIREMENT": REQUIREMENT, **secrets(world)},
+        {**variables(box), **secrets(world)},
         branch=None if source == "merge_request_event" else "main",
         merge_request=PR if source == "merge_request_event" else None,
         run_id=run_id,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import html
 import json
 from collections.abc import Awaitable, Callable
@@ -495,7 +496,9 @@ def test_paging_follows_a_server_that_caps_num() -> None:
     assert [u["username"] for u in run(read())] == [u["username"] for u in users(230)]
 
 
-def test_client_for_a_target_honours_the_url_overrides() -> None:
+def test_client_for_a_target_takes_its_urls_as_they_are() -> None:
+    """The overrides were applied once, in desired state (tests/test_environment.py): a
+    plain ORGCTL_PORTAL_URL must not be laid again over a portal's own override."""
     target = PortalTarget(
         name="hq",
         url="http://127.0.0.1:8080/hq/sharing/rest",
@@ -503,24 +506,16 @@ def test_client_for_a_target_honours_the_url_overrides() -> None:
         auth=Auth(tokenEnv="ORG_TOKEN"),
         adminUrl="http://127.0.0.1:8080/hq/admin",
     )
-    plain = client_for(target, env=ENV)
-    assert (plain.root, plain.admin_root) == (target.url, target.adminUrl)
-    moved = client_for(
-        target,
-        env={
-            **ENV,
-            "ORGCTL_PORTAL_URL": "http://127.0.0.1:5/hq/sharing/rest",
-            "ORGCTL_ADMIN_URL": "http://127.0.0.1:5/hq/admin",
-        },
-    )
-    assert (moved.root, moved.admin_root) == (
-        "http://127.0.0.1:5/hq/sharing/rest",
-        "http://127.0.0.1:5/hq/admin",
-    )
+    elsewhere = {
+        **ENV,
+        "ORGCTL_PORTAL_URL": "http://127.0.0.1:5/hq/sharing/rest",
+        "ORGCTL_ADMIN_URL": "http://127.0.0.1:5/hq/admin",
+    }
+    client = client_for(target, env=elsewhere)
+    assert (client.root, client.admin_root) == (target.url, target.adminUrl)
+    public = dataclasses.replace(target, url="http://portal.example.com/sharing/rest")
     with pytest.raises(UserError, match="https"):
-        client_for(
-            target, env={**ENV, "ORGCTL_PORTAL_URL": "http://portal.example.com/sharing/rest"}
-        )
+        client_for(public, env=ENV)
 
 
 def test_concurrent_498s_renew_the_token_once() -> None:
