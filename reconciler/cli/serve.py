@@ -5,10 +5,8 @@ from __future__ import annotations
 import signal
 import socket
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -107,19 +105,21 @@ def command(
     listener = _listen(host, port)  # first: a busy port leaves nothing made behind
     files = _tls_files(tls, cert_file, key_file)
     try:
-        with _signals_end_the_command():
+        with _Signals() as signals:
             store, world = open_world(state_file, db_file)
             ticking = world_ticks(state_file, world)
             app = create_app(store, world, control_enabled=control, ticking=ticking)
             try:
-                server = uvicorn.Server(_config(app, files))
+                signals.server = uvicorn.Server(_config(app, files))
                 _announce(host, listener, world, files)
-                server.run(sockets=[listener])
+                signals.server.run(sockets=[listener])
             finally:
                 store.close()
     finally:
         if files is not None:
             files.remove_temporary()  # a private key must not outlive the service
+    if signals.received:
+        sys.exit(128 + signals.received)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -170,30 +170,30 @@ def _announce(host: str, listener: socket.socket, world: World, files: TlsFiles 
         click.echo(f"orgctl serve: CA certificate to trust: {files.ca}")
 
 
-class _Stopped(BaseException):
-    """A signal, raised wherever it lands: a BaseException, as KeyboardInterrupt is, so
-    that no `except Exception` on the way (logging's set-up has one) takes it."""
+class _Signals:
+    """SIGINT and SIGTERM end `serve` through its `finally`s (SIGTERM's default would kill
+    the process on the spot, leaving the made private key behind), then exit 128 + the
+    signal, with no traceback. Once there is a server, a signal asks it to stop as
+    uvicorn's own handler does (it takes the signals while it serves, and raises them
+    again after its graceful shutdown, which lands here too); an exception raised into
+    the event loop as it starts would leave it half-built."""
 
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
+    def __init__(self) -> None:
+        self.server: uvicorn.Server | None = None
+        self.received = 0
+        self.previous: dict[int, Any] = {}
 
+    def __enter__(self) -> _Signals:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self.previous[sig] = signal.signal(sig, self.stop)
+        return self
 
-@contextmanager
-def _signals_end_the_command() -> Iterator[None]:
-    """SIGINT and SIGTERM end `serve` through its `finally` (SIGTERM's default would kill
-    the process on the spot, leaving the made private key behind), exit 128 + the signal
-    with no traceback. uvicorn takes these signals while it serves, shuts down gracefully
-    and raises the signal again, which lands here."""
-
-    def stop(signum: int, _frame: object) -> None:
-        raise _Stopped(signum)
-
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    except _Stopped as stopped:
-        sys.exit(128 + stopped.signum)
-    finally:
-        for sig, handler in previous.items():
+    def __exit__(self, *_exc: object) -> None:
+        for sig, handler in self.previous.items():
             signal.signal(sig, handler)
+
+    def stop(self, signum: int, _frame: object) -> None:
+        self.received = signum
+        if self.server is None:
+            raise SystemExit(128 + signum)  # still loading the state: nothing to shut down
+        self.server.should_exit = True

@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import re
 import signal
+import ssl
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
+import httpx
 import pytest
 
 DEMO_STATE = Path(__file__).resolve().parents[2] / "examples" / "demo" / "state.yaml"
@@ -35,13 +37,22 @@ def started_with_tls(*options: str) -> tuple[subprocess.Popen[str], Path, list[s
     return process, Path(found.group(1)).parent, output
 
 
+@pytest.mark.parametrize("serving", [False, True], ids=["starting", "serving"])
 @pytest.mark.parametrize(("sent", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_the_made_private_key_is_removed_when_serve_is_stopped(
-    sent: signal.Signals, code: int
+    sent: signal.Signals, code: int, serving: bool
 ) -> None:
     process, folder, output = started_with_tls("--state", str(DEMO_STATE))
     try:
         assert (folder / "server.key").exists()
+        if serving:  # the signal then reaches uvicorn's own handler first
+            url = re.search(r"https://\S+", output[0])
+            assert url, output
+            trusted = ssl.create_default_context(cafile=str(folder / "ca.pem"))
+            answer = httpx.get(
+                f"{url.group(0)}/hq/sharing/rest", params={"f": "json"}, verify=trusted
+            )
+            assert answer.json()["fullVersion"] == "10.6.1"
         process.send_signal(sent)
         assert process.wait(20) == code, "".join(output)
     finally:
