@@ -3,16 +3,27 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# The REST JS compat suite's packages (tests/compat_js): installed from the lock file by
+# npm, skipped with a line when the machine has no npm (the suite then skips itself too).
+JS_DIR   := tests/compat_js
+JS_STAMP := $(JS_DIR)/node_modules/.package-lock.json
 
 .PHONY: install lint typecheck test demo bench schema clean
 
-install: $(STAMP)
+install: $(STAMP) $(JS_STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev,compat]'
 	touch $(STAMP)
+
+$(JS_STAMP): $(JS_DIR)/package.json $(JS_DIR)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --prefix $(JS_DIR) --no-audit --no-fund --loglevel=error; \
+	else \
+		echo "npm not found: the REST JS compat suite (tests/compat_js) will be skipped"; \
+	fi
 
 lint: install
 	$(BIN)/ruff check reconciler tests scripts benchmarks examples/ci

@@ -99,6 +99,9 @@ class ReadName(StrEnum):
     RUN = "run"
     INVITATION = "invitation"
     USER_SEARCH = "userSearch"
+    SELF = "self"  # community/self: the member a token names
+    ORG_USER_SEARCH = "orgUserSearch"
+    ORG_USER_SEARCH_AS_DOCUMENTED = "orgUserSearchAsDocumented"  # `portal/`, singular
     ALL_SCHEDULED_TASKS = "allScheduledTasks"
     SERVERS = "servers"
     PORTAL_ADMIN = "portalAdmin"
@@ -207,8 +210,43 @@ class Operation:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadAccess:
+    """Who may make a read (README: a reviewer's read-only account): any signed-in member
+    when `anyone`; else an organization administrator, a holder of one of `privileges`,
+    or the member the path argument `own` names (a member reads its own account)."""
+
+    privileges: tuple[str, ...] = ()
+    own: str | None = None
+    anyone: bool = False
+
+    @property
+    def text(self) -> str:
+        if self.anyone:
+            return "any signed-in member"
+        who = ["the member itself"] if self.own else []
+        who.append("an organization administrator")
+        held = " or ".join(self.privileges)
+        if held:
+            who.append(f"a holder of {held}")
+        return ", ".join(who[:-1]) + f" or {who[-1]}" if len(who) > 1 else who[0]
+
+
+ANY_MEMBER = ReadAccess(anyone=True)
+VIEW_USERS = "portal:admin:viewUsers"
+VIEW_ITEMS = "portal:admin:viewItems"
+MANAGE_COLLABORATIONS = "portal:admin:manageCollaborations"
+MANAGE_WEBHOOKS = "portal:admin:manageWebhooks"
+# The vendor's documents give the collaboration resources to administrators ("Required
+# Capability: Administrator"); the one administrative privilege for them is this one.
+_COLLABORATION_READERS = ReadAccess((MANAGE_COLLABORATIONS,))
+_WEBHOOK_READERS = ReadAccess((MANAGE_WEBHOOKS,))
+_OWN_TASKS = ReadAccess(own="username")
+
+
+@dataclass(frozen=True, slots=True)
 class Read:
-    """One read: where it is, and the key of its entries when it is a paged listing."""
+    """One read: where it is, the key of its entries when it is a paged listing, and who
+    may make it."""
 
     name: ReadName
     path: Path
@@ -218,6 +256,7 @@ class Read:
     # Addressed as `portals/self/...` by the vendor's client, so it can be read while
     # `portals/self` is still telling the portal's id (one round trip fewer before pages).
     by_self: bool = False
+    access: ReadAccess = ANY_MEMBER
 
     def build(self, **arguments: str) -> str:
         return self.path.build(arguments)
@@ -413,33 +452,90 @@ _READ_ROWS = (
     Read(ReadName.ROLES, _sharing(_PORTAL + "/roles"), entries="roles", by_self=True),
     Read(ReadName.ROLE, _sharing(_PORTAL + "/roles/{roleId}")),
     Read(ReadName.ROLE_PRIVILEGES, _sharing(_PORTAL + "/roles/{roleId}/privileges")),
-    Read(ReadName.MEMBERS, _sharing(_PORTAL + "/users"), entries="users", by_self=True),
-    Read(ReadName.MEMBER, _sharing("community/users/{username}")),
-    Read(ReadName.MEMBER_ITEMS, _sharing("content/users/{username}"), entries="items"),
-    Read(ReadName.COLLABORATIONS, _sharing(_PORTAL + "/collaborations"), "collaborations"),
-    Read(ReadName.COLLABORATION, _sharing(_COLLABORATION)),
-    Read(ReadName.WORKSPACES, _sharing(_COLLABORATION + "/workspaces"), entries="workspaces"),
-    Read(ReadName.WORKSPACE, _sharing(_WORKSPACE)),
-    Read(ReadName.SCHEDULE, _sharing(_WORKSPACE + "/schedule")),
-    Read(ReadName.PARTICIPANTS, _sharing(_COLLABORATION + "/participants")),
+    Read(
+        ReadName.MEMBERS,
+        _sharing(_PORTAL + "/users"),
+        entries="users",
+        by_self=True,
+        access=ReadAccess((VIEW_USERS,)),
+    ),
+    Read(
+        ReadName.MEMBER,
+        _sharing("community/users/{username}"),
+        access=ReadAccess((VIEW_USERS,), "username"),
+    ),
+    Read(
+        ReadName.MEMBER_ITEMS,
+        _sharing("content/users/{username}"),
+        entries="items",
+        access=ReadAccess((VIEW_ITEMS,), "username"),
+    ),
+    Read(
+        ReadName.COLLABORATIONS,
+        _sharing(_PORTAL + "/collaborations"),
+        "collaborations",
+        access=_COLLABORATION_READERS,
+    ),
+    Read(ReadName.COLLABORATION, _sharing(_COLLABORATION), access=_COLLABORATION_READERS),
+    Read(
+        ReadName.WORKSPACES,
+        _sharing(_COLLABORATION + "/workspaces"),
+        entries="workspaces",
+        access=_COLLABORATION_READERS,
+    ),
+    Read(ReadName.WORKSPACE, _sharing(_WORKSPACE), access=_COLLABORATION_READERS),
+    Read(ReadName.SCHEDULE, _sharing(_WORKSPACE + "/schedule"), access=_COLLABORATION_READERS),
+    Read(
+        ReadName.PARTICIPANTS,
+        _sharing(_COLLABORATION + "/participants"),
+        access=_COLLABORATION_READERS,
+    ),
     Read(
         ReadName.INVITATIONS,
         _sharing(_COLLABORATION + "/invitations"),
         entries="collaborationInvitations",
+        access=_COLLABORATION_READERS,
     ),
-    Read(ReadName.ORG_WEBHOOKS, _sharing(_PORTAL + "/webhooks"), entries="webhooks"),
+    Read(
+        ReadName.ORG_WEBHOOKS,
+        _sharing(_PORTAL + "/webhooks"),
+        entries="webhooks",
+        access=_WEBHOOK_READERS,
+    ),
     # Before the one-webhook row: `settings` is matched as itself, not as a webhook id.
-    Read(ReadName.PORTAL_WEBHOOK_SETTINGS, _sharing(_PORTAL_WEBHOOK_SETTINGS)),
-    Read(ReadName.ORG_WEBHOOK, _sharing(_PORTAL + "/webhooks/{webhookId}")),
-    Read(ReadName.INVITATION, _sharing(_COLLABORATION + "/invitations/{invitationId}")),
+    Read(
+        ReadName.PORTAL_WEBHOOK_SETTINGS,
+        _sharing(_PORTAL_WEBHOOK_SETTINGS),
+        access=_WEBHOOK_READERS,
+    ),
+    Read(
+        ReadName.ORG_WEBHOOK, _sharing(_PORTAL + "/webhooks/{webhookId}"), access=_WEBHOOK_READERS
+    ),
+    Read(
+        ReadName.INVITATION,
+        _sharing(_COLLABORATION + "/invitations/{invitationId}"),
+        access=_COLLABORATION_READERS,
+    ),
     Read(ReadName.USER_SEARCH, _sharing("community/users"), entries="results"),
+    Read(ReadName.SELF, _sharing("community/self")),
+    Read(ReadName.ORG_USER_SEARCH, _sharing(_PORTAL + "/users/search"), entries="results"),
+    Read(
+        ReadName.ORG_USER_SEARCH_AS_DOCUMENTED,
+        _sharing("portal/{portalId}/users/search"),
+        entries="results",
+    ),
     Read(ReadName.ALL_SCHEDULED_TASKS, _sharing(_PORTAL + "/allScheduledTasks"), "tasks"),
     Read(ReadName.SERVERS, _sharing(_PORTAL + "/servers")),
-    Read(ReadName.RUN, _sharing(_TASK + "/runs/{runId}")),
+    Read(ReadName.RUN, _sharing(_TASK + "/runs/{runId}"), access=_OWN_TASKS),
     Read(ReadName.PORTAL_ADMIN, Path(Root.PORTAL_ADMIN, "")),
-    Read(ReadName.TASKS, _sharing("community/users/{username}/tasks"), entries="tasks"),
-    Read(ReadName.TASK, _sharing(_TASK)),
-    Read(ReadName.RUNS, _sharing(_TASK + "/runs"), entries="runs"),
+    Read(
+        ReadName.TASKS,
+        _sharing("community/users/{username}/tasks"),
+        entries="tasks",
+        access=_OWN_TASKS,
+    ),
+    Read(ReadName.TASK, _sharing(_TASK), access=_OWN_TASKS),
+    Read(ReadName.RUNS, _sharing(_TASK + "/runs"), entries="runs", access=_OWN_TASKS),
     Read(
         ReadName.ITEM_RESOURCES,
         _sharing("content/items/{itemId}/resources"),
@@ -451,8 +547,13 @@ _READ_ROWS = (
         signed_in=False,
         write=True,
     ),
-    Read(ReadName.SERVICE_WEBHOOKS, Path(Root.ADMIN, "services/webhooks"), entries="webhooks"),
-    Read(ReadName.WEBHOOK_SETTINGS, _WEBHOOK_SETTINGS),
+    Read(
+        ReadName.SERVICE_WEBHOOKS,
+        Path(Root.ADMIN, "services/webhooks"),
+        entries="webhooks",
+        access=_WEBHOOK_READERS,
+    ),
+    Read(ReadName.WEBHOOK_SETTINGS, _WEBHOOK_SETTINGS, access=_WEBHOOK_READERS),
     Read(ReadName.RESOURCES, _sharing(_PORTAL + "/resources"), entries="resources"),
     Read(ReadName.RESOURCE, _sharing(_PORTAL + "/resources/{key}")),
 )

@@ -175,6 +175,7 @@ class PortalTarget:
     extraPrivileges: frozenset[str] = frozenset()
     maxDeletes: int = 10
     applyWindows: tuple[Window, ...] = ()  # empty: applies always allowed
+    applier: str | None = None  # the member whose capabilities a plan predicts
 
 
 @dataclass(slots=True)
@@ -240,6 +241,12 @@ class LiveState:
     # Members the portal names as its default administrator (their role cannot change);
     # None when the member listing does not say (real portals), and nothing is assumed.
     defaultAdmins: frozenset[str] | None = None
+    # Parts the signed-in member may not read (403), by address or kind ("Collaboration/*"):
+    # why. Planned as unknown: the plan says what it could not compare.
+    unread: dict[str, str] = field(default_factory=dict)
+    # The member the Portal's spec.applier names, as the member listing and the roles
+    # describe it (None: no applier named, or not a member).
+    applier: Caller | None = None
 
 
 def managed_fields(record: Any) -> dict[str, Any]:

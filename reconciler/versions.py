@@ -143,8 +143,24 @@ def release_text(deployment: Deployment, fields: dict[str, object]) -> str:
             return given
     current = str(fields.get("currentVersion") or "").strip()
     if deployment is Deployment.HOSTED_CLOUD:
-        year, _, month = current.partition(".")
-        if year.isdigit() and month.isdigit() and 1 <= int(month) <= 12:
-            return f"{year}-{int(month):02d}"
-        return current
+        return _hosted_release(current)
     return _RELEASE_OF_REST.get(current, current)
+
+
+# Hosted-cloud answered REST numbers `N.M` before it answered `YYYY.M`: 5.4 late in 2017
+# (REST JS's captured organization) up to 10.x in 2022, about four releases a year. Read
+# as year 2012 + N, month 3 * M, a local convention anchored on 9.1 being the March 2021
+# release that brought bidirectional sync.
+_FIRST_NUMBERED_YEAR = 2012
+
+
+def _hosted_release(current: str) -> str:
+    major, _, minor = current.partition(".")
+    if not (major.isdigit() and minor.isdigit()):
+        return current
+    if int(major) < 100:
+        month = min(12, max(1, 3 * int(minor)))
+        return f"{_FIRST_NUMBERED_YEAR + int(major)}-{month:02d}"
+    if 1 <= int(minor) <= 12:
+        return f"{major}-{int(minor):02d}"
+    return current

@@ -15,12 +15,14 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from reconciler.environment import url_sources
+from reconciler.errors import UserError
 from reconciler.live.client import PortalClient, client_for
 from reconciler.live.origins import UrlSources, ci_warning
 from reconciler.live.reader import read_live
 from reconciler.plan.fingerprint import StalePlan, check_fresh
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
+from reconciler.plan.unread import as_planned
 from reconciler.state import DesiredState, LiveState
 
 T = TypeVar("T")
@@ -30,7 +32,8 @@ T = TypeVar("T")
 class PlanOptions:
     allow_deletes: bool = False
     targets: tuple[str, ...] = ()
-    check_caller: bool = True  # report calls the signed-in member may not make
+    check_caller: bool = True  # report calls the applying member may not make
+    signed_in_applies: bool = False  # the signed-in member sends the calls now (apply)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,23 +101,38 @@ async def plan_live(
         targets=options.targets,
         now=client.server_clock,
         check_caller=options.check_caller,
+        signed_in_applies=options.signed_in_applies,
     )
     return Planned(live, plan)
 
 
 async def check_current(client: PortalClient, desired: DesiredState, saved: Plan) -> None:
     """Refuse (StalePlan) when the portal or the manifests changed since `saved` was
-    planned: either way, its calls are no longer what the manifests need."""
-    live = await read_live(client, desired)
+    planned: either way, its calls are no longer what the manifests need. The plan may
+    have been made by another account (a reviewer's): the state is compared as that
+    account read it, and what the signed-in account may do is checked here, before
+    anything is sent."""
+    live = as_planned(await read_live(client, desired), saved.notCompared)
     check_fresh(saved, live)
     fresh = build_plan(
-        desired, live, allow_deletes=True, targets=saved.targets, now=client.server_clock
+        desired,
+        live,
+        allow_deletes=True,
+        targets=saved.targets,
+        now=client.server_clock,
+        signed_in_applies=True,
     )
     differing = _differing_calls(saved, fresh)
     if differing:
         raise StalePlan(
             "stale plan: the manifests changed since the plan was made; a plan of them now"
             f" differs at: {', '.join(differing)}. Run orgctl plan again."
+        )
+    refused = [problem for problem in fresh.errors if problem not in saved.errors]
+    if refused:
+        raise UserError(
+            f"refusing to apply the saved plan as {live.portal.username}; nothing was sent: "
+            + "; ".join(str(problem) for problem in refused)
         )
 
 

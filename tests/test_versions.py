@@ -1,6 +1,6 @@
 import pytest
 
-from reconciler.versions import Deployment, Release, VersionError
+from reconciler.versions import Deployment, Platform, Release, VersionError, release_text
 
 
 @pytest.mark.parametrize(
@@ -37,3 +37,14 @@ def test_bad_release_strings_are_refused(kind: str, text: str) -> None:
 def test_kinds_never_compare() -> None:
     with pytest.raises(TypeError):
         _ = Release.parse("self-hosted", "10.6") < Release.parse("hosted-cloud", "2021-03")
+
+
+@pytest.mark.parametrize(
+    ("current", "release"),
+    [("2024.2", "2024-02"), ("5.4", "2017-12"), ("9.1", "2021-03"), ("10.3", "2022-09")],
+)
+def test_hosted_cloud_rest_numbers_old_and_new_read_as_months(current: str, release: str) -> None:
+    """Before 2023 hosted-cloud answered `N.M` (REST JS's captured organization: 5.4)."""
+    fields: dict[str, object] = {"currentVersion": current}
+    assert release_text(Deployment.HOSTED_CLOUD, fields) == release
+    Platform.parse("hosted-cloud", release)  # a release month orgctl gates on

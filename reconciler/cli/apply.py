@@ -140,7 +140,7 @@ def command(
             check_writable(journal, "journal")  # before the plan is shown and confirmed
         scope = saved.targets if saved is not None else target_list(targets)
         request = Request(
-            PlanOptions(allow_deletes, scope),
+            PlanOptions(allow_deletes, scope, signed_in_applies=True),
             auto_approve,
             dry_run,
             parallelism,
@@ -191,6 +191,10 @@ async def _apply(desired: DesiredState, request: Request) -> bool:
     async with connect(desired, parallelism=request.parallelism) as client:
         if request.dry_run or not request.lock:
             return await _apply_planned(client, desired, request, None)
+        if request.saved is not None:
+            # Taking the lock is a write: an account that may not make the plan's calls
+            # (a reviewer's, say) is refused before it, naming them.
+            await _check_saved(client, desired, request.saved, request.saved_path)
         held = ApplyLock(LeaseStore(client))
         with reading(desired.portal.url, "taking the apply lock of"):
             await held.acquire(request.lock_timeout, request.run_id)
@@ -227,12 +231,21 @@ async def _apply_planned(
 
 
 async def _plan_to_apply(client: PortalClient, desired: DesiredState, request: Request) -> Plan:
-    with reading(desired.portal.url):
-        if request.saved is None:
+    if request.saved is None:
+        with reading(desired.portal.url):
             return (await plan_live(client, desired, request.plan_options)).plan
-        _same_portal(desired, request.saved, request.saved_path)
-        await check_current(client, desired, request.saved)
+    await _check_saved(client, desired, request.saved, request.saved_path)
     return request.saved
+
+
+async def _check_saved(
+    client: PortalClient, desired: DesiredState, saved: Plan, saved_path: Path | None
+) -> None:
+    """Refuse a saved plan for another portal, planned on another state, or with calls
+    the signed-in account may not make."""
+    with reading(desired.portal.url):
+        _same_portal(desired, saved, saved_path)
+        await check_current(client, desired, saved)
 
 
 def _same_portal(desired: DesiredState, saved: Plan, saved_path: Path | None) -> None:

@@ -205,6 +205,10 @@ def _unexpressed(live: LiveState) -> list[str]:
         f"{address} left out: its live values could not be read ({why})"
         for address, why in sorted(live.unreadable.items())
     ]
+    notes += [
+        f"{part} left out: the signed-in account may not read it ({why})"
+        for part, why in sorted(live.unread.items())
+    ]
     if live.webhooks:
         notes.append(
             f"{len(live.webhooks)} organization webhook(s) left out: a manifest can only"

@@ -9,7 +9,8 @@ changes. Independent reads are gathered; the client's semaphore bounds them.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import partial
@@ -19,10 +20,11 @@ from reconciler.errors import LiveRecordError, UserError
 from reconciler.live import records
 from reconciler.live.client import PortalClient
 from reconciler.live.concurrency import first_failure, gather
-from reconciler.live.errors import NotFoundError, ServiceError
+from reconciler.live.errors import ForbiddenError, NotFoundError, ServiceError
 from reconciler.live.paging import Convert, as_is
 from reconciler.operations import READS, ReadName
 from reconciler.state import (
+    Caller,
     Collaboration,
     DesiredState,
     LiveState,
@@ -61,6 +63,7 @@ class Needs:
     # Entries the manifests suggest the listings hold, to ask their first pages at once.
     expected_members: int = 0
     expected_roles: int = 0
+    applier: str | None = None  # the member whose capabilities the plan predicts
 
     @classmethod
     def of(cls, desired: DesiredState | None, scope: Scope) -> Needs:
@@ -79,6 +82,7 @@ class Needs:
             needs.task_owners.setdefault(policy.user, set()).update(policy.tasks)
         needs.levels = {u: m.level for u, m in desired.members.items() if m.level is not None}
         needs.expected_members, needs.expected_roles = len(desired.members), len(desired.roles)
+        needs.applier = desired.portal.applier
         return needs
 
 
@@ -119,6 +123,8 @@ async def _read(client: PortalClient, needs: Needs) -> LiveState:
         tasks=tasks,
         unreadable=reader.unreadable,
         defaultAdmins=members.default_admins,
+        unread=reader.unread,
+        applier=members.applier,
     )
 
 
@@ -127,6 +133,7 @@ class _Members:
     named: dict[str, Member]
     details: dict[str, MemberDetail]  # of the members whose level changes
     default_admins: frozenset[str] | None
+    applier: Caller | None  # the member spec.applier names, None if none is
 
 
 class _Reader:
@@ -134,6 +141,7 @@ class _Reader:
         self.client = client
         self.needs = needs
         self.unreadable: dict[str, str] = {}  # resource -> what the portal answered wrong
+        self.unread: dict[str, str] = {}  # part -> why the signed-in member may not read it
         self.portal: asyncio.Task[PortalInfo]  # set by `_read` as the first read
         self.listed_roles: asyncio.Task[list[Role]]  # set by `_read`
 
@@ -173,14 +181,17 @@ class _Reader:
         first pages go out at once; `arguments`: the path's)."""
         path = await self.path(read, arguments or {})
         entries = READS[read].entries or ""
-        return await self.client.get_pages(
-            path, entries, params, convert=convert, expected=expected
-        )
+        with _who_may(read):
+            return await self.client.get_pages(
+                path, entries, params, convert=convert, expected=expected
+            )
 
     async def one(
         self, read: ReadName, params: dict[str, Any] | None = None, **arguments: str
     ) -> dict[str, Any]:
-        return await self.client.get_json(await self.path(read, arguments), params)
+        path = await self.path(read, arguments)
+        with _who_may(read):
+            return await self.client.get_json(path, params)
 
     def readable(self, convert: Callable[[], T]) -> T | None:
         """The record `convert` makes, or None when the portal answered a value orgctl
@@ -191,6 +202,16 @@ class _Reader:
         except LiveRecordError as error:
             self.unreadable[error.resource] = str(error)
             return None
+
+    async def permitted(self, part: str, read: Awaitable[T], fallback: T) -> T:
+        """The read's answer, or `fallback` when the signed-in member may not make it
+        (403): then `part` is kept in `unread` with the portal's reason, and the plan says
+        what it could not compare instead of failing as a whole."""
+        try:
+            return await read
+        except ForbiddenError as refused:
+            self.unread[part] = refused.message
+            return fallback
 
     def kept(self, entries: Iterable[X], convert: Callable[[X], T]) -> list[T]:
         """`readable` over a listing; a loop, as a listing may hold 100,000 entries."""
@@ -215,12 +236,14 @@ class _Reader:
         custom role is named by the roles listing, which is shorter and read alongside."""
         named_by_id: dict[str, str] | None = None
         listed_admins: list[frozenset[str] | None] = []
+        applier: list[dict[str, Any]] = []
 
         async def convert(page: list[dict[str, Any]]) -> list[Member]:
             nonlocal named_by_id
             if named_by_id is None:
                 named_by_id = {r.id: r.name for r in await self.listed_roles if r.id}
             listed_admins.append(records.default_admins(page))
+            applier.extend(records.entries_of(page, self.needs.applier))
             return self.kept(page, partial(records.member, custom_names=named_by_id))
 
         expected = self.needs.expected_members
@@ -230,20 +253,29 @@ class _Reader:
             m.username for m in found if m.username in levels and m.level != levels[m.username]
         ]
         details = await gather(*(self.member_detail(u) for u in changing))
+        roles = await self.listed_roles
         return _Members(
             named={member.username: member for member in found},
-            details={d.username: d for d in details},
+            details={d.username: d for d in details if d is not None},
             default_admins=_named_anywhere(listed_admins),
+            applier=records.applier(applier[0], roles) if applier else None,
         )
 
-    async def member_detail(self, username: str) -> MemberDetail:
-        user, items = await gather(
+    async def member_detail(self, username: str) -> MemberDetail | None:
+        """What decides whether a level change is refused; None when the signed-in member
+        may not read it (the portal checks the change when it is sent)."""
+        reads = gather(
             self.one(ReadName.MEMBER, username=username),
             self.one(ReadName.MEMBER_ITEMS, {"num": 1}, username=username),
         )
-        return records.member_detail(username, user, items)
+        found = await self.permitted(f"Member/{username}", reads, None)
+        return records.member_detail(username, *found) if found is not None else None
 
     async def collaborations(self) -> dict[str, Collaboration]:
+        """The collaborations, or none when the signed-in member may not read them."""
+        return await self.permitted("Collaboration/*", self.all_collaborations(), {})
+
+    async def all_collaborations(self) -> dict[str, Collaboration]:
         raw = await self.pages(ReadName.COLLABORATIONS)
         listed = self.kept(raw, records.collaboration)
         wanted = [c for c in listed if self.needs.everything or c.id in self.needs.collaborations]
@@ -299,7 +331,10 @@ class _Reader:
         if not self.needs.webhooks:
             return {}
         read = self.pages(ReadName.ORG_WEBHOOKS)
-        raw = await (_tolerant(read, []) if self.needs.everything else read)
+        if self.needs.everything:
+            raw = await _tolerant(read, [])
+        else:
+            raw = await self.permitted("OrganizationWebhook/*", read, [])
         return {w.id: w for w in self.kept(raw, records.webhook)}
 
     async def settings(self) -> tuple[dict[str, int] | None, str | None]:
@@ -310,6 +345,9 @@ class _Reader:
         url = self.client.admin_url(READS[ReadName.WEBHOOK_SETTINGS].build())
         try:
             raw = await self.client.get_json(url)
+        except ForbiddenError as refused:
+            self.unread["WebhookSettings"] = refused.message
+            return None, str(refused)
         except (ServiceError, UserError) as error:
             return None, str(error)
         settings = self.readable(partial(records.webhook_settings, raw))
@@ -326,6 +364,9 @@ class _Reader:
             raw = await self.pages(ReadName.TASKS, username=user)
         except NotFoundError:
             return None  # no such user
+        except ForbiddenError as refused:
+            self.unread[f"TaskRun/{user}/*"] = refused.message
+            return None
         wanted = self.needs.task_owners[user]
         where = f"a task of {user}"
         covered = [
@@ -342,6 +383,23 @@ class _Reader:
             for (_, t), r in zip(covered, runs, strict=True)
         )
         return sorted((t for t in built if t is not None), key=lambda t: t.id)
+
+
+@contextmanager
+def _who_may(read: ReadName) -> Iterator[None]:
+    """A refused read (403) says who may make it, as the reads table does: a real portal's
+    message names no privilege, and the fix is an account that holds one."""
+    try:
+        yield
+    except ForbiddenError as refused:
+        needed = f"reading it needs {READS[read].access.text}"
+        raise ForbiddenError(
+            refused.url,
+            refused.code,
+            refused.message,
+            refused.messageCode,
+            (*refused.details, needed),
+        ) from None
 
 
 def _named_anywhere(pages: list[frozenset[str] | None]) -> frozenset[str] | None:

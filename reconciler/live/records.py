@@ -7,9 +7,10 @@ Pure functions of one JSON object each, so the reader stays about *what* to read
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
-from reconciler.catalog import BUILTIN_ROLES, WEBHOOK_SETTINGS
+from reconciler.catalog import BUILTIN_ROLES, LEVEL_ONE_PRIVILEGES, WEBHOOK_SETTINGS
 from reconciler.errors import LiveRecordError, UserError
 from reconciler.state import (
     Caller,
@@ -94,6 +95,34 @@ def caller(user: Json) -> Caller | None:
         ),
         defaultAdmin=default_admin if isinstance(default_admin, bool) else None,
     )
+
+
+def entries_of(raw_members: list[Json], username: str | None) -> list[Json]:
+    """The listing's entries for `username` (none when no one is named)."""
+    if not username:
+        return []
+    return [m for m in raw_members if isinstance(m, dict) and m.get("username") == username]
+
+
+def applier(raw: Json, roles: list[Role]) -> Caller | None:
+    """The member spec.applier names, as a `Caller`: its entry of the member listing says
+    its role (a custom role's base role) and level; the roles listing what a custom
+    role holds, of which a level-1 member keeps only the level-1 privileges. A built-in
+    role other than org_admin holds no administrative privilege, which is all a
+    capability looks at; org_admin holds them all (None)."""
+    found = caller(raw)
+    if found is None:
+        return None
+    custom = {r.id: r for r in roles if r.id}
+    role = custom.get(found.roleId or "")
+    if role is not None:
+        held = role.privileges or frozenset()
+        if member_level(raw, found.username) == 1:
+            held &= LEVEL_ONE_PRIVILEGES
+        return replace(found, privileges=frozenset(held))
+    if found.privileges is None and found.role != "org_admin":
+        return replace(found, privileges=frozenset())
+    return found
 
 
 def default_admins(raw_members: list[Json]) -> frozenset[str] | None:
@@ -233,8 +262,15 @@ def webhook(raw: Json) -> Webhook:
     return Webhook(
         id=webhook_id,
         name=str(raw.get("name") or ""),
-        active=_value(raw, "active", boolean, f"OrganizationWebhook/{webhook_id}") is not False,
+        active=_value(raw, _active_key(raw), boolean, f"OrganizationWebhook/{webhook_id}")
+        is not False,
     )
+
+
+def _active_key(raw: Json) -> str:
+    """Portals answer `isActive` (the vendor's reference); older notes and some answers
+    say `active`."""
+    return "isActive" if "isActive" in raw else "active"
 
 
 def webhook_settings(raw: Json) -> dict[str, int] | None:

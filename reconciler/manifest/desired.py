@@ -50,6 +50,7 @@ def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarge
         auth=state.Auth(spec.auth.tokenEnv, spec.auth.usernameEnv, spec.auth.passwordEnv),
         extraPrivileges=frozenset(spec.extraPrivileges),
         maxDeletes=spec.safety.maxDeletes,
+        applier=spec.applier,
         applyWindows=tuple(Window(w.schedule, w.duration, w.timeZone) for w in spec.applyWindows),
     )
 

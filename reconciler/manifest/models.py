@@ -165,6 +165,12 @@ class PortalSpec(Strict):
     version: str
     auth: AuthSpec
     extraPrivileges: list[str] = []
+    applier: str | None = Field(
+        None,
+        min_length=1,
+        description="username of the member that applies: a plan predicts what this member"
+        " may do, whoever signs in to make it (a reviewer's read-only account)",
+    )
     safety: Safety = Safety()
     # Empty: applies are always allowed; else only while one of the windows is open.
     applyWindows: list[ApplyWindow] = []

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from reconciler import catalog
 from reconciler.operations import OperationName
-from reconciler.plan.capabilities import ADMIN_ROLE, may_call, requirement
+from reconciler.plan.capabilities import ADMIN_ROLE, Applying, may_call, requirement
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.model import Ref
 from reconciler.plan.roles import final_privileges, role_address
@@ -101,12 +101,10 @@ def _role_name(draft: Draft, role: object) -> str | None:
     return names.get(str(role))
 
 
-def check_caller_keeps(draft: Draft) -> None:
-    """Warn when the plan takes from the signed-in member what its own later calls need:
+def check_caller_keeps(draft: Draft, who: Applying) -> None:
+    """Warn when the plan takes from the applying member what its own later calls need:
     those sent after the change would be refused."""
-    caller = draft.live.portal.caller
-    if caller is None:
-        return
+    caller = who.caller
     after = _caller_after(draft, caller)
     if after is None:
         return
@@ -125,6 +123,6 @@ def check_caller_keeps(draft: Draft) -> None:
     calls = ", ".join(f"{call.operation} {call.address}" for call in lost)
     draft.warn(
         change.address,
-        f"this takes from the signed-in user {caller.username} what later calls of this plan"
+        f"this takes from {who.label} {caller.username} what later calls of this plan"
         f" need ({'; '.join(needed)}): {calls} would be refused if sent after it",
     )

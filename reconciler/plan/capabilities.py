@@ -1,10 +1,14 @@
-"""Who may make each planned call: the signed-in member (`portals/self`'s `user`) against
-the `Capability` the operations table gives the call (docs/rules.md §5).
+"""Who may make each planned call: the member that will apply (the Portal's
+`spec.applier`, or the signed-in member) against the `Capability` the operations table
+gives the call (docs/rules.md §5).
 
-A call the portal would refuse with 403 is a plan error naming the call's address, its
-operation and the capability, so an apply never stops halfway on permissions. This
-module is the one place that decides; nothing is refused on a guess: what the portal does
-not say (privileges, the default administrator) counts as allowed and is left to it.
+A call the applying member would be refused (403) is a plan error naming the call's
+address, its operation and the capability, so an apply never stops halfway on
+permissions. A plan made without `spec.applier` by an account that is not the one
+applying (a reviewer's read-only account) cannot know who applies: there the refusals of
+the signed-in account are warnings. This module is the one place that decides; nothing
+is refused on a guess: what the portal does not say (privileges, the default
+administrator) counts as allowed and is left to it.
 """
 
 from __future__ import annotations
@@ -106,31 +110,78 @@ def may_call(caller: Caller, call: PendingCall, live: LiveState) -> bool:
     return MAY[requirement(call, live).capability](caller, call, live)
 
 
-def describe(caller: Caller, live: LiveState) -> str:
+@dataclass(frozen=True, slots=True)
+class Applying:
+    """The member whose capabilities a plan predicts, and how sure it is that this member
+    applies: `binding` refusals are errors, the others warnings."""
+
+    caller: Caller
+    label: str  # "the signed-in user admin2", "spec.applier admin"
+    binding: bool
+
+
+def applying_member(draft: Draft, signed_in_applies: bool) -> Applying | None:
+    """Who the plan's calls will be sent as: the signed-in member when it applies now
+    (`apply`), else the member `spec.applier` names, else, unsure, the signed-in one."""
+    signed_in = draft.live.portal.caller
+    named = draft.desired.portal.applier
+    if signed_in_applies:
+        if named and signed_in is not None and signed_in.username != named:
+            draft.warn(
+                "Portal",
+                f"spec.applier names {named}, but {signed_in.username} is signed in to apply;"
+                " the calls are checked against what it may do",
+            )
+        return Applying(signed_in, "the signed-in user", True) if signed_in else None
+    if named:
+        if draft.live.applier is None:
+            draft.error(
+                "Portal",
+                f"spec.applier names {named}, who is not a member of the portal"
+                " (the member listing does not hold it)",
+            )
+            return None
+        return Applying(draft.live.applier, "spec.applier", True)
+    return Applying(signed_in, "the signed-in user", False) if signed_in else None
+
+
+def describe(who: Applying, live: LiveState) -> str:
     """ "the signed-in user admin2 (org_admin, not the default administrator)"."""
+    caller = who.caller
     custom = {role.id: name for name, role in live.roles.items() if role.id}
     role = custom.get(caller.roleId or "") or caller.role or "role unknown"
     if is_admin(caller) and not is_default_admin(caller):
         role += ", not the default administrator"
-    return f"the signed-in user {caller.username} ({role})"
+    return f"{who.label} {caller.username} ({role})"
 
 
-def check_capabilities(draft: Draft) -> None:
-    """An error per address and capability for the calls the caller may not make."""
-    caller = draft.live.portal.caller
-    if caller is None:
-        return
+def refused_calls(caller: Caller, draft: Draft) -> dict[tuple[str, str], list[str]]:
+    """The operations `caller` may not make, by address and the capability they need."""
     refused: dict[tuple[str, str], list[str]] = {}
     for call in draft.calls.values():
         if not may_call(caller, call, draft.live):
             needed = requirement(call, draft.live).text
             refused.setdefault((call.address, needed), []).append(str(call.operation))
-    who = describe(caller, draft.live)
+    return refused
+
+
+def check_capabilities(draft: Draft, who: Applying) -> None:
+    """A problem per address and capability for the calls the applying member may not
+    make: an error when it is the member that applies, else a warning saying so."""
+    described = describe(who, draft.live)
+    refused = refused_calls(who.caller, draft)
     for (address, needed), operations in sorted(refused.items()):
         names = list(dict.fromkeys(operations))
         verb, them = ("needs", "it") if len(names) == 1 else ("need", "them")
-        draft.error(
-            address,
-            f"{', '.join(names)} {verb} {needed}; {who} is not, so the portal would refuse"
-            f" {them} (403)",
+        message = f"{', '.join(names)} {verb} {needed}; {described} is not"
+        if who.binding:
+            draft.error(address, f"{message}, so the portal would refuse {them} (403)")
+        else:
+            draft.warn(address, f"{message}: the account that applies must be")
+    if refused and not who.binding:
+        count = sum(len(operations) for operations in refused.values())
+        draft.warn(
+            "Portal",
+            f"{described} may not make {count} of this plan's calls: name the member that"
+            " applies in the Portal's spec.applier, and the plan checks them for it",
         )

@@ -15,6 +15,7 @@ from reconciler.plan.diff import deleted, diff_record
 from reconciler.plan.draft import Draft, Group
 from reconciler.plan.model import Action, Change, Value
 from reconciler.plan.normalize import form_value
+from reconciler.plan.unread import COLLABORATIONS
 from reconciler.state import Collaboration, GroupLink, Schedule, Workspace, managed_fields
 
 INFO_FIELDS = (
@@ -31,6 +32,8 @@ HOUR_MS = 3_600_000
 
 
 def plan_collaborations(draft: Draft) -> None:
+    if COLLABORATIONS in draft.live.unread:
+        return  # not read: `report_not_compared` says so for each declared one
     for cid in sorted(draft.desired.collaborations):
         want = draft.desired.collaborations[cid]
         have = draft.live.collaborations.get(cid)

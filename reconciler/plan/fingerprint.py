@@ -41,6 +41,9 @@ def canonical_text(value: Any) -> str:
     return json.dumps(value, default=_encode, sort_keys=True, separators=(",", ":"))
 
 
+SIGNED_IN = ("username", "caller")
+
+
 def live_fingerprint(live: LiveState) -> str:
     """One digest of the whole live state."""
     return live_summary(live, ())[0]
@@ -48,10 +51,14 @@ def live_fingerprint(live: LiveState) -> str:
 
 def live_resources(live: LiveState) -> Iterator[tuple[str, Any]]:
     """Every live resource by its plan address (README: plan JSON)."""
-    # `caller` is left out: who is signed in is `username`, and what it may do follows
-    # from members and roles, which are digested on their own.
+    # Who is signed in (`username`, `caller`) is left out: a plan made by one account is
+    # applied by another, and what either may do follows from members and roles, which
+    # are digested on their own.
     portal = live.portal
-    yield "Portal", {f.name: getattr(portal, f.name) for f in fields(portal) if f.name != "caller"}
+    yield (
+        "Portal",
+        {f.name: getattr(portal, f.name) for f in fields(portal) if f.name not in SIGNED_IN},
+    )
     for name, role in live.roles.items():
         yield f"Role/{name}", role
     for user, member in live.members.items():

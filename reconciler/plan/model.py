@@ -176,6 +176,9 @@ class Plan:
     manifests: str | None = None
     # The --target addresses the plan was limited to; `apply --plan` verifies within them.
     targets: tuple[str, ...] = ()
+    # Parts of the portal the planning account may not read, by address or kind: why.
+    # `apply --plan` leaves them out of the state it compares, as the plan did.
+    notCompared: Mapping[str, str] = field(default_factory=dict)
 
     def with_manifests(self, manifests: str) -> Plan:
         return replace(self, manifests=manifests)

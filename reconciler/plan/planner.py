@@ -10,7 +10,7 @@ from reconciler import catalog
 from reconciler.catalog import privilege_problem
 from reconciler.operations import OPERATIONS
 from reconciler.plan.admins import check_admins, check_caller_keeps
-from reconciler.plan.capabilities import check_capabilities
+from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.collaborations import plan_collaborations
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
@@ -19,6 +19,7 @@ from reconciler.plan.model import Action, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
 from reconciler.plan.retention import plan_retention
 from reconciler.plan.roles import plan_role_deletions, plan_roles
+from reconciler.plan.unread import report_not_compared
 from reconciler.plan.webhooks import plan_webhook_removal, plan_webhook_settings
 from reconciler.state import DesiredState, LiveState
 
@@ -31,12 +32,15 @@ def build_plan(
     targets: Sequence[str] = (),
     now: float | None = None,
     check_caller: bool = True,
+    signed_in_applies: bool = False,
 ) -> Plan:
     """The ordered calls that converge `live` on `desired`, with every predicted error.
 
     `now` (Unix seconds, default the current time) dates task-run ages and completed
     schedules, so a plan is reproducible in tests. `check_caller`: report the calls the
-    signed-in member may not make (a drift report, which sends nothing, leaves it out).
+    applying member may not make (a drift report, which sends nothing, leaves it out);
+    `signed_in_applies`: the signed-in member sends the calls now (`apply`), so it is
+    the one checked, whatever `spec.applier` says.
     """
     moment = time.time() if now is None else now
     draft = Draft(desired, live, int(moment * 1000))
@@ -51,14 +55,17 @@ def build_plan(
     plan_webhook_removal(draft)
     plan_retention(draft)
     plan_role_deletions(draft, final_roles)
+    report_not_compared(draft)
     _leave_out_unreadable(draft)
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
     check_admins(draft)
     if check_caller:
-        check_capabilities(draft)
-        check_caller_keeps(draft)
+        who = applying_member(draft, signed_in_applies)
+        if who is not None:
+            check_capabilities(draft, who)
+            check_caller_keeps(draft, who)
     _check_privileges(draft)
     _check_deletes(draft, allow_deletes)
     changes = tuple(sorted(draft.changes, key=lambda c: c.address))
@@ -73,6 +80,7 @@ def build_plan(
         liveFingerprint=fingerprint,
         liveDigests=digests,
         targets=tuple(targets),
+        notCompared=dict(sorted(live.unread.items())),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from reconciler.operations import OperationName
 from reconciler.plan.diff import deleted
 from reconciler.plan.draft import Draft, Group
+from reconciler.plan.unread import task_runs
 from reconciler.state import RunRetention, Task, TaskRun
 
 ACTIVE_STATUSES = frozenset({"scheduled", "executing"})
@@ -30,6 +31,8 @@ def plan_retention(draft: Draft) -> None:
 
 
 def _tasks(draft: Draft, policy: RunRetention) -> list[Task]:
+    if task_runs(policy.user) in draft.live.unread:
+        return []  # not read: `report_not_compared` says so
     if policy.user not in draft.live.tasks:
         # A misspelt user would otherwise make the policy silently do nothing, forever.
         draft.error(

@@ -8,6 +8,7 @@ from reconciler.plan.diff import deleted, diff_record
 from reconciler.plan.draft import Draft, Group
 from reconciler.plan.model import Action, Change
 from reconciler.plan.normalize import canonical_fields, form_value
+from reconciler.plan.unread import SETTINGS, needs
 
 SETTINGS_ADDRESS = "WebhookSettings"
 
@@ -22,19 +23,10 @@ def plan_webhook_settings(draft: Draft) -> None:
         return
     sent: dict[str, int | None]
     if live is None:
-        # Unreadable: always send, and say what the fields left out become.
-        sent = {n: declared.get(n, r.default) for n, r in catalog.WEBHOOK_SETTINGS.items()}
-        undeclared = sorted(set(catalog.WEBHOOK_SETTINGS) - set(declared))
-        why = draft.live.webhookSettingsUnread
-        unknown = f"live settings are unknown ({why})" if why else "live settings are unknown"
-        if undeclared:
-            draft.warn(
-                SETTINGS_ADDRESS,
-                f"{unknown}; undeclared fields will be reset to their "
-                f"defaults: {', '.join(undeclared)}",
-            )
-        elif why:
-            draft.warn(SETTINGS_ADDRESS, f"{unknown}; the settings are sent every time")
+        unknown = _sent_unknown(draft, declared)
+        if unknown is None:
+            return
+        sent = unknown
         draft.changes.append(Change(SETTINGS_ADDRESS, Action.UPDATE, None, canonical_fields(sent)))
     else:
         change = diff_record(SETTINGS_ADDRESS, live, declared)
@@ -48,6 +40,33 @@ def plan_webhook_settings(draft: Draft) -> None:
         }
     params = {name: form_value(value) for name, value in sent.items() if value is not None}
     draft.call(Group.WEBHOOK_SETTINGS, SETTINGS_ADDRESS, OperationName.WEBHOOK_SETTINGS, params)
+
+
+def _sent_unknown(draft: Draft, declared: dict[str, int]) -> dict[str, int | None] | None:
+    """What to send when the live settings are unknown: all five, the undeclared ones at
+    their defaults, saying so; None (an error) when the account was refused the read, as
+    another account could compare the values the plan would reset."""
+    sent = {n: declared.get(n, r.default) for n, r in catalog.WEBHOOK_SETTINGS.items()}
+    undeclared = sorted(set(catalog.WEBHOOK_SETTINGS) - set(declared))
+    why = draft.live.webhookSettingsUnread
+    unknown = f"live settings are unknown ({why})" if why else "live settings are unknown"
+    if undeclared and SETTINGS in draft.live.unread:
+        draft.error(
+            SETTINGS_ADDRESS,
+            f"cannot compare: {unknown}; the plan would reset undeclared fields to their"
+            f" defaults ({', '.join(undeclared)}): declare all five, or plan with an"
+            f" account that may read them ({needs(SETTINGS)})",
+        )
+        return None
+    if undeclared:
+        draft.warn(
+            SETTINGS_ADDRESS,
+            f"{unknown}; undeclared fields will be reset to their "
+            f"defaults: {', '.join(undeclared)}",
+        )
+    elif why:
+        draft.warn(SETTINGS_ADDRESS, f"{unknown}; the settings are sent every time")
+    return dict(sent)
 
 
 def plan_webhook_removal(draft: Draft) -> None:

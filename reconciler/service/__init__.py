@@ -27,6 +27,15 @@ Protocol
 - Every answer carries `Date:` = the service clock (not the wall clock), since clients
   judge ages (task runs, schedules) by the portal's clock.
 - messageCodes: the table in `errors`.
+- Where clients and the vendor's reference disagree on the wire (docs/rules.md §B,
+  `wire`): a path's fixed segments match in any case (`updateUserRole`); `userName`
+  stands for `user`; `privileges` may be a single-quoted Python literal (ArcREST), with
+  an `id` field that must name the path's role; any `referer` text binds a token; a
+  schedule `startTime` below 10^11 reads as seconds and is refused (COLL_1002).
+- Reads clients make first (`client_reads`): `community/self`, and the organization's
+  user search at `portals/<pid>/users/search` and the reference's `portal/<pid>/...`.
+  User objects carry a real organization's keys (`accounts`), `portals/self` too
+  (`portal_profile`); the member listing keeps to the keys readers use.
 
 Auth
 - Tokens are random, stored (they survive a restart) and bound to one portal; they

@@ -27,7 +27,7 @@ from starlette.types import Receive, Scope, Send
 from reconciler.operations import Root
 from reconciler.service import control, routes
 from reconciler.service.auth import caller_for
-from reconciler.service.capabilities import check_write
+from reconciler.service.capabilities import check_read, check_write
 from reconciler.service.clock import WallClock
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request, not_found
@@ -174,6 +174,8 @@ class Service:
             ctx.caller = caller_for(ctx, bearer_token(request) or fields.get("token"))
         if method == "POST" and route.operation is not None:
             check_write(ctx, route.operation)
+        elif route.signed_in and route.read is not None:
+            check_read(ctx, route.read)
         result = handler(ctx)
         if method == "POST" and (route.changes_state or ctx.new_tokens or ctx.touched_parts):
             self.persist(ctx)

@@ -128,11 +128,3 @@ def require_webhook_admin(ctx: Ctx) -> None:
         "You do not have permissions to perform this operation: only the default administrator"
         " or a member holding portal:admin:manageWebhooks may."
     )
-
-
-def require_self_or_admin(ctx: Ctx, username: str) -> None:
-    if ctx.user["username"] != username and not is_admin(ctx.user):
-        raise forbidden(
-            "You do not have permissions to access this resource: only the member and"
-            " organization administrators may."
-        )

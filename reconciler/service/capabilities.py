@@ -1,5 +1,6 @@
-"""Who may call a write (the operations table's `Capability`), checked by the dispatcher
-before the handler runs, and the release gates of the operation and its parameters.
+"""Who may call a write (the operations table's `Capability`) or make a read (the reads
+table's `ReadAccess`), checked by the dispatcher before the handler runs, and the release
+gates of the operation and its parameters.
 
 Host and guest administrators depend on the collaboration addressed, and a task run's
 caller on the task's owner, so those checks look the resource up (a missing one is 404,
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reconciler.catalog import feature_problem
-from reconciler.operations import Capability, Operation, ParameterGate
+from reconciler.operations import Capability, Operation, ParameterGate, Read
 from reconciler.service import collaborations, tasks
 from reconciler.service.auth import (
     holds,
@@ -40,6 +41,19 @@ def check_write(ctx: Ctx, operation: Operation) -> None:
             reason = feature_problem(gate.feature, platform)
             if reason:
                 raise unavailable(f"This parameter is not available: {reason}")
+
+
+def check_read(ctx: Ctx, read: Read) -> None:
+    """Refuse the read (403) unless the caller may make it: an organization administrator,
+    a holder of one of its privileges, or the member it addresses reading its own."""
+    access = read.access
+    if access.anyone or is_admin(ctx.user):
+        return
+    if access.own and ctx.args.get(access.own) == ctx.user["username"]:
+        return
+    if any(holds(ctx.user, ctx.portal, privilege) for privilege in access.privileges):
+        return
+    raise forbidden(f"You do not have permissions to access this resource: only {access.text} may.")
 
 
 def _sent(ctx: Ctx, name: str, gate: ParameterGate) -> bool:

@@ -9,6 +9,7 @@ refreshes at the next UTC midnight after the deletion.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from reconciler.catalog import (
@@ -22,7 +23,8 @@ from reconciler.service.errors import ApiError, bad_request, not_found
 from reconciler.service.params import page
 from reconciler.service.rules import check_portal_id
 from reconciler.service.timeline import next_day_boundary_after, next_trigger_after, schedule_at
-from reconciler.service.world import Doc
+from reconciler.service.wire import start_time_in_seconds
+from reconciler.service.world import Doc, World
 from reconciler.text_rules import text_problem
 
 # --- visibility ------------------------------------------------------------------------
@@ -72,22 +74,30 @@ def _addressed_workspace(ctx: Ctx) -> Doc:
 # --- reads ------------------------------------------------------------------------------
 
 
-def collaboration_view(collaboration: Doc) -> dict[str, Any]:
+def collaboration_view(collaboration: Doc, world: World) -> dict[str, Any]:
     return {
         "id": collaboration["id"],
         "name": collaboration["name"],
         "description": collaboration["description"],
         "collaborationHostPortalId": collaboration["hostPortalId"],
-        "config": {},
+        "config": {"ownerUsername": owner(collaboration, world)},
         "created": collaboration["created"],
         "modified": collaboration["modified"],
     }
 
 
+def owner(collaboration: Doc, world: World) -> str:
+    """Who owns a collaboration (the reference's `config.ownerUsername`): the host's
+    default administrator, who alone creates collaborations here."""
+    host = world.portals.get(collaboration["hostPortalId"]) or {}
+    admins = [u["username"] for u in (host.get("users") or {}).values() if u.get("defaultAdmin")]
+    return str(admins[0]) if admins else ""
+
+
 def list_collaborations(ctx: Ctx) -> dict[str, Any]:
     check_portal_id(ctx)
     rows = [
-        collaboration_view(c)
+        collaboration_view(c, ctx.world)
         for c in sorted(ctx.world.collaborations.values(), key=lambda c: (c["created"], c["id"]))
         if visible(c, ctx.portal["id"], ctx.now)
     ]
@@ -95,7 +105,7 @@ def list_collaborations(ctx: Ctx) -> dict[str, Any]:
 
 
 def one_collaboration(ctx: Ctx) -> dict[str, Any]:
-    return collaboration_view(addressed(ctx))
+    return collaboration_view(addressed(ctx), ctx.world)
 
 
 def workspace_view(collaboration: Doc, workspace: Doc, own_id: str) -> dict[str, Any]:
@@ -181,6 +191,19 @@ def invitation_view(collaboration: Doc, invitation: Doc) -> dict[str, Any]:
         "guestPortalId": invitation["guestPortalId"],
         "guestPortalUrl": "",
         "status": invitation["status"],
+        # What the host hands the guest, as the reference shows it: the file's name and
+        # the invitation request it holds, as JSON text.
+        "config": {"invitationRequestFilename": f"collaboration-{invitation['id']}.invite"},
+        "invitationString": json.dumps(
+            {
+                "invitationRequest": {
+                    "id": invitation["id"],
+                    "collaborationId": collaboration["id"],
+                    "collaborationName": collaboration["name"],
+                    "collaborationDescription": collaboration["description"],
+                }
+            }
+        ),
         "created": invitation["created"],
     }
 
@@ -316,6 +339,7 @@ def import_invitation_response(ctx: Ctx) -> dict[str, Any]:
 def update_schedule(ctx: Ctx) -> dict[str, Any]:
     workspace = _addressed_workspace(ctx)
     start = ctx.params.integer("startTime")
+    start_time_in_seconds(start)
     interval = ctx.params.integer("interval")
     repeat = ctx.params.integer("repeatCount")
     problem = schedule_problem(interval, repeat, start)

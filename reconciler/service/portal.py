@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reconciler.service.accounts import profile
 from reconciler.service.auth import (
     TOKEN_MINUTES_DEFAULT,
     TOKEN_MINUTES_MAX,
@@ -13,6 +14,7 @@ from reconciler.service.auth import (
 )
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, bad_request
+from reconciler.service.portal_profile import portal_profile
 from reconciler.service.signin import sign_in
 from reconciler.service.world import Doc, portal_platform
 from reconciler.versions import rest_version
@@ -80,6 +82,7 @@ def portal_self(ctx: Ctx) -> dict[str, Any]:
     levels = ("1", "2")
     self_hosted = portal["deployment"] == "self-hosted"
     return {
+        **portal_profile(portal, ctx.base_url),
         "id": portal["id"],
         "name": portal["name"],
         "urlKey": portal["urlKey"],
@@ -97,7 +100,7 @@ def portal_self(ctx: Ctx) -> dict[str, Any]:
         "levelDisallowedApps": {k: list(portal["disallowedApps"].get(k, [])) for k in levels},
         # As a real portal's: the caller's privileges, for clients to see what it may do.
         "user": {
-            **member_view(ctx.user, portal),
+            **user_object(ctx.user, portal),
             "privileges": effective_privileges(ctx.user, portal),
         },
         "created": portal["created"],
@@ -105,13 +108,16 @@ def portal_self(ctx: Ctx) -> dict[str, Any]:
 
 
 def member_view(user: Doc, portal: Doc) -> dict[str, Any]:
-    """A member as `portals/<pid>/users` shows it (design: level is a string)."""
+    """A member as `portals/<pid>/users` shows it (design: level is a string). As in
+    real organizations' answers, only a member with a custom role carries `roleId`.
+    The listing keeps to the keys readers use: orgctl reads it page by page for portals
+    of 100,000 members, and the profile would make each page four times the size."""
     custom = user["role"] in portal["roles"]
     return {
         "username": user["username"],
         "fullName": user["fullName"],
         "role": "org_user" if custom else user["role"],
-        "roleId": user["role"],
+        **({"roleId": user["role"]} if custom else {}),
         "level": str(user["level"]),
         "orgId": portal["id"],
         "disabled": False,
@@ -123,6 +129,12 @@ def member_view(user: Doc, portal: Doc) -> dict[str, Any]:
     }
 
 
+def user_object(user: Doc, portal: Doc) -> dict[str, Any]:
+    """A member as the searches, `community/users/<u>` and `community/self` show it: the
+    listing's keys and the profile every real organization answers."""
+    return {**profile(user, portal), **member_view(user, portal)}
+
+
 def member_detail(user: Doc, portal: Doc) -> dict[str, Any]:
     """`community/users/<u>`: privileges as the member can use them at their level."""
     groups = [
@@ -130,7 +142,7 @@ def member_detail(user: Doc, portal: Doc) -> dict[str, Any]:
         for n in range(int(user["ownedGroups"]))
     ]
     return {
-        **member_view(user, portal),
+        **user_object(user, portal),
         "privileges": effective_privileges(user, portal),
         "groups": groups,
         "appLicenses": list(user["appLicenses"]),

@@ -12,6 +12,7 @@ from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, not_found
 from reconciler.service.params import page
 from reconciler.service.rules import check_portal_id
+from reconciler.service.wire import privileges_field, role_id_field
 from reconciler.service.world import Doc, portal_platform
 from reconciler.text_rules import text_problem
 
@@ -97,7 +98,8 @@ def set_privileges(ctx: Ctx) -> dict[str, Any]:
 
 
 def _privileges(ctx: Ctx) -> list[str]:
-    value = ctx.params.json_value("privileges", required=True)
+    role_id_field(ctx.params.text("id"), ctx.args["roleId"])
+    value = privileges_field(ctx.params.text("privileges", required=True) or "")
     listed = value.get("privileges") if isinstance(value, dict) else None
     if not isinstance(listed, list) or not all(isinstance(p, str) for p in listed):
         raise ApiError(

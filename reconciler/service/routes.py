@@ -17,10 +17,12 @@ from reconciler.operations import (
     Operation,
     OperationName,
     Path,
+    Read,
     ReadName,
     Root,
 )
 from reconciler.service import (
+    client_reads,
     collaborations,
     members,
     portal,
@@ -86,6 +88,9 @@ READ_HANDLERS: dict[ReadName, Handler] = {
     ReadName.RUN: tasks.one_run,
     ReadName.INVITATION: collaborations.one_invitation,
     ReadName.USER_SEARCH: members.search_users,
+    ReadName.SELF: client_reads.community_self,
+    ReadName.ORG_USER_SEARCH: client_reads.org_user_search,
+    ReadName.ORG_USER_SEARCH_AS_DOCUMENTED: client_reads.org_user_search,
     ReadName.ALL_SCHEDULED_TASKS: tasks.all_scheduled_tasks,
     ReadName.SERVERS: portal.servers,
     ReadName.PORTAL_ADMIN: portal.portal_admin_root,
@@ -102,6 +107,7 @@ class Route:
     operation: Operation | None = None  # the write POST calls, gated and checked first
     changes_state: bool = False  # a POST whose effects must be persisted
     signed_in: bool = True
+    read: Read | None = None  # the read GET (and a POST without a write) makes, checked first
 
 
 def _routes() -> dict[Root, tuple[Route, ...]]:
@@ -109,12 +115,12 @@ def _routes() -> dict[Root, tuple[Route, ...]]:
     for read in READS.values():
         handler = READ_HANDLERS[read.name]
         get = None if read.write else handler
-        by_path[read.path] = Route(read.path, get, handler, None, read.write, read.signed_in)
+        by_path[read.path] = Route(read.path, get, handler, None, read.write, read.signed_in, read)
     for operation in OPERATIONS.values():
         reading = by_path.get(operation.path)
-        get = reading.get if reading else None
+        get, read_row = (reading.get, reading.read) if reading else (None, None)
         write = WRITES[operation.name]
-        by_path[operation.path] = Route(operation.path, get, write, operation, True)
+        by_path[operation.path] = Route(operation.path, get, write, operation, True, read=read_row)
     found: dict[Root, list[Route]] = {root: [] for root in Root}
     for route in by_path.values():
         found[route.path.root].append(route)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.service.auth import is_admin, require_admin, require_self_or_admin
+from reconciler.operations import VIEW_ITEMS
+from reconciler.service.auth import holds, is_admin, require_admin
 from reconciler.service.context import Ctx
 from reconciler.service.errors import forbidden, not_found
 from reconciler.service.params import page
@@ -42,7 +43,6 @@ def task_view(task: Doc) -> dict[str, Any]:
 def list_tasks(ctx: Ctx) -> dict[str, Any]:
     username = ctx.args["username"]
     ctx.member(username)
-    require_self_or_admin(ctx, username)
     rows = [
         task_view(t)
         for t in sorted(ctx.portal["tasks"].values(), key=lambda t: t["id"])
@@ -52,7 +52,6 @@ def list_tasks(ctx: Ctx) -> dict[str, Any]:
 
 
 def one_task(ctx: Ctx) -> dict[str, Any]:
-    require_self_or_admin(ctx, ctx.args["username"])
     return task_view(addressed(ctx))
 
 
@@ -61,7 +60,6 @@ def run_view(run: Doc) -> dict[str, Any]:
 
 
 def list_runs(ctx: Ctx) -> dict[str, Any]:
-    require_self_or_admin(ctx, ctx.args["username"])
     task = addressed(ctx)
     rows = [run_view(r) for r in sorted(task["runs"], key=lambda r: (r["created"], r["runId"]))]
     if not (ctx.params.given("start") or ctx.params.given("num")):
@@ -71,7 +69,6 @@ def list_runs(ctx: Ctx) -> dict[str, Any]:
 
 
 def one_run(ctx: Ctx) -> dict[str, Any]:
-    require_self_or_admin(ctx, ctx.args["username"])
     task = addressed(ctx)
     for run in task["runs"]:
         if run["runId"] == ctx.args["runId"]:
@@ -109,8 +106,12 @@ def item_resources(ctx: Ctx) -> dict[str, Any]:
     tasks = [t for t in ctx.portal["tasks"].values() if t["itemId"] == item_id]
     if not tasks:
         raise not_found(f"Item '{item_id}' not found")
-    if not is_admin(ctx.user) and all(t["owner"] != ctx.user["username"] for t in tasks):
-        raise forbidden("You do not have permissions to access this item")
+    owner = any(t["owner"] == ctx.user["username"] for t in tasks)
+    if not (owner or is_admin(ctx.user) or holds(ctx.user, ctx.portal, VIEW_ITEMS)):
+        raise forbidden(
+            "You do not have permissions to access this item: only its owner, an organization"
+            f" administrator or a holder of {VIEW_ITEMS} may."
+        )
     rows = [
         {"resource": name, "created": run["created"], "size": 0, "access": "inherit"}
         for task in sorted(tasks, key=lambda t: t["id"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from reconciler.catalog import WEBHOOK_SETTINGS
+from reconciler.service.accounts import member_id
 from reconciler.service.context import Ctx
 from reconciler.service.errors import ApiError, not_found
 from reconciler.service.params import page
@@ -22,9 +23,14 @@ def webhook_view(ctx: Ctx, webhook: Doc) -> dict[str, Any]:
     settings = ctx.portal["webhookSettings"]
     return {
         "id": webhook["id"],
+        "accountId": ctx.portal["id"],
         "name": webhook["name"],
         "payloadUrl": webhook["payloadUrl"],
+        "secret": "",  # never shown back
+        # `isActive` is the vendor's name; `active` stays for readers that used it.
+        "isActive": webhook["active"],
         "active": webhook["active"],
+        "ownerId": owner_id(ctx.portal),
         "events": list(webhook["events"]),
         "config": {
             "deactivationPolicy": {
@@ -35,6 +41,12 @@ def webhook_view(ctx: Ctx, webhook: Doc) -> dict[str, Any]:
         "created": webhook["created"],
         "modified": webhook["created"],
     }
+
+
+def owner_id(portal: Doc) -> str:
+    """Who owns the organization's webhooks: its default administrator, by member id."""
+    admins = [u for u in portal["users"].values() if u.get("defaultAdmin")]
+    return member_id(admins[0], portal) if admins else ""
 
 
 def list_org_webhooks(ctx: Ctx) -> dict[str, Any]:

@@ -205,6 +205,29 @@ class World:
 Serve = Callable[[str | Path], "World"]
 
 
+# hq's default administrator and its custom roles, as the demo state seeds them: what a
+# test inserts more members or roles after.
+DEMO_HQ_ADMIN = (
+    "      - {username: admin, password: admin-pass, role: org_admin, defaultAdmin: true,"
+    " level: 2}\n"
+)
+DEMO_HQ_ROLES = (
+    "    roles:                          # custom roles (a user's `role` names one by name or id)\n"
+)
+
+
+def demo_state_with(directory: Path, inserted: dict[str, str]) -> Path:
+    """The demo state with text inserted after the first occurrence of each line of
+    `inserted` (a line of the demo state -> what follows it), written in `directory`."""
+    text = DEMO_STATE.read_text()
+    for line, addition in inserted.items():
+        assert line in text, line
+        text = text.replace(line, line + addition, 1)
+    state = directory / "state.yaml"
+    state.write_text(text)
+    return state
+
+
 def closed_port() -> int:
     """A loopback port nothing listens on (bound, then released)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:

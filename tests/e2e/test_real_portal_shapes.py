@@ -15,6 +15,7 @@ import pytest
 
 from reconciler.service.tls import make_local_certificate
 from tests.cli import env_with, orgctl
+from tests.e2e.captured import CapturedPortal
 from tests.e2e.harness import MANIFESTS, ROOT, output_of, plan_json
 from tests.service.harness import Service
 
@@ -104,3 +105,28 @@ def test_a_plan_against_https_without_the_ca_is_refused(https_env: dict[str, str
     assert "is not trusted" in refused.stderr
     assert https_env["ORGCTL_TOKEN"] not in refused.stderr + refused.stdout
     assert "Traceback" not in refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("members", "member"),
+    [
+        ("rest-js", "mjordan_dcdev: {role: org_publisher}"),
+        ("hub-js", "t.hervey: {role: org_admin}"),
+    ],
+)
+def test_export_of_a_captured_organization_plans_no_change(
+    tmp_path: Path, members: str, member: str
+) -> None:
+    """orgctl reads what real hosted-cloud organizations answered (REST JS's captured
+    `portals/self`, REST JS's and Hub.js's user searches): its export describes them and
+    a plan on the export is empty."""
+    with CapturedPortal(members) as portal:
+        env = env_with(ORGCTL_TOKEN="captured-organization-token")
+        out = tmp_path / "export"
+        exported = orgctl("export", "--portal-url", portal.url, "-o", out, env=env)
+        assert exported.returncode == 0, output_of(exported)
+        text = "\n".join(p.read_text() for p in sorted(out.rglob("*.yaml")))
+        assert member in text, text
+        planned = orgctl("plan", out, "--detailed-exitcode", env=env)
+        assert planned.returncode == 0, output_of(planned)
+        assert "portals/self" in portal.asked

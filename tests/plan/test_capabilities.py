@@ -1,5 +1,7 @@
 """Who may make each planned call (the operations table's capabilities, docs/rules.md §5),
-and what a plan must not do to the portal's administrators."""
+and what a plan must not do to the portal's administrators. The plans here are those of
+`apply`, where the signed-in member sends the calls (tests/plan/test_applier.py: a plan
+made for another member to apply)."""
 
 from __future__ import annotations
 
@@ -39,7 +41,8 @@ def hq_plan(caller: Caller, *roles: Role, **members: Member) -> Plan:
     desired = hq_desired()
     desired.roles = {r.name: r for r in roles}
     desired.members = dict(members)
-    return build_plan(desired, signed_in(hq_live(), caller, {"admin"}), now=NOW)
+    live = signed_in(hq_live(), caller, {"admin"})
+    return build_plan(desired, live, now=NOW, signed_in_applies=True)
 
 
 def messages(problems: tuple[object, ...]) -> list[str]:
@@ -110,7 +113,7 @@ def test_no_caller_known_refuses_nothing() -> None:
 
 
 def field_plan(caller: Caller, desired: DesiredState) -> Plan:
-    return build_plan(desired, signed_in(field_live(), caller), now=NOW)
+    return build_plan(desired, signed_in(field_live(), caller), now=NOW, signed_in_applies=True)
 
 
 def test_webhooks_need_the_default_administrator_or_manage_webhooks() -> None:
@@ -208,7 +211,7 @@ def test_taking_a_privilege_from_one_s_own_role_warns_about_the_calls_that_need_
     desired = hq_desired()
     desired.roles = {"Analyst": Role("Analyst", None, frozenset({"portal:user:joinGroup"}))}
     desired.members = {"bob": Member("bob", "org_publisher")}
-    plan = build_plan(desired, live, now=NOW)
+    plan = build_plan(desired, live, now=NOW, signed_in_applies=True)
     assert [p.address for p in plan.errors] == ["Role/Analyst"]  # setPrivileges itself
     assert messages(plan.warnings) == [
         "Role/Analyst: this takes from the signed-in user hr what later calls of this plan"

@@ -39,6 +39,7 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
         "liveDigests": dict(plan.liveDigests),
         **({"manifests": plan.manifests} if plan.manifests else {}),
         **({"targets": list(plan.targets)} if plan.targets else {}),
+        **({"notCompared": dict(plan.notCompared)} if plan.notCompared else {}),
     }
 
 
@@ -100,6 +101,7 @@ def _plan(doc: dict[str, Any]) -> Plan:
         liveDigests={str(k): str(v) for k, v in dict(doc.get("liveDigests", {})).items()},
         manifests=str(doc["manifests"]) if doc.get("manifests") else None,
         targets=tuple(str(t) for t in doc.get("targets", [])),
+        notCompared={str(k): str(v) for k, v in dict(doc.get("notCompared", {})).items()},
     )
 
 

@@ -1,0 +1,92 @@
+"""What the planning account may not read (`LiveState.unread`, 403 answers): the plan says,
+by resource, what it could not compare, and is a plan with errors only where a declared
+field depends on what was not read (README: a reviewer's read-only account)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from reconciler.operations import READS, ReadName
+from reconciler.plan.draft import Draft
+from reconciler.state import LiveState
+
+COLLABORATIONS = "Collaboration/*"
+ORGANIZATION_WEBHOOKS = "OrganizationWebhook/*"
+SETTINGS = "WebhookSettings"
+
+
+def task_runs(user: str) -> str:
+    return f"TaskRun/{user}/*"
+
+
+def _read_of(part: str) -> ReadName:
+    if part == COLLABORATIONS:
+        return ReadName.COLLABORATIONS
+    if part == ORGANIZATION_WEBHOOKS:
+        return ReadName.ORG_WEBHOOKS
+    if part == SETTINGS:
+        return ReadName.WEBHOOK_SETTINGS
+    if part.startswith("TaskRun/"):
+        return ReadName.TASKS
+    return ReadName.MEMBER
+
+
+def needs(part: str) -> str:
+    """ "reading it needs an organization administrator or a holder of ..." """
+    return f"reading it needs {READS[_read_of(part)].access.text}"
+
+
+def _declared_on(draft: Draft, part: str) -> list[str]:
+    """Addresses of declared resources whose fields cannot be compared without `part`."""
+    desired = draft.desired
+    if part == COLLABORATIONS:
+        return [f"Collaboration/{cid}" for cid in sorted(desired.collaborations)]
+    if part == ORGANIZATION_WEBHOOKS:
+        return [part] if desired.webhookRemoval is not None else []
+    if part.startswith("TaskRun/"):
+        return [part] if any(task_runs(p.user) == part for p in desired.retention) else []
+    return []
+
+
+def report_not_compared(draft: Draft) -> None:
+    """An error for each declared resource that depends on a part not read, a warning
+    for each part not read that nothing declared depends on. The webhook settings say
+    their own (`plan_webhook_settings`): what they send depends on which fields are
+    declared."""
+    who = draft.live.portal.username or "the signed-in account"
+    for part, why in sorted(draft.live.unread.items()):
+        if part == SETTINGS:
+            continue
+        dependents = _declared_on(draft, part)
+        for address in dependents:
+            draft.error(
+                address,
+                f"cannot compare: {who} may not read {part} ({why}); {needs(part)}",
+            )
+        if not dependents:
+            draft.warn(part, f"not compared: {who} may not read it ({why}); {needs(part)}")
+
+
+def as_planned(live: LiveState, not_compared: Mapping[str, str]) -> LiveState:
+    """`live` without the parts a saved plan's account could not read, so an account that
+    reads more (the administrator applying a reviewer's plan) compares the state the plan
+    was made on, and plans the same calls from it."""
+    if not not_compared:
+        return live
+    parts = set(not_compared)
+    users = {part.split("/")[1] for part in parts if part.startswith("TaskRun/")}
+    details = {part.removeprefix("Member/") for part in parts if part.startswith("Member/")}
+    settings_unread = SETTINGS in parts
+    return replace(
+        live,
+        collaborations={} if COLLABORATIONS in parts else live.collaborations,
+        webhooks={} if ORGANIZATION_WEBHOOKS in parts else live.webhooks,
+        webhookSettings=None if settings_unread else live.webhookSettings,
+        webhookSettingsUnread=(
+            not_compared[SETTINGS] if settings_unread else live.webhookSettingsUnread
+        ),
+        tasks={user: tasks for user, tasks in live.tasks.items() if user not in users},
+        memberDetails={u: d for u, d in live.memberDetails.items() if u not in details},
+        unread={**live.unread, **not_compared},
+    )
