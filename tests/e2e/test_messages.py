@@ -14,23 +14,20 @@ from .harness import EXAMPLES, World, output_of, run_orgctl_on_a_terminal
 
 pytestmark = pytest.mark.e2e
 
-BROKEN_ROLE = """\
+ROLE = """\
 ---
 apiVersion: orgctl/v1
 kind: Role
-metadata: {{name: "Broken {n}"}}
-spec:
-  privileges: [portal:user:noSuchThing{n}]
-"""
-NEW_ROLE = """\
----
-apiVersion: orgctl/v1
-kind: Role
-metadata: {{name: "Added {n:02d}"}}
+metadata: {{name: "{name}"}}
 spec:
   description: one of many
-  privileges: [portal:user:joinGroup]
+  privileges: [{privilege}]
 """
+
+
+def broken_role(n: int, name: str = "") -> str:
+    """A role whose privilege does not exist: one validation problem."""
+    return ROLE.format(name=name or f"Broken {n}", privilege=f"portal:user:noSuchThing{n}")
 
 
 def hq_with(workdir: Path, extra: str) -> Path:
@@ -48,7 +45,7 @@ def test_several_problems_are_one_line_each_as_validate_prints_them(
     demo: World, command: str, options: tuple[str, ...]
 ) -> None:
     """Once joined into one line with a literal `\\n` (1,500 problems: one 186 KB line)."""
-    folder = hq_with(demo.workdir, "".join(BROKEN_ROLE.format(n=n) for n in range(3)))
+    folder = hq_with(demo.workdir, "".join(broken_role(n) for n in range(3)))
     result = demo.orgctl(command, folder, *options, portal="hq")
     assert result.returncode == 1, output_of(result)
     lines = result.stderr.splitlines()
@@ -60,8 +57,7 @@ def test_several_problems_are_one_line_each_as_validate_prints_them(
 
 def test_a_markdown_failure_escapes_a_line_break_from_a_role_name(demo: World) -> None:
     name = "Evil\\n```\\n# injected heading"  # YAML's escapes: a real newline in the name
-    extra = BROKEN_ROLE.format(n=0).replace('"Broken 0"', f'"{name}"')
-    folder = hq_with(demo.workdir, extra)
+    folder = hq_with(demo.workdir, broken_role(0, name))
     result = demo.orgctl("plan", folder, "--format", "markdown", portal="hq")
     assert result.returncode == 1, output_of(result)
     lines = result.stdout.splitlines()
@@ -87,7 +83,12 @@ def test_a_fleet_root_given_to_one_portals_command_is_named_as_such(
 def test_a_long_plan_ends_with_counts_per_kind_right_above_the_prompt(demo: World) -> None:
     """Once 11,256 lines of a 3,600-call plan came before the prompt, with no per-kind
     summary near it."""
-    folder = hq_with(demo.workdir, "".join(NEW_ROLE.format(n=n) for n in range(30)))
+    folder = hq_with(
+        demo.workdir,
+        "".join(
+            ROLE.format(name=f"Added {n:02d}", privilege="portal:user:joinGroup") for n in range(30)
+        ),
+    )
     code, output = run_orgctl_on_a_terminal(
         ["apply", str(folder)], demo.env("hq"), "no", demo.workdir
     )
