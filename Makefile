@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# The demo needs orgctl and its reference service only, not the test tools nor the
+# vendor's client of the compat suite (arcgis and its numerical stack).
+DEMO_STAMP := $(VENV)/.installed-serve
 # The REST JS compat suite's packages (tests/compat_js): installed from the lock file by
 # npm, skipped with a line when the machine has no npm (the suite then skips itself too).
 JS_DIR   := tests/compat_js
@@ -15,8 +18,14 @@ install: $(STAMP) $(JS_STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,compat]'
-	touch $(STAMP)
+	$(BIN)/pip install --quiet -e '.[serve,dev,compat]'
+	touch $(STAMP) $(DEMO_STAMP)
+
+$(DEMO_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[serve]'
+	touch $(DEMO_STAMP)
 
 $(JS_STAMP): $(JS_DIR)/package.json $(JS_DIR)/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
@@ -26,8 +35,8 @@ $(JS_STAMP): $(JS_DIR)/package.json $(JS_DIR)/package-lock.json
 	fi
 
 lint: install
-	$(BIN)/ruff check reconciler tests scripts benchmarks examples/ci
-	$(BIN)/ruff format --check reconciler tests scripts benchmarks examples/ci
+	$(BIN)/ruff check reconciler orgctl_service tests scripts benchmarks examples/ci
+	$(BIN)/ruff format --check reconciler orgctl_service tests scripts benchmarks examples/ci
 
 typecheck: install
 	$(BIN)/mypy
@@ -40,7 +49,7 @@ schema: install
 
 # The tour: start the reference service with the demo state on a free port, then
 # validate, plan, apply and re-plan each example, and show drift catching a hand change.
-demo: install
+demo: $(DEMO_STAMP)
 	$(BIN)/python scripts/demo.py
 
 # Speed and memory targets (benchmarks/README.md), measured rather than asserted in timed tests.

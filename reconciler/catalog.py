@@ -427,55 +427,43 @@ class Gate:
 ALWAYS = Gate(Bound(), Bound())
 
 
-def _since(version: str) -> Gate:
+def since(version: str) -> Gate:
     # A bare release number in docs/rules.md §9 names a self-hosted release; hosted cloud, always
     # on the newest release, has every such feature.
     return Gate(Bound(since=version), Bound())
 
 
 class Feature(StrEnum):
-    """Operations and parameters whose availability depends on the platform."""
+    """Parameters whose availability depends on the platform beyond their operation's
+    (an operation's own gate is on its row: `reconciler.operations`)."""
 
-    UPDATE_USER_LEVEL = "updateUserLevel"
-    CREATE_ROLE = "createRole"
-    SET_PRIVILEGES = "setPrivileges"
-    DELETE_COLLABORATION = "collaboration delete"
-    UPDATE_SCHEDULE = "schedule update"
-    UPDATE_INFO = "updateInfo"
     UPDATE_INFO_SIZES = "updateInfo maxItemSizeInMB/maxReplicationPackageSizeInMB"
     UPDATE_INFO_COPY_BY_REF = "updateInfo copyByRefIfCopyFail"
     UPDATE_INFO_CONFIG = "updateInfo config"
-    UPDATE_GROUP_LINK = "updatePortalGroupLink"
     COPY_FEATURE_SERVICE_DATA = "copyFeatureServiceData"
     COPY_HOSTED_VIEW_DATA = "copyFeatureServiceData for hosted feature layer views"
     BIDIRECTIONAL_SYNC = "enableFeatureServiceBidirectionalSync"
-    INVALIDATE_INVITATION = "invalidate invitation"
-    REMOVE_PARTICIPATION = "removeParticipation"
-    DELETE_TASK_RUN = "task run delete"
-    DELETE_ORG_WEBHOOK = "webhook delete"
-    WEBHOOK_SETTINGS = "webhook settings"
 
 
 GATES: dict[Feature, Gate] = {
-    Feature.UPDATE_USER_LEVEL: Gate(Bound(until="10.6.1"), None),
-    Feature.CREATE_ROLE: ALWAYS,
-    Feature.SET_PRIVILEGES: ALWAYS,
-    Feature.DELETE_COLLABORATION: ALWAYS,
-    Feature.UPDATE_SCHEDULE: _since("10.6"),
-    Feature.UPDATE_INFO: _since("10.5"),
-    Feature.UPDATE_INFO_SIZES: _since("10.6"),
-    Feature.UPDATE_INFO_COPY_BY_REF: _since("10.6"),
+    Feature.UPDATE_INFO_SIZES: since("10.6"),
+    Feature.UPDATE_INFO_COPY_BY_REF: since("10.6"),
     Feature.UPDATE_INFO_CONFIG: Gate(Bound(since="10.5", removed="10.6"), None),
-    Feature.UPDATE_GROUP_LINK: _since("10.5"),
-    Feature.COPY_FEATURE_SERVICE_DATA: _since("10.5.1"),
-    Feature.COPY_HOSTED_VIEW_DATA: _since("10.7"),
+    Feature.COPY_FEATURE_SERVICE_DATA: since("10.5.1"),
+    Feature.COPY_HOSTED_VIEW_DATA: since("10.7"),
     Feature.BIDIRECTIONAL_SYNC: Gate(Bound(since="10.9"), Bound(since="2021-03")),
-    Feature.INVALIDATE_INVITATION: _since("10.5"),
-    Feature.REMOVE_PARTICIPATION: _since("10.5"),
-    Feature.DELETE_TASK_RUN: _since("10.8.1"),
-    Feature.DELETE_ORG_WEBHOOK: _since("10.7"),
-    Feature.WEBHOOK_SETTINGS: Gate(Bound(since="11.2"), None),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Availability:
+    """Where an operation exists (its row's gate), and how a refusal names it."""
+
+    name: str
+    gate: Gate
+
+    def problem(self, platform: Platform) -> str | None:
+        return availability_problem(self, platform)
 
 
 # Asked once per member whose level is managed (100,000 in a large organization) about
@@ -486,17 +474,24 @@ def feature_problem(feature: Feature, platform: Platform) -> str | None:
     return GATES[feature].problem(feature.value, platform)
 
 
-# The feature each workspace field needs (docs/rules.md §9): its operation's, or its own.
-WORKSPACE_INFO_GATES: dict[str, Feature] = {
-    "name": Feature.UPDATE_INFO,
-    "description": Feature.UPDATE_INFO,
+@functools.lru_cache(maxsize=1024)
+def availability_problem(availability: Availability, platform: Platform) -> str | None:
+    """Why an operation is unavailable on `platform`, or None when it is available."""
+    return availability.gate.problem(availability.name, platform)
+
+
+# The feature each workspace field needs (docs/rules.md §9) beyond its operation's; None:
+# its operation's alone (updateInfo, updatePortalGroupLink).
+WORKSPACE_INFO_GATES: dict[str, Feature | None] = {
+    "name": None,
+    "description": None,
     "maxItemSizeInMB": Feature.UPDATE_INFO_SIZES,
     "maxReplicationPackageSizeInMB": Feature.UPDATE_INFO_SIZES,
     "copyByRefIfCopyFail": Feature.UPDATE_INFO_COPY_BY_REF,
 }
-GROUP_LINK_GATES: dict[str, Feature] = {
-    "portalGroupId": Feature.UPDATE_GROUP_LINK,
-    "enableRealtimeSync": Feature.UPDATE_GROUP_LINK,
+GROUP_LINK_GATES: dict[str, Feature | None] = {
+    "portalGroupId": None,
+    "enableRealtimeSync": None,
     "copyFeatureServiceData": Feature.COPY_FEATURE_SERVICE_DATA,
     "enableFeatureServiceBidirectionalSync": Feature.BIDIRECTIONAL_SYNC,
 }

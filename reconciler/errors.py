@@ -14,6 +14,8 @@
     │   │                         (plan/fingerprint.py)
     │   ├── LockError ........... the apply lock could not be taken, kept or broken
     │   │                         (apply/lock.py)
+    │   ├── Interrupted ......... apply stopped by SIGINT or SIGTERM; exits 130 or 143
+    │   │                         (cli/interrupts.py)
     │   └── PortalError ......... talking to a portal failed (live/errors.py)
     │       ├── ServiceError .... it answered an error envelope (code, messageCode)
     │       │   ├── AuthError ... 498/499, or a refused sign-in
@@ -24,6 +26,8 @@
     │       │                     route; says the likely reason
     │       ├── HostNotFoundError  DNS says the host does not exist: never retried
     │       ├── TLSError ........ the TLS handshake failed (untrusted certificate, http)
+    │       ├── PortalStopped ... not sent: the portal stopped answering, or refused the
+    │       │                     credentials for good (live/breaker.py)
     │       └── AmbiguousRequestError  a write was sent and its reply lost: it may or
     │                             may not have taken effect (never resent blindly)
     ├── ValueError

@@ -65,9 +65,10 @@ def apply_text(url: str, result: ApplyResult | None, converged: bool) -> str:
         return f"{url}: " + ("nothing to apply" if converged else "nothing applied")
     counts = result.counts()
     outcome = "converged" if converged else "NOT converged"
+    stopped = "".join(f", {counts[s]} {s}" for s in ("not sent", "unknown") if s in counts)
     return (
         f"{url}: applied, {outcome}: {counts['done']} done, {counts['failed']} failed,"
-        f" {counts['skipped']} skipped"
+        f" {counts['skipped']} skipped{stopped}"
     )
 
 

@@ -14,11 +14,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from types import MappingProxyType
 from urllib.parse import quote
 
-from reconciler.catalog import GROUP_LINK_GATES, WORKSPACE_INFO_GATES, Feature, feature_problem
+from reconciler.catalog import (
+    ALWAYS,
+    GROUP_LINK_GATES,
+    WORKSPACE_INFO_GATES,
+    Availability,
+    Bound,
+    Feature,
+    Gate,
+    feature_problem,
+    since,
+)
 from reconciler.versions import Platform
 
 
@@ -42,6 +52,23 @@ class Capability(StrEnum):
     COLLABORATION_GUEST = "an administrator of a guest portal of the collaboration"
     WEBHOOK_ADMIN = "the default administrator or a holder of portal:admin:manageWebhooks"
     TASK_OWNER_OR_ADMIN = "the task's owner or an organization administrator"
+
+
+class Phase(IntEnum):
+    """Send order of a plan's calls, before the address and the row's `rank`: roles,
+    privileges, member roles, levels, collaborations, delivery settings; deletions come
+    last, roles last of all (after no member holds them)."""
+
+    ROLES = 1
+    ROLE_PRIVILEGES = 2
+    MEMBER_ROLES = 3
+    MEMBER_LEVELS = 4
+    COLLABORATIONS = 5
+    SETTINGS = 6
+    DELETE_TASK_RUNS = 7
+    DELETE_WEBHOOKS = 8
+    DELETE_COLLABORATIONS = 9
+    DELETE_ROLES = 10
 
 
 class OperationName(StrEnum):
@@ -152,6 +179,12 @@ class Path:
         return found
 
 
+def call_key(operation: str, address: str) -> str:
+    """The one name of a planned call: its operation and its resource's address (a call
+    names the calls it waits for by theirs)."""
+    return f"{operation} {address}"
+
+
 def segment(value: str) -> str:
     """`value` quoted so it stays one path segment whatever it holds."""
     return quote(value, safe="")
@@ -188,8 +221,10 @@ class Operation:
     name: OperationName
     path: Path
     capability: Capability
+    phase: Phase  # where a plan sends it among the other operations
     rank: int  # send order within one address: create before privileges, and so on
-    feature: Feature | None = None  # the release gate of the operation itself
+    # Where the operation exists (docs/rules.md §9), by the name its refusal gives.
+    available: Availability
     parameters: Mapping[str, ParameterGate] = field(default_factory=dict)
     idempotent: bool = True  # sending it twice leaves the portal as sending it once
     produces: str | None = None  # the reply attribute later calls refer to
@@ -202,7 +237,7 @@ class Operation:
 
     def problem(self, platform: Platform) -> str | None:
         """Why the operation cannot be called on `platform`, or None when it can."""
-        return feature_problem(self.feature, platform) if self.feature else None
+        return self.available.problem(platform)
 
     def parameter_problem(self, name: str, platform: Platform) -> str | None:
         gate = self.parameters.get(name)
@@ -284,23 +319,28 @@ _INFO_GATES = {
     **{
         name: ParameterGate(feature)
         for name, feature in WORKSPACE_INFO_GATES.items()
-        if feature is not Feature.UPDATE_INFO
+        if feature is not None
     },
     "config": ParameterGate(Feature.UPDATE_INFO_CONFIG),
 }
 _GROUP_LINK_GATES = {
     name: ParameterGate(feature, when_true=True)
     for name, feature in GROUP_LINK_GATES.items()
-    if feature is not Feature.UPDATE_GROUP_LINK
+    if feature is not None
 }
+# Operations every release has; organization webhooks came at 10.7 (one gate for the
+# deletion and the portal's delivery settings, as the service has always named it).
+_ANY_RELEASE = Availability("", ALWAYS)
+_ORGANIZATION_WEBHOOKS = Availability("webhook delete", since("10.7"))
 
 _OPERATION_ROWS = (
     Operation(
         OperationName.CREATE_ROLE,
         _sharing(_PORTAL + "/createRole"),
         Capability.DEFAULT_ADMIN,
+        Phase.ROLES,
         rank=0,
-        feature=Feature.CREATE_ROLE,
+        available=Availability("createRole", ALWAYS),
         idempotent=False,
         produces="id",
         # Role names are unique in an organization (ROLE_1001 for a second one).
@@ -310,110 +350,129 @@ _OPERATION_ROWS = (
         OperationName.UPDATE_ROLE,
         _sharing(_PORTAL + "/roles/{roleId}/update"),
         Capability.DEFAULT_ADMIN,
+        Phase.ROLES,
         rank=1,
+        available=_ANY_RELEASE,
     ),
     Operation(
         OperationName.SET_PRIVILEGES,
         _sharing(_PORTAL + "/roles/{roleId}/setPrivileges"),
         Capability.DEFAULT_ADMIN,
+        Phase.ROLE_PRIVILEGES,
         rank=2,
-        feature=Feature.SET_PRIVILEGES,
+        available=Availability("setPrivileges", ALWAYS),
     ),
     Operation(
         OperationName.UPDATE_USER_ROLE,
         _sharing(_PORTAL + "/updateuserrole"),
         Capability.ROLE_ASSIGNER,
+        Phase.MEMBER_ROLES,
         rank=3,
+        available=_ANY_RELEASE,
     ),
     Operation(
         OperationName.UPDATE_USER_LEVEL,
         _sharing(_PORTAL + "/updateUserLevel"),
         Capability.ORG_ADMIN,
+        Phase.MEMBER_LEVELS,
         rank=4,
-        feature=Feature.UPDATE_USER_LEVEL,
+        available=Availability("updateUserLevel", Gate(Bound(until="10.6.1"), None)),
     ),
     Operation(
         OperationName.UPDATE_INFO,
         _sharing(_WORKSPACE + "/updateInfo"),
         Capability.HOST_ADMIN,
+        Phase.COLLABORATIONS,
         rank=5,
-        feature=Feature.UPDATE_INFO,
+        available=Availability("updateInfo", since("10.5")),
         parameters=_INFO_GATES,
     ),
     Operation(
         OperationName.UPDATE_GROUP_LINK,
         _sharing(_WORKSPACE + "/updatePortalGroupLink"),
         Capability.GUEST_ADMIN,
+        Phase.COLLABORATIONS,
         rank=6,
-        feature=Feature.UPDATE_GROUP_LINK,
+        available=Availability("updatePortalGroupLink", since("10.5")),
         parameters=_GROUP_LINK_GATES,
     ),
     Operation(
         OperationName.UPDATE_SCHEDULE,
         _sharing(_WORKSPACE + "/schedule/update"),
         Capability.COLLABORATION_GUEST,
+        Phase.COLLABORATIONS,
         rank=7,
-        feature=Feature.UPDATE_SCHEDULE,
+        available=Availability("schedule update", since("10.6")),
     ),
     Operation(
         OperationName.INVALIDATE_INVITATION,
         _sharing(_COLLABORATION + "/invitations/{invitationId}/invalidate"),
         Capability.HOST_ADMIN,
+        Phase.COLLABORATIONS,
         rank=8,
-        feature=Feature.INVALIDATE_INVITATION,
+        available=Availability("invalidate invitation", since("10.5")),
     ),
     Operation(
         # A guest's answer to an invitation, imported by the host; orgctl never sends it.
         OperationName.IMPORT_INVITATION_RESPONSE,
         _sharing(_COLLABORATION + "/importInvitationResponse"),
         Capability.HOST_ADMIN,
+        Phase.COLLABORATIONS,
         rank=9,
+        available=_ANY_RELEASE,
         idempotent=False,
     ),
     Operation(
         OperationName.WEBHOOK_SETTINGS,
         _WEBHOOK_SETTINGS,
         Capability.WEBHOOK_ADMIN,
+        Phase.SETTINGS,
         rank=10,
-        feature=Feature.WEBHOOK_SETTINGS,
+        available=Availability("webhook settings", Gate(Bound(since="11.2"), None)),
     ),
     Operation(
         OperationName.DELETE_TASK_RUN,
         _sharing(_TASK + "/runs/{runId}/delete"),
         Capability.TASK_OWNER_OR_ADMIN,
+        Phase.DELETE_TASK_RUNS,
         rank=11,
-        feature=Feature.DELETE_TASK_RUN,
+        available=Availability("task run delete", since("10.8.1")),
         gone_when_missing=True,
     ),
     Operation(
         OperationName.DELETE_WEBHOOK,
         _sharing(_PORTAL + "/webhooks/{webhookId}/delete"),
         Capability.WEBHOOK_ADMIN,
+        Phase.DELETE_WEBHOOKS,
         rank=12,
-        feature=Feature.DELETE_ORG_WEBHOOK,
+        available=_ORGANIZATION_WEBHOOKS,
         gone_when_missing=True,
     ),
     Operation(
         OperationName.REMOVE_PARTICIPATION,
         _sharing(_COLLABORATION + "/removeParticipation"),
         Capability.GUEST_ADMIN,
+        Phase.DELETE_COLLABORATIONS,
         rank=13,
-        feature=Feature.REMOVE_PARTICIPATION,
+        available=Availability("removeParticipation", since("10.5")),
         gone_when_missing=True,
     ),
     Operation(
         OperationName.DELETE_COLLABORATION,
         _sharing(_COLLABORATION + "/delete"),
         Capability.HOST_ADMIN,
+        Phase.DELETE_COLLABORATIONS,
         rank=14,
-        feature=Feature.DELETE_COLLABORATION,
+        available=Availability("collaboration delete", ALWAYS),
         gone_when_missing=True,
     ),
     Operation(
         OperationName.DELETE_ROLE,
         _sharing(_PORTAL + "/roles/{roleId}/delete"),
         Capability.DEFAULT_ADMIN,
+        Phase.DELETE_ROLES,
         rank=15,
+        available=_ANY_RELEASE,
         gone_when_missing=True,
     ),
     Operation(
@@ -421,21 +480,26 @@ _OPERATION_ROWS = (
         OperationName.UPDATE_PORTAL_WEBHOOK_SETTINGS,
         _sharing(_PORTAL_WEBHOOK_SETTINGS + "/update"),
         Capability.WEBHOOK_ADMIN,
+        Phase.SETTINGS,
         rank=16,
-        feature=Feature.DELETE_ORG_WEBHOOK,  # organization webhooks came at 10.7
+        available=_ORGANIZATION_WEBHOOKS,
     ),
     Operation(
         # Writing a key that exists replaces its text, so sending it twice is harmless.
         OperationName.ADD_RESOURCE,
         _sharing(_PORTAL + "/addResource"),
         Capability.ORG_ADMIN,
+        Phase.SETTINGS,
         rank=17,
+        available=_ANY_RELEASE,
     ),
     Operation(
         OperationName.REMOVE_RESOURCE,
         _sharing(_PORTAL + "/removeResource"),
         Capability.ORG_ADMIN,
+        Phase.SETTINGS,
         rank=18,
+        available=_ANY_RELEASE,
         gone_when_missing=True,
     ),
 )
@@ -559,3 +623,11 @@ _READ_ROWS = (
 )
 
 READS: Mapping[ReadName, Read] = MappingProxyType({read.name: read for read in _READ_ROWS})
+
+
+def availability_problem(needs: OperationName | Feature, platform: Platform) -> str | None:
+    """Why an operation (its row's gate) or a parameter (its feature) is unavailable on
+    `platform`, or None when it is available."""
+    if isinstance(needs, OperationName):
+        return OPERATIONS[needs].problem(platform)
+    return feature_problem(needs, platform)

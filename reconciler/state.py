@@ -191,6 +191,8 @@ class DesiredState:
     webhookRemoval: WebhookRemoval | None = None
     retention: list[RunRetention] = field(default_factory=list)
     sources: dict[str, Source] = field(default_factory=dict)
+    # What kinds registered beyond the built-in ones declare, by kind (reconciler.kinds).
+    kinds: dict[str, Any] = field(default_factory=dict)
 
 
 # --- live --------------------------------------------------------------------------------
@@ -247,6 +249,8 @@ class LiveState:
     # The member the Portal's spec.applier names, as the member listing and the roles
     # describe it (None: no applier named, or not a member).
     applier: Caller | None = None
+    # What kinds registered beyond the built-in ones read, by kind (reconciler.kinds).
+    kinds: dict[str, Any] = field(default_factory=dict)
 
 
 def managed_fields(record: Any) -> dict[str, Any]:

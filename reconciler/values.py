@@ -101,3 +101,23 @@ def int_keys(mapping: Any) -> dict[int, Any]:
     if not isinstance(mapping, dict):
         return {}
     return {int(k): v for k, v in mapping.items()}
+
+
+_DURATION_UNITS = {"h": 3600, "m": 60, "s": 1}
+
+
+def seconds(text: str) -> float | None:
+    """A wait like Terraform's `-lock-timeout`: `0`, `90s`, `2m`, `1h30m`, as seconds;
+    None when `text` is no such duration."""
+    text = text.strip().lower()
+    if text.isdigit():
+        return float(text)
+    total, digits = 0, ""
+    for char in text:
+        if char.isdigit():
+            digits += char
+        elif char in _DURATION_UNITS and digits:
+            total, digits = total + int(digits) * _DURATION_UNITS[char], ""
+        else:
+            return None
+    return None if digits or not text else float(total)

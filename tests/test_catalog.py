@@ -6,6 +6,7 @@ import pytest
 
 from reconciler import catalog
 from reconciler.catalog import Feature
+from reconciler.operations import OperationName, availability_problem
 from reconciler.versions import Platform
 
 # docs/rules.md §4.3, privilege catalog: (id, C, S), in the spec's order.
@@ -170,25 +171,25 @@ def test_limits_and_ranges_of_spec_section_8() -> None:
 
 
 # docs/rules.md §9, one row each: (feature, platform that lacks it, platform that has it).
-VERSION_ROWS: list[tuple[Feature, Platform | None, Platform | None]] = [
-    (Feature.UPDATE_USER_LEVEL, sh("10.6.2"), sh("10.6.1")),
-    (Feature.UPDATE_USER_LEVEL, cloud("2026-06"), sh("10.5")),
-    (Feature.UPDATE_SCHEDULE, sh("10.5.1"), sh("10.6")),
-    (Feature.UPDATE_INFO, sh("10.4.1"), sh("10.5")),
+VERSION_ROWS: list[tuple[OperationName | Feature, Platform | None, Platform | None]] = [
+    (OperationName.UPDATE_USER_LEVEL, sh("10.6.2"), sh("10.6.1")),
+    (OperationName.UPDATE_USER_LEVEL, cloud("2026-06"), sh("10.5")),
+    (OperationName.UPDATE_SCHEDULE, sh("10.5.1"), sh("10.6")),
+    (OperationName.UPDATE_INFO, sh("10.4.1"), sh("10.5")),
     (Feature.UPDATE_INFO_SIZES, sh("10.5.1"), sh("10.6")),
     (Feature.UPDATE_INFO_COPY_BY_REF, sh("10.5.1"), sh("10.6")),
     (Feature.UPDATE_INFO_CONFIG, sh("10.6"), sh("10.5.1")),
-    (Feature.UPDATE_GROUP_LINK, sh("10.4.1"), sh("10.5")),
+    (OperationName.UPDATE_GROUP_LINK, sh("10.4.1"), sh("10.5")),
     (Feature.COPY_FEATURE_SERVICE_DATA, sh("10.5"), sh("10.5.1")),
     (Feature.COPY_HOSTED_VIEW_DATA, sh("10.6.1"), sh("10.7")),
     (Feature.BIDIRECTIONAL_SYNC, cloud("2021-02"), cloud("2021-03")),
     (Feature.BIDIRECTIONAL_SYNC, sh("10.8.1"), sh("10.9")),
-    (Feature.INVALIDATE_INVITATION, sh("10.4.1"), sh("10.5")),
-    (Feature.REMOVE_PARTICIPATION, sh("10.4.1"), sh("10.5")),
-    (Feature.DELETE_TASK_RUN, sh("10.8"), sh("10.8.1")),
-    (Feature.DELETE_ORG_WEBHOOK, sh("10.6.1"), sh("10.7")),
-    (Feature.WEBHOOK_SETTINGS, sh("11.1"), sh("11.2")),
-    (Feature.WEBHOOK_SETTINGS, cloud("2026-06"), None),
+    (OperationName.INVALIDATE_INVITATION, sh("10.4.1"), sh("10.5")),
+    (OperationName.REMOVE_PARTICIPATION, sh("10.4.1"), sh("10.5")),
+    (OperationName.DELETE_TASK_RUN, sh("10.8"), sh("10.8.1")),
+    (OperationName.DELETE_WEBHOOK, sh("10.6.1"), sh("10.7")),
+    (OperationName.WEBHOOK_SETTINGS, sh("11.1"), sh("11.2")),
+    (OperationName.WEBHOOK_SETTINGS, cloud("2026-06"), None),
 ]
 
 
@@ -198,15 +199,19 @@ VERSION_ROWS: list[tuple[Feature, Platform | None, Platform | None]] = [
     ids=[f"{r[0].value}-{r[1]}" for r in VERSION_ROWS],
 )
 def test_each_versioning_row(
-    feature: Feature, lacking: Platform | None, having: Platform | None
+    feature: OperationName | Feature, lacking: Platform | None, having: Platform | None
 ) -> None:
     if lacking is not None:
-        assert catalog.feature_problem(feature, lacking) is not None
+        assert availability_problem(feature, lacking) is not None
     if having is not None:
-        assert catalog.feature_problem(feature, having) is None
+        assert availability_problem(feature, having) is None
 
 
 def test_bare_release_numbers_are_available_on_hosted_cloud() -> None:
     # A bare number in docs/rules.md §9 names a self-hosted release; hosted cloud has the feature.
-    for feature in (Feature.UPDATE_SCHEDULE, Feature.DELETE_TASK_RUN, Feature.DELETE_ORG_WEBHOOK):
-        assert catalog.feature_problem(feature, cloud("2020-01")) is None
+    for operation in (
+        OperationName.UPDATE_SCHEDULE,
+        OperationName.DELETE_TASK_RUN,
+        OperationName.DELETE_WEBHOOK,
+    ):
+        assert availability_problem(operation, cloud("2020-01")) is None

@@ -10,6 +10,7 @@ import pkgutil
 import re
 from pathlib import Path
 
+import orgctl_service
 import reconciler
 from reconciler import errors
 
@@ -20,7 +21,11 @@ BUILTIN_ROOTS = {"Exception", "ValueError"}
 
 def _exception_classes() -> dict[str, type[BaseException]]:
     classes: dict[str, type[BaseException]] = {}
-    for info in pkgutil.walk_packages(reconciler.__path__, "reconciler."):
+    modules = [
+        *pkgutil.walk_packages(reconciler.__path__, "reconciler."),
+        *pkgutil.walk_packages(orgctl_service.__path__, "orgctl_service."),
+    ]
+    for info in modules:
         module = importlib.import_module(info.name)
         for name, value in vars(module).items():
             defined_here = inspect.isclass(value) and value.__module__ == module.__name__

@@ -5,48 +5,52 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reconciler.errors import UserError
-
-# Kinds whose live value a manifest can declare. The others state what must be deleted
-# (a policy no live portal can tell), so their manifests are edited by hand.
-NOT_ADOPTABLE = {
-    "Invitation": "adopt Collaboration/<id> to write its invalidInvitations",
-    "OrganizationWebhook": "OrganizationWebhooks states which webhooks must go; edit it by hand",
-    "TaskRun": "TaskRunRetention states which runs must go; edit it by hand",
-}
+from reconciler.kinds.registry import owner, registered
 
 
 @dataclass(frozen=True, slots=True)
 class Address:
-    """`Role/<name>`, `Member/<username>`, `Collaboration/<id>`,
-    `Workspace/<collaborationId>/<workspaceId>` or `WebhookSettings`."""
+    """A plan address of a resource whose live value a manifest can declare
+    (`Role/<name>`, `Workspace/<collaborationId>/<workspaceId>`, `WebhookSettings`)."""
 
-    kind: str
-    key: str = ""  # the name, username or collaboration id
-    workspace: str = ""  # Workspace only
+    kind: str  # the address's head: "Role", "Workspace"
+    ids: tuple[str, ...] = ()  # its identity parts
+
+    @property
+    def key(self) -> str:
+        """The first identity part: the name, username or collaboration id."""
+        return self.ids[0] if self.ids else ""
+
+    @property
+    def workspace(self) -> str:
+        return self.ids[1] if len(self.ids) > 1 else ""
 
     def __str__(self) -> str:
-        if self.kind == "WebhookSettings":
-            return self.kind
-        if self.kind == "Workspace":
-            return f"Workspace/{self.key}/{self.workspace}"
-        return f"{self.kind}/{self.key}"
+        return "/".join((self.kind, *self.ids))
 
 
 def parse_address(text: str) -> Address:
     """One address; anything else is a UserError that says what is accepted."""
-    kind, _, rest = text.partition("/")
-    if kind == "WebhookSettings" and not rest:
-        return Address(kind)
-    if kind in NOT_ADOPTABLE:
-        raise UserError(f"{text}: cannot be adopted: {NOT_ADOPTABLE[kind]}")
-    if kind in ("Role", "Member", "Collaboration") and rest:
-        # A role name may hold slashes: everything after the kind is the name.
-        return Address(kind, rest)
-    if kind == "Workspace":
-        collaboration, _, workspace = rest.partition("/")
-        if collaboration and workspace:
-            return Address(kind, collaboration, workspace)
-    raise UserError(
-        f"{text}: not an address orgctl adopt knows; use Role/<name>, Member/<username>,"
-        " Collaboration/<id>, Workspace/<collaborationId>/<workspaceId> or WebhookSettings"
-    )
+    head, _, rest = text.partition("/")
+    found = owner(head)
+    if found is not None:
+        kind, form = found
+        why = kind.unadoptable.get(head)
+        if why is not None:
+            raise UserError(f"{text}: cannot be adopted: {why}")
+        # A role name may hold slashes: the last part takes everything after the others.
+        ids = tuple(rest.split("/", form.parts - 1)) if form.parts and rest else ()
+        if kind.adopt is not None and len(ids) == form.parts and all(ids):
+            return Address(head, ids)
+    raise UserError(f"{text}: not an address orgctl adopt knows; use {_known()}")
+
+
+def _known() -> str:
+    shown = [
+        str(form)
+        for kind in registered()
+        if kind.adopt is not None
+        for form in kind.addresses
+        if form.head not in kind.unadoptable
+    ]
+    return ", ".join(shown[:-1]) + " or " + shown[-1]

@@ -13,16 +13,9 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.error import YAMLError
 
 from reconciler.errors import UserError
+from reconciler.kinds.registry import kind_named
 from reconciler.manifest.loader import manifest_files
 from reconciler.manifest.writer import manifest_yaml, to_node
-
-# Where a document of a kind the manifests do not hold yet goes: export's file names.
-NEW_FILES = {
-    "Role": "roles.yaml",
-    "Members": "members.yaml",
-    "Collaboration": "collaborations.yaml",
-    "WebhookSettings": "webhook-settings.yaml",
-}
 
 
 @dataclass(slots=True)
@@ -50,10 +43,8 @@ class ManifestFiles:
                 if isinstance(document, CommentedMap) and document.get("kind") == kind:
                     yield path, document
 
-    def find(self, kind: str, identity: str) -> tuple[Path, CommentedMap] | None:
-        """The document of `kind` whose identity (metadata.id of a Collaboration, else
-        metadata.name) is `identity`."""
-        key = "id" if kind == "Collaboration" else "name"
+    def find(self, kind: str, identity: str, key: str = "name") -> tuple[Path, CommentedMap] | None:
+        """The document of `kind` whose identity (its metadata's `key`) is `identity`."""
         for path, document in self.documents(kind):
             if str((document.get("metadata") or {}).get(key)) == identity:
                 return path, document
@@ -68,7 +59,8 @@ class ManifestFiles:
         path = next((p for p, _ in self.documents(kind)), None)
         if path is None:
             folder = self.root if self.root.is_dir() else self.root.parent
-            path = folder / NEW_FILES.get(kind, f"{kind.lower()}.yaml")
+            # Where export would write the kind, so adopted and exported folders agree.
+            path = folder / (kind_named(kind).export.file or f"{kind.lower()}.yaml")
             if path not in self.trees:
                 self.trees[path] = []
                 self.originals[path] = None

@@ -13,6 +13,7 @@ from reconciler.apply.journal import Journal
 from reconciler.apply.placeholders import Produced, UnresolvedPlaceholder
 from reconciler.apply.result import ApplyResult, CallOutcome, Status
 from reconciler.errors import UserError
+from reconciler.live.breaker import PortalStopped
 from reconciler.live.client import ALREADY_GONE, PortalClient
 from reconciler.live.errors import AmbiguousRequestError, PortalError, ServiceError
 from reconciler.plan.model import Call, Plan
@@ -37,9 +38,12 @@ async def execute(
     on_event: EventHook | None = None,
     look_up_created: Lookup | None = None,
     guard: Guard | None = None,
+    abandon: asyncio.Event | None = None,
 ) -> ApplyResult:
     """Send `plan.calls`; the result lists every call's outcome in seq order. A call whose
-    turn comes when `guard` gives a reason is not sent, and fails with that reason."""
+    turn comes when `guard` gives a reason is not sent (status "not sent", with that
+    reason). Once `abandon` is set, the calls in flight are cancelled and their outcome is
+    unknown (they may have taken effect); they are no longer waited for."""
     if plan.errors:
         raise UserError("the plan has errors and cannot be applied")
     if parallelism < 1:
@@ -47,8 +51,18 @@ async def execute(
     check_dependencies(plan.calls)
     lookup = look_up_created or created_lookup(client)
     run = _Run(client, parallelism, journal, on_event, lookup, guard)
-    outcomes = await asyncio.gather(*(run.call(c) for c in plan.calls))
+    watcher = asyncio.ensure_future(_abandon_when_set(abandon, run)) if abandon else None
+    try:
+        outcomes = await asyncio.gather(*(run.call(c) for c in plan.calls))
+    finally:
+        if watcher is not None:
+            watcher.cancel()
     return ApplyResult(tuple(sorted(outcomes, key=lambda o: o.seq)))
+
+
+async def _abandon_when_set(abandon: asyncio.Event, run: _Run) -> None:
+    await abandon.wait()
+    run.abandon()
 
 
 def check_dependencies(calls: tuple[Call, ...]) -> None:
@@ -83,6 +97,14 @@ class _Run:
         self.lookup = lookup
         self.produced = Produced()
         self.finished: dict[int, asyncio.Future[CallOutcome]] = {}
+        self.in_flight: set[asyncio.Future[CallOutcome]] = set()
+        self.abandoned = False
+
+    def abandon(self) -> None:
+        """Cancel every call in flight; none starts from now on (the guard says why)."""
+        self.abandoned = True
+        for sending in self.in_flight:
+            sending.cancel()
 
     def _future(self, seq: int) -> asyncio.Future[CallOutcome]:
         if seq not in self.finished:
@@ -101,6 +123,9 @@ class _Run:
 
     async def _settle(self, call: Call) -> CallOutcome:
         deps = [await self._future(d) for d in call.dependsOn]
+        unsent = [d for d in deps if d.status is Status.NOT_SENT]
+        if unsent:
+            return self._not_sent(call, unsent[0].error or "not sent")
         blocked = [d for d in deps if d.status is not Status.DONE]
         if blocked:
             return self._skipped(call, blocked)
@@ -123,10 +148,28 @@ class _Run:
             return self._failed(call, {"message": str(exc)})
         stop = self.guard() if self.guard is not None else None
         if stop is not None:
-            return self._failed(call, {"message": f"not sent: {stop}"})
+            return self._not_sent(call, f"not sent: {stop}")
         self._emit(CallEvent(call, EventKind.START, params=params))
+        sending = asyncio.ensure_future(self._deliver(call, url, params))
+        self.in_flight.add(sending)
+        try:
+            return await sending
+        except asyncio.CancelledError:
+            # Our own abandon() cancelled the call, not the run's caller: say so and go on.
+            current = asyncio.current_task()
+            if not self.abandoned or (current is not None and current.cancelling()):
+                raise
+            return self._unknown(call)
+        finally:
+            self.in_flight.discard(sending)
+
+    async def _deliver(self, call: Call, url: str, params: dict[str, str]) -> CallOutcome:
         try:
             result = await self._post(call, url, params)
+        except PortalStopped as exc:  # the run stops: no try of this call is made any more
+            if exc.maybe_processed:
+                return self._unknown(call, f"{exc}; an earlier try got no reply")
+            return self._not_sent(call, f"not sent: {exc}")
         except AmbiguousRequestError as exc:
             if call.spec.adoption is None:
                 return self._failed(call, _error(exc))
@@ -218,6 +261,17 @@ class _Run:
     def _failed(self, call: Call, error: dict[str, Any]) -> CallOutcome:
         self._emit(CallEvent(call, EventKind.FAILED, error=error))
         return CallOutcome(call.seq, call.address, call.operation, Status.FAILED, error["message"])
+
+    def _not_sent(self, call: Call, reason: str) -> CallOutcome:
+        self._emit(CallEvent(call, EventKind.NOT_SENT, error={"message": reason}))
+        return CallOutcome(call.seq, call.address, call.operation, Status.NOT_SENT, reason)
+
+    def _unknown(
+        self, call: Call, why: str = "sent, then abandoned before its answer"
+    ) -> CallOutcome:
+        reason = f"{why}: it may or may not have taken effect"
+        self._emit(CallEvent(call, EventKind.UNKNOWN, error={"message": reason}))
+        return CallOutcome(call.seq, call.address, call.operation, Status.UNKNOWN, reason)
 
     def _emit(self, event: CallEvent) -> None:
         if self.journal is not None:

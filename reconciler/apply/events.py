@@ -15,6 +15,8 @@ class EventKind(StrEnum):
     FAILED = "failed"
     SKIPPED = "skipped"
     RETRY = "retry"  # one try failed and the call is being tried again
+    NOT_SENT = "not-sent"  # its turn came after the run stopped
+    UNKNOWN = "unknown"  # sent, then abandoned before its answer (a second Ctrl-C)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,8 @@ class Status(StrEnum):
     DONE = "done"
     FAILED = "failed"
     SKIPPED = "skipped"
+    NOT_SENT = "not sent"  # its turn came after the run stopped (signal, dead portal, lost lock)
+    UNKNOWN = "unknown"  # sent, and abandoned before its answer: it may have taken effect
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,10 +35,17 @@ class ApplyResult:
     def ok(self) -> bool:
         return all(o.status is Status.DONE for o in self.outcomes)
 
+    @property
+    def stopped(self) -> bool:
+        """The run stopped: some calls were never sent, or abandoned in flight."""
+        return any(o.status in (Status.NOT_SENT, Status.UNKNOWN) for o in self.outcomes)
+
     def counts(self) -> dict[str, int]:
-        counts = {status.value: 0 for status in Status}
+        """Calls done, failed and skipped; and, only when there are any, not sent and
+        unknown (a run that stopped)."""
+        counts = {status.value: 0 for status in (Status.DONE, Status.FAILED, Status.SKIPPED)}
         for outcome in self.outcomes:
-            counts[outcome.status.value] += 1
+            counts[outcome.status.value] = counts.get(outcome.status.value, 0) + 1
         return counts
 
     def with_status(self, status: Status) -> tuple[CallOutcome, ...]:

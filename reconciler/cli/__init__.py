@@ -104,6 +104,9 @@ def run(args: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C outside apply's own handling: no traceback
+        click.echo("Interrupted.", err=True)
+        return 130
     except click.ClickException as exc:
         exc.show()
         return 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -11,8 +12,9 @@ from pathlib import Path
 import click
 
 from reconciler.apply import ApplyResult, Journal, execute
-from reconciler.apply.lock import ApplyLock, LeaseStore, new_run_id
+from reconciler.apply.lock import ApplyLock, LeaseStore, lease_seconds, new_run_id, not_released
 from reconciler.cli import help, options
+from reconciler.cli.interrupts import Interrupted, Interrupts
 from reconciler.cli.output import (
     apply_progress,
     check_writable,
@@ -37,6 +39,7 @@ from reconciler.workflow import (
     connect,
     plan_live,
     run,
+    say_on_stderr,
     target_list,
     warn_in_ci,
 )
@@ -59,6 +62,7 @@ class Request:
     verbose: bool = False
     # Names this apply in its journal lines and its lease on the portal.
     run_id: str = field(default_factory=new_run_id)
+    label: str = "MANIFESTS"  # the folder (or plan) as given, for commands it suggests
 
 
 @click.command(
@@ -69,7 +73,7 @@ class Request:
             "orgctl apply portals/prod --dry-run   # print each call, send nothing",
             "orgctl apply portals/prod --auto-approve --journal apply.jsonl   # in CI",
         ],
-        help.LIVE + help.NOTIFY,
+        help.LIVE + help.NOTIFY + help.LOCK,
     ),
 )
 @click.argument("manifests", required=False, type=click.Path(path_type=Path))
@@ -151,6 +155,7 @@ def command(
             saved_path,
             notifier,
             verbose,
+            label=label,
         )
         ok = run(_apply(desired, request))
     ctx.exit(0 if ok else 1)
@@ -188,24 +193,46 @@ def _manifests(given: Path | None, saved: Plan | None, saved_path: Path | None) 
 
 
 async def _apply(desired: DesiredState, request: Request) -> bool:
+    interrupts = Interrupts()
+    return await interrupts.run(_apply_connected(desired, request, interrupts))
+
+
+async def _apply_connected(desired: DesiredState, request: Request, interrupts: Interrupts) -> bool:
     async with connect(desired, parallelism=request.parallelism) as client:
         if request.dry_run or not request.lock:
-            return await _apply_planned(client, desired, request, None)
+            return await _apply_planned(client, desired, request, None, interrupts)
         if request.saved is not None:
             # Taking the lock is a write: an account that may not make the plan's calls
             # (a reviewer's, say) is refused before it, naming them.
             await _check_saved(client, desired, request.saved, request.saved_path)
-        held = ApplyLock(LeaseStore(client))
+        held = ApplyLock(
+            LeaseStore(client), lease_seconds=lease_seconds(os.environ), notice=say_on_stderr
+        )
         with reading(desired.portal.url, "taking the apply lock of"):
             await held.acquire(request.lock_timeout, request.run_id)
         try:
-            return await _apply_planned(client, desired, request, held)
+            return await _apply_planned(client, desired, request, held, interrupts)
         finally:
-            await held.release()
+            await _release(held, request.label)
+
+
+async def _release(held: ApplyLock, label: str) -> None:
+    """Give the lock back; when that fails (the portal stopped answering), say what holds
+    it and how to break it, as the last thing printed."""
+    lease = held.lease
+    try:
+        await held.release()
+    except UserError as exc:
+        if lease is not None:
+            click.echo(safe(not_released(lease, exc, label)), err=True)
 
 
 async def _apply_planned(
-    client: PortalClient, desired: DesiredState, request: Request, held: ApplyLock | None
+    client: PortalClient,
+    desired: DesiredState,
+    request: Request,
+    held: ApplyLock | None,
+    interrupts: Interrupts,
 ) -> bool:
     """Plan (under the lock, so no other apply changes what the plan was made on), show,
     confirm, send and verify."""
@@ -220,11 +247,20 @@ async def _apply_planned(
     if request.dry_run:
         echo_calls(plan)
         return True
-    _confirm(plan, desired.portal.name, request.auto_approve)
+    with interrupts.at_prompt():
+        _confirm(plan, desired.portal.name, request.auto_approve)
     if held is not None:
         await held.describe_plan(plan)
-    result = await _send(client, plan, request, held)
+    result = await _send(client, plan, request, held, interrupts)
     echo_result(result, request.verbose)
+    if interrupts.received is not None:
+        raise Interrupted(
+            interrupts.received, f"{interrupts.reason()}; run apply again to converge"
+        )
+    if result.stopped:
+        click.echo("Stopped before every call was sent (why: above); the portal was not verified.")
+        request.notifier.send(apply_text(plan.portal.url, result, converged=False))
+        return False
     converged = await _verify(client, desired, request)
     request.notifier.send(apply_text(plan.portal.url, result, converged))
     return converged and result.ok
@@ -306,19 +342,30 @@ def confirmation_summary(plan: Plan) -> str:
 
 
 async def _send(
-    client: PortalClient, plan: Plan, request: Request, held: ApplyLock | None
+    client: PortalClient,
+    plan: Plan,
+    request: Request,
+    held: ApplyLock | None,
+    interrupts: Interrupts,
 ) -> ApplyResult:
     journal = (
         Journal(request.journal, run_id=request.run_id) if request.journal else nullcontext(None)
     )
-    with journal as record, apply_progress(plan) as progress:
+
+    def guard() -> str | None:
+        """Why no further call may be sent: a signal, a dead portal, a lost lock."""
+        lost = held.still_held() if held is not None else None
+        return interrupts.reason() or client.breaker.stopped() or lost
+
+    with interrupts.sending(), journal as record, apply_progress(plan) as progress:
         return await execute(
             plan,
             client,
             parallelism=request.parallelism,
             journal=record,
             on_event=progress,
-            guard=held.still_held if held is not None else None,
+            guard=guard,
+            abandon=interrupts.abandon,
         )
 
 

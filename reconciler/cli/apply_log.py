@@ -20,7 +20,11 @@ FINISHED = {
     EventKind.DONE: "done",
     EventKind.FAILED: "failed",
     EventKind.SKIPPED: "skipped",
+    EventKind.NOT_SENT: "not sent",
+    EventKind.UNKNOWN: "unknown",
 }
+# Outcomes of a run that stopped: told once, grouped, in the closing table, not per resource.
+UNTOLD = {"not sent", "unknown"}
 # How often the count is printed while calls are in flight.
 EVERY_SECONDS = 5.0
 
@@ -65,7 +69,7 @@ class ApplyLog:
         self.finished[outcome] += 1
         self.outcomes.setdefault(address, Counter())[outcome] += 1
         self.left[address] -= 1
-        if self.left[address] == 0:
+        if self.left[address] == 0 and outcome not in UNTOLD:
             self.say(self.resource_line(address))
 
     def resource_line(self, address: str) -> str:
@@ -79,9 +83,10 @@ class ApplyLog:
     def count_line(self) -> str:
         done = sum(self.finished.values())
         elapsed = self.clock() - self.started_at
+        stopped = "".join(f", {self.finished[o]} {o}" for o in sorted(UNTOLD) if self.finished[o])
         return (
             f"apply: {done}/{self.total} calls finished ({self.finished['done']} done,"
-            f" {self.finished['failed']} failed, {self.finished['skipped']} skipped),"
+            f" {self.finished['failed']} failed, {self.finished['skipped']} skipped{stopped}),"
             f" {elapsed:.0f}s elapsed"
         )
 

@@ -29,6 +29,7 @@ CONNECTION = (
     ("ORGCTL_REFERER", "the Referer a token bound to a referer needs"),
 )
 NOTIFY = (("ORGCTL_NOTIFY_URL", "the webhook --notify posts to, when not given"),)
+LOCK = (("ORGCTL_LOCK_LEASE", "the apply lock's lease period (default 5m, e.g. 90s)"),)
 LIVE = CREDENTIALS + URLS + CONNECTION
 NONE = (("(none)", "this command reads no environment variable"),)
 

@@ -8,6 +8,8 @@ from typing import Any, TypeVar
 
 import click
 
+from reconciler.values import seconds
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -93,9 +95,6 @@ def notify(function: F) -> F:
     )(function)
 
 
-_UNITS = {"h": 3600, "m": 60, "s": 1}
-
-
 # click 8.5 made ParamType generic; 8.1, which we support, cannot be subscripted.
 class Seconds(click.ParamType):  # type: ignore[type-arg]
     """A wait like Terraform's `-lock-timeout`: `0`, `90s`, `2m`, `1h30m` (as seconds)."""
@@ -105,21 +104,10 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, float):
             return value
-        text = str(value).strip().lower()
-        if text.isdigit():
-            return float(text)
-        total, number = 0, ""
-        for char in text:
-            if char.isdigit():
-                number += char
-            elif char in _UNITS and number:
-                total, number = total + int(number) * _UNITS[char], ""
-            else:
-                number = "x"
-                break
-        if number or not text:
+        parsed = seconds(str(value))
+        if parsed is None:
             self.fail(f"{value!r} is not a duration like 0, 30s, 2m or 1h30m", param, ctx)
-        return float(total)
+        return parsed
 
 
 def lock(function: F) -> F:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +15,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from reconciler.apply import ApplyResult, CallEvent, EventKind, Status
+from reconciler.apply import ApplyResult, CallEvent, CallOutcome, EventKind, Status
 from reconciler.cli.apply_log import ApplyLog
 from reconciler.files import open_output
 from reconciler.plan import Mode, Plan, render_json, render_markdown, render_text
@@ -48,26 +49,64 @@ def echo_calls(plan: Plan) -> None:
             click.echo(safe(f"        {name}={value}"))
 
 
+# Calls of one outcome (failed, not sent, unknown) for the same reason, this many or more,
+# are told as one row: a run stopped by a dead portal does not print a thousand rows of
+# one reason.
+GROUPED_FROM = 3
+GROUPED = (Status.FAILED, Status.NOT_SENT, Status.UNKNOWN)
+STOPPED = (Status.NOT_SENT, Status.UNKNOWN)  # counted only when there are any
+
+
 def echo_result(result: ApplyResult, verbose: bool = False) -> None:
-    """The closing table: every failed and skipped call in full, the calls done as one
-    line (each of them with `verbose`), then the counts."""
+    """The closing table: every failed and skipped call in full (calls of one outcome and
+    reason as one row), the calls done as one line (each of them with `verbose`), then
+    the counts."""
     counts = result.counts()
     rows = [o for o in result.outcomes if verbose or o.status is not Status.DONE]
     click.echo("")
     if rows:
         click.echo(f"{'seq':>4}  {'outcome':<8} {'address':<48} detail")
-    for outcome in rows:
-        detail = outcome.error or outcome.note or ""
-        click.echo(
-            safe(
-                f"{outcome.seq:>4}  {outcome.status.value:<8} {outcome.address:<48} {detail}"
-            ).rstrip()
-        )
+    for group in _grouped(rows):
+        click.echo(safe(_row(group)).rstrip())
     if not verbose and counts["done"]:
         click.echo(f"{counts['done']} done (--verbose lists each).")
+    stopped = "".join(f", {counts[s.value]} {s.value}" for s in STOPPED if s.value in counts)
     click.echo(
-        f"Apply: {counts['done']} done, {counts['failed']} failed, {counts['skipped']} skipped."
+        f"Apply: {counts['done']} done, {counts['failed']} failed, {counts['skipped']}"
+        f" skipped{stopped}."
     )
+
+
+def _grouped(rows: list[CallOutcome]) -> list[list[CallOutcome]]:
+    """Rows in seq order; calls failed, not sent or unknown for one reason, as one group
+    where the first of them stood."""
+
+    def key(o: CallOutcome) -> tuple[Status, str]:
+        return o.status, o.error or o.note or ""
+
+    sizes = Counter(key(o) for o in rows)
+    groups: dict[tuple[Status, str], list[CallOutcome]] = {}
+    shown: list[list[CallOutcome]] = []
+    for outcome in rows:
+        if outcome.status not in GROUPED or sizes[key(outcome)] < GROUPED_FROM:
+            shown.append([outcome])
+        elif key(outcome) in groups:
+            groups[key(outcome)].append(outcome)
+        else:
+            groups[key(outcome)] = [outcome]
+            shown.append(groups[key(outcome)])
+    return shown
+
+
+def _row(group: list[CallOutcome]) -> str:
+    first = group[0]
+    detail = first.error or first.note or ""
+    if len(group) == 1:
+        return f"{first.seq:>4}  {first.status.value:<8} {first.address:<48} {detail}"
+    named = ", ".join(o.address for o in group[:3])
+    more = f" and {len(group) - 3:,} more" if len(group) > 3 else ""
+    calls = f"{len(group):,} calls (#{first.seq} to #{group[-1].seq}: {named}{more})"
+    return f"{'':>4}  {first.status.value:<8} {calls} {detail}"
 
 
 @contextmanager
@@ -87,7 +126,7 @@ def apply_progress(plan: Plan) -> Iterator[Callable[[CallEvent], None] | None]:
         task = progress.add_task("apply", total=len(plan.calls))
 
         def advance(event: CallEvent) -> None:
-            if event.kind in (EventKind.DONE, EventKind.FAILED, EventKind.SKIPPED):
+            if event.kind not in (EventKind.START, EventKind.RETRY):
                 progress.advance(task)
 
         yield advance

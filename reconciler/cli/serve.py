@@ -12,16 +12,38 @@ import click
 
 from reconciler.cli import help
 from reconciler.errors import UserError
-from reconciler.service import TlsFiles, make_local_certificate, user_certificate
 
 if TYPE_CHECKING:
     import uvicorn
 
-    from reconciler.service.app import ServiceApp
-    from reconciler.service.world import World
+    from orgctl_service import TlsFiles
+    from orgctl_service.app import ServiceApp
+    from orgctl_service.world import World
+
+# The reference service's web stack is the optional extra `serve`: the rest of orgctl
+# (validate, plan, apply, drift) never needs it, so CI jobs that install orgctl skip it.
+WEB_STACK = frozenset({"starlette", "uvicorn", "trustme"})
+MISSING_EXTRA = (
+    "orgctl serve needs the reference service's web stack ({missing} is not installed):"
+    " install the extra with pip install 'orgctl[serve]'"
+)
+
+
+def require_web_stack() -> None:
+    """Import the service's web stack now, so a missing extra is one line, not a traceback."""
+    try:
+        import uvicorn  # noqa: F401
+
+        import orgctl_service  # noqa: F401
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] in WEB_STACK:
+            raise UserError(MISSING_EXTRA.format(missing=exc.name.split(".")[0])) from None
+        raise
 
 
 def _tls_files(tls: bool, cert: Path | None, key: Path | None) -> TlsFiles | None:
+    from orgctl_service import make_local_certificate, user_certificate
+
     if (cert is None) != (key is None):
         raise UserError("--cert and --key go together: give both, or --tls alone")
     if cert is not None and key is not None:
@@ -32,7 +54,7 @@ def _tls_files(tls: bool, cert: Path | None, key: Path | None) -> TlsFiles | Non
 def world_ticks(state_file: Path | None, world: World) -> bool:
     """A state without `clock` runs on wall time; one with `clock` stands still. A world
     just seeded knows (the state file of 100,000 members is not parsed a second time)."""
-    from reconciler.service import declares_clock
+    from orgctl_service import declares_clock
 
     if world.clock_fixed is not None:
         return not world.clock_fixed
@@ -98,9 +120,10 @@ def command(
     key_file: Path | None,
 ) -> None:
     """Serve every portal of the state under /<urlKey>/sharing/rest and /<urlKey>/admin."""
+    require_web_stack()
     import uvicorn
 
-    from reconciler.service import create_app, open_world
+    from orgctl_service import create_app, open_world
 
     listener = _listen(host, port)  # first: a busy port leaves nothing made behind
     files = _tls_files(tls, cert_file, key_file)
@@ -140,8 +163,8 @@ def _listen(host: str, port: int) -> socket.socket:
 def _config(app: ServiceApp, files: TlsFiles | None) -> uvicorn.Config:
     import uvicorn
 
-    from reconciler.service.app import REQUEST_HEAD_BYTES
-    from reconciler.service.protocol import ServiceProtocol
+    from orgctl_service.app import REQUEST_HEAD_BYTES
+    from orgctl_service.protocol import ServiceProtocol
 
     return uvicorn.Config(
         app,

@@ -17,13 +17,12 @@ from typing import Any
 from reconciler import catalog
 from reconciler.catalog import Feature
 from reconciler.manifest.models import API_VERSION
-from reconciler.manifest.writer import FlowMap
+from reconciler.operations import OperationName, availability_problem
 from reconciler.state import (
     Auth,
     Collaboration,
     GroupLink,
     LiveState,
-    Role,
     Schedule,
     Workspace,
 )
@@ -46,8 +45,8 @@ def iso_utc(epoch_ms: int) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _available(feature: Feature, platform: Platform) -> bool:
-    return catalog.feature_problem(feature, platform) is None
+def _available(needs: OperationName | Feature, platform: Platform) -> bool:
+    return availability_problem(needs, platform) is None
 
 
 # --- Portal ----------------------------------------------------------------------------------
@@ -82,20 +81,6 @@ def portal_document(
 # --- Roles -----------------------------------------------------------------------------------
 
 
-def role_documents(live: LiveState) -> list[Document]:
-    """One document per editable custom role, by name."""
-    return [
-        role_document(role)
-        for role in sorted(live.roles.values(), key=lambda r: r.name)
-        if role.editable
-    ]
-
-
-def role_document(role: Role) -> Document:
-    spec = {"description": role.description or "", "privileges": sorted(role.privileges or ())}
-    return document("Role", {"name": role.name}, spec)
-
-
 def unknown_privileges(live: LiveState) -> list[str]:
     """Privileges that exported roles hold but the catalog does not allow on this platform
     (such as the self-hosted notebook web-tools privilege, whose id the spec does not
@@ -103,28 +88,6 @@ def unknown_privileges(live: LiveState) -> list[str]:
     platform = live.portal.platform
     held = {p for role in live.roles.values() if role.editable for p in role.privileges or ()}
     return sorted(p for p in held if catalog.privilege_problem(p, platform) is not None)
-
-
-# --- Members ---------------------------------------------------------------------------------
-
-
-def members_document(live: LiveState) -> Document | None:
-    """Every member with its role; `level` only where the platform still has levels."""
-    if not live.members:
-        return None
-    members = {username: member_entry(live, username) for username in sorted(live.members)}
-    return document("Members", {"name": "members"}, {"members": members})
-
-
-def member_entry(live: LiveState, username: str) -> FlowMap:
-    """One member's role, and its level where the platform still has levels."""
-    member = live.members[username]
-    entry = FlowMap()
-    if member.level is not None and _available(Feature.UPDATE_USER_LEVEL, live.portal.platform):
-        entry["level"] = member.level
-    if member.role is not None:
-        entry["role"] = member.role
-    return entry
 
 
 # --- Collaborations --------------------------------------------------------------------------
@@ -148,7 +111,7 @@ def collaboration_documents(live: LiveState) -> Collaborations:
         spec: dict[str, Any] = {}
         invalid = sorted(i for i, s in collab.invitations.items() if s == "invalidated")
         out.pending_invitations += len(collab.invitations) - len(invalid)
-        if host and invalid and _available(Feature.INVALIDATE_INVITATION, platform):
+        if host and invalid and _available(OperationName.INVALIDATE_INVITATION, platform):
             spec["invalidInvitations"] = invalid
         workspaces = {
             wid: _host_workspace(ws, platform) if host else _guest_workspace(ws, platform)
@@ -169,17 +132,18 @@ def _host_workspace(workspace: Workspace, platform: Platform) -> dict[str, Any]:
     return {
         key: getattr(workspace, key)
         for key, feature in catalog.WORKSPACE_INFO_GATES.items()
-        if getattr(workspace, key) is not None and _available(feature, platform)
+        if getattr(workspace, key) is not None
+        and _available(feature or OperationName.UPDATE_INFO, platform)
     }
 
 
 def _guest_workspace(workspace: Workspace, platform: Platform) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if workspace.schedule is not None and _available(Feature.UPDATE_SCHEDULE, platform):
+    if workspace.schedule is not None and _available(OperationName.UPDATE_SCHEDULE, platform):
         schedule = _schedule(workspace.schedule)
         if schedule:
             out["schedule"] = schedule
-    if workspace.groupLink is not None and _available(Feature.UPDATE_GROUP_LINK, platform):
+    if workspace.groupLink is not None and _available(OperationName.UPDATE_GROUP_LINK, platform):
         link = _group_link(workspace.groupLink, platform)
         if link:
             out["groupLink"] = link
@@ -199,22 +163,11 @@ def _group_link(link: GroupLink, platform: Platform) -> dict[str, Any]:
     out = {
         key: getattr(link, key)
         for key, feature in catalog.GROUP_LINK_GATES.items()
-        if getattr(link, key) is not None and _available(feature, platform)
+        if getattr(link, key) is not None
+        and _available(feature or OperationName.UPDATE_GROUP_LINK, platform)
     }
     if out.get("enableFeatureServiceBidirectionalSync") and not out.get("copyFeatureServiceData"):
         # The manifest rule (docs/rules.md §4.7) refuses this pair; a portal that reports it anyway
         # keeps it unmanaged rather than made invalid.
         del out["enableFeatureServiceBidirectionalSync"]
     return out
-
-
-# --- webhook settings ------------------------------------------------------------------------
-
-
-def webhook_settings_document(live: LiveState) -> Document | None:
-    """All five settings, in the order of docs/rules.md §2, when the portal has and tells them."""
-    settings = live.webhookSettings
-    if settings is None or not _available(Feature.WEBHOOK_SETTINGS, live.portal.platform):
-        return None
-    spec = {key: settings[key] for key in catalog.WEBHOOK_SETTINGS if key in settings}
-    return document("WebhookSettings", {"name": "delivery"}, spec)

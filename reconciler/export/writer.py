@@ -8,21 +8,21 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from reconciler import catalog
 from reconciler.addresses import extras
-from reconciler.catalog import Feature
 from reconciler.errors import UserError
 from reconciler.export import documents as docs
 from reconciler.export.summary import ExportSummary
+from reconciler.kinds.registry import ExportInput, registered
 from reconciler.manifest.writer import render
 from reconciler.state import Auth, LiveState
 
 PORTAL_FILE = "portal.yaml"
-ROLES_FILE = "roles.yaml"
-MEMBERS_FILE = "members.yaml"
-COLLABORATIONS_FILE = "collaborations.yaml"
-WEBHOOK_SETTINGS_FILE = "webhook-settings.yaml"
-FILES = (PORTAL_FILE, ROLES_FILE, MEMBERS_FILE, COLLABORATIONS_FILE, WEBHOOK_SETTINGS_FILE)
+
+
+def export_files() -> tuple[str, ...]:
+    """Every file an export writes: the Portal's, then one per exported kind."""
+    return (PORTAL_FILE, *(k.export.file for k in registered() if k.export.file))
+
 
 # Where a repository keeps the schema (`orgctl schema > schemas/orgctl-v1.schema.json`).
 SCHEMA_PATH = Path("schemas") / "orgctl-v1.schema.json"
@@ -58,23 +58,19 @@ class _Export:
     header: list[str]
     files: list[_File] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    roles: int = 0
-    collaborations: int = 0
-    workspaces: int = 0
-    settings: bool = False
+    counts: dict[str, int] = field(default_factory=dict)
+    phrases: list[str] = field(default_factory=list)
 
-    def add(self, name: str, documents: list[docs.Document]) -> None:
+    def add(self, kind: str, name: str, documents: list[docs.Document]) -> None:
+        self.counts[kind] = len(documents)
         if documents:
             self.files.append(_File(name, render(documents, self.header)))
 
     def summary(self, out: Path, written: tuple[Path, ...]) -> ExportSummary:
         return ExportSummary(
             folder=out,
-            roles=self.roles,
-            members=len(self.live.members),
-            collaborations=self.collaborations,
-            workspaces=self.workspaces,
-            webhookSettings=self.settings,
+            counts=dict(self.counts),
+            phrases=tuple(self.phrases),
             files=written,
             notes=tuple(self.notes),
         )
@@ -104,13 +100,29 @@ def write_manifests(
     _check_auth(auth)
     export = _Export(live, _header(portal_url, exported_at, schema_modeline(out)))
     _add_portal(export, name=name, url=portal_url, admin_url=admin_url, auth=auth)
-    _add_roles(export)
-    member_document = docs.members_document(live)
-    export.add(MEMBERS_FILE, [member_document] if member_document else [])
-    _add_collaborations(export)
-    _add_webhook_settings(export, admin_url)
-    export.notes.extend(_unexpressed(live))
+    _add_kinds(export, ExportInput(live, admin_url))
     return export.summary(out, _write(out, export.files, force))
+
+
+def _add_kinds(export: _Export, given: ExportInput) -> None:
+    """Each kind's file, then what could not be read, then what the policy kinds (those
+    without a file) leave out, and that they are not exported."""
+    parts = [(kind, kind.export.write(given)) for kind in registered()]
+    for kind, part in parts:
+        if kind.export.file:
+            export.add(kind.name, kind.export.file, part.documents)
+            export.notes.extend(part.notes)
+        if part.phrase:
+            export.phrases.append(part.phrase)
+    export.notes.extend(_unreadable(given.live))
+    policies = [(kind, part) for kind, part in parts if not kind.export.file]
+    export.notes.extend(note for _, part in policies for note in part.notes)
+    if policies:
+        names = " and ".join(kind.name for kind, _ in policies)
+        export.notes.append(
+            f"{names} are not exported: they state what must be deleted,"
+            " which no live portal can tell"
+        )
 
 
 def _add_portal(
@@ -131,37 +143,7 @@ def _add_portal(
         auth=auth,
         extra_privileges=extra,
     )
-    export.add(PORTAL_FILE, [portal])
-
-
-def _add_roles(export: _Export) -> None:
-    roles = docs.role_documents(export.live)
-    export.add(ROLES_FILE, roles)
-    export.roles = len(roles)
-    fixed = sorted(r.name for r in export.live.roles.values() if not r.editable)
-    if fixed:
-        export.notes.append(f"pre-built roles that cannot be edited, left out: {', '.join(fixed)}")
-
-
-def _add_collaborations(export: _Export) -> None:
-    found = docs.collaboration_documents(export.live)
-    export.add(COLLABORATIONS_FILE, found.documents)
-    export.collaborations = len(found.documents)
-    export.workspaces = found.workspaces
-    if found.pending_invitations:
-        export.notes.append(
-            f"{found.pending_invitations} invitation(s) that are still valid, left out: a"
-            " manifest can only require an invitation to be invalid"
-        )
-
-
-def _add_webhook_settings(export: _Export, admin_url: str | None) -> None:
-    settings = docs.webhook_settings_document(export.live) if admin_url else None
-    if settings is None:
-        export.notes.extend(_settings_notes(export.live, admin_url))
-        return
-    export.add(WEBHOOK_SETTINGS_FILE, [settings])
-    export.settings = True
+    export.add("Portal", PORTAL_FILE, [portal])
 
 
 def _header(portal_url: str, exported_at: datetime | None, modeline: str | None) -> list[str]:
@@ -181,26 +163,9 @@ def _default_name(live: LiveState) -> str:
     return slug or live.portal.id
 
 
-def _settings_notes(live: LiveState, admin_url: str | None) -> list[str]:
-    platform = live.portal.platform
-    if catalog.feature_problem(Feature.WEBHOOK_SETTINGS, platform) is not None:
-        return []
-    if not admin_url:
-        return ["webhook settings not exported: they need --admin-url (the admin root)"]
-    if live.webhookSettings is None:
-        return ["webhook settings not exported: the portal did not tell their values"]
-    return []
-
-
-POLICIES_NOTE = (
-    "OrganizationWebhooks and TaskRunRetention are not exported: they state what must be"
-    " deleted, which no live portal can tell"
-)
-
-
-def _unexpressed(live: LiveState) -> list[str]:
-    """Live resources the manifest format has no way to declare, or that could not be
-    read (written out, they would claim values nobody saw)."""
+def _unreadable(live: LiveState) -> list[str]:
+    """Live resources that could not be read, or that the account may not read: written
+    out, they would claim values nobody saw."""
     notes = [
         f"{address} left out: its live values could not be read ({why})"
         for address, why in sorted(live.unreadable.items())
@@ -209,18 +174,6 @@ def _unexpressed(live: LiveState) -> list[str]:
         f"{part} left out: the signed-in account may not read it ({why})"
         for part, why in sorted(live.unread.items())
     ]
-    if live.webhooks:
-        notes.append(
-            f"{len(live.webhooks)} organization webhook(s) left out: a manifest can only"
-            " remove them (OrganizationWebhooks)"
-        )
-    tasks = sum(len(t) for t in live.tasks.values())
-    if tasks:
-        notes.append(
-            f"{tasks} task(s) left out: a manifest can only set the retention of their runs"
-            " (TaskRunRetention)"
-        )
-    notes.append(POLICIES_NOTE)
     return notes
 
 
@@ -258,7 +211,7 @@ def _write(out: Path, files: list[_File], force: bool) -> tuple[Path, ...]:
     try:
         out.mkdir(parents=True, exist_ok=True)
         names = {f.name for f in files}
-        for stale in FILES:
+        for stale in export_files():
             if stale not in names:
                 (out / stale).unlink(missing_ok=True)
         for f in files:

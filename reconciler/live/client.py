@@ -22,6 +22,7 @@ import httpx
 
 from reconciler.addresses import extras
 from reconciler.errors import UserError
+from reconciler.live.breaker import Breaker
 from reconciler.live.credentials import Credentials, load_credentials
 from reconciler.live.envelopes import decode
 from reconciler.live.errors import (
@@ -105,6 +106,7 @@ class PortalClient:
         self.retry_notice = retry_notice
         self.requests = 0  # every HTTP request sent, retries and sign-ins included
         self.server_clock: float | None = None  # Unix seconds, from the last Date header
+        self.breaker = Breaker()  # shared by every request: a dead portal stops them all
         self._gate = asyncio.Semaphore(concurrency)
         self._token: str | None = self.credentials.token
         self._issued: list[str] = []  # generated tokens: secrets as much as the password
@@ -224,6 +226,7 @@ class PortalClient:
         reauthenticated = False
         reply_lost = False  # an earlier attempt may have taken effect
         while True:
+            self.breaker.check(reply_lost)
             token = await self._current_token() if signed else None
             try:
                 return await self._send_once(method, url, form, token)
@@ -244,10 +247,12 @@ class PortalClient:
                 delay = self.retry.delay(failures, retryable.retry_after)
                 if on_retry is not None:
                     on_retry(failures, retryable.error, delay)
-                self._announce(retryable.error, failures, delay)
+                self._announce(retryable.error, failures, delay, form)
                 await self.retry.sleep(delay)
             except AuthError as error:
                 if error.code != 498 or reauthenticated or not self.credentials.can_sign_in:
+                    if error.code in (498, 499):
+                        self.breaker.refused(self._explained(error))
                     raise self._explained(error) from None
                 reauthenticated = True
                 await self._renew_token(stale=token)
@@ -269,14 +274,20 @@ class PortalClient:
                 else:
                     response = await self._http.post(url, data=form, headers=headers)
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-                raise _failed(connect_failure(url, exc, self.timeout)) from None
+                raise self._unanswered(connect_failure(url, exc, self.timeout)) from None
             except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-                raise _failed(reply_failure(url, exc, self.timeout)) from None
+                raise self._unanswered(reply_failure(url, exc, self.timeout)) from None
+        self.breaker.answered()
         return self._decoded(response)
 
-    def _announce(self, error: PortalError, failures: int, delay: float) -> None:
+    def _unanswered(self, failure: Failure) -> Exception:
+        if failure.retry:  # a failure that is final at once (DNS, TLS) is not a streak
+            self.breaker.no_answer(failure.error, self.root)
+        return _failed(failure)
+
+    def _announce(self, error: PortalError, failures: int, delay: float, request: object) -> None:
         """One line per retry, so a wait on an unreachable portal is seen, not silent."""
-        if self.retry_notice is None:
+        if self.retry_notice is None or self.breaker.quiet(request):
             return
         what = error.short if isinstance(error, ConnectionFailure) else str(error)
         self.retry_notice(
@@ -323,7 +334,11 @@ class PortalClient:
         async with self._token_lock:
             if self._token != stale:
                 return  # a concurrent request already renewed it
-            self._token = await self._generate_token()
+            try:
+                self._token = await self._generate_token()
+            except AuthError as refused:
+                self.breaker.refused(refused)
+                raise
             self._issued.append(self._token)
 
     async def _generate_token(self) -> str:

@@ -17,6 +17,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from reconciler.errors import LiveRecordError, UserError
+from reconciler.kinds.registry import registered
 from reconciler.live import records
 from reconciler.live.client import PortalClient
 from reconciler.live.concurrency import first_failure, gather
@@ -90,7 +91,11 @@ async def read_live(
     client: PortalClient, desired: DesiredState | None, scope: Scope = Scope.DESIRED
 ) -> LiveState:
     """The live state the planner diffs `desired` against (or the whole portal)."""
-    return await _read(client, Needs.of(desired, scope))
+    live = await _read(client, Needs.of(desired, scope))
+    for kind in registered():
+        if kind.read is not None:  # a kind that reads its own resources
+            live.kinds[kind.name] = await kind.read(client, live.portal.id, desired)
+    return live
 
 
 async def _read(client: PortalClient, needs: Needs) -> LiveState:

@@ -8,6 +8,7 @@ stops at the first.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,8 +17,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from reconciler import catalog
 from reconciler.errors import ManifestError, UserError
+from reconciler.kinds.registry import registered
 from reconciler.manifest import includes, limits, models, overlay, scope, yamltree
 from reconciler.manifest.folder import list_manifests
 from reconciler.manifest.includes import Include
@@ -25,7 +26,21 @@ from reconciler.manifest.problems import Problem, field_path
 from reconciler.manifest.raw import KeyPath, Raw, locate
 from reconciler.versions import Platform
 
-_ADAPTER: TypeAdapter[models.AnyDocument] = TypeAdapter(models.AnyDocument)
+
+def kind_names() -> tuple[str, ...]:
+    """Every kind a document may have: the Portal's, then the registered kinds'."""
+    return ("Portal", *(kind.name for kind in registered()))
+
+
+@functools.cache
+def _adapter(kinds: tuple[type[models.Document], ...]) -> TypeAdapter[models.Document]:
+    return TypeAdapter(models.document_union(kinds))
+
+
+def _validate(value: dict[str, Any]) -> models.Document:
+    return _adapter(tuple(kind.model for kind in registered())).validate_python(value)
+
+
 _SECRET_KEYS = frozenset({"token", "password", "secret", "apikey", "apiKey", "username"})
 
 
@@ -35,7 +50,7 @@ class Document:
 
     file: str
     line: int
-    model: models.AnyDocument
+    model: models.Document
     positions: yamltree.Positions
     # What its problems add after the message: the include and the overlays it owes
     # fields to ("" for a document of the portal folder, as it was written).
@@ -208,15 +223,17 @@ def _read_file(reading: Reading, file: Path, notes: list[str]) -> None:
 # misspelling of it), or names a kind of orgctl's with an apiVersion that names no other
 # tool's API group (absent, `123`, `v1`): a forgotten or mistyped line must be an error,
 # never a manifest silently unmanaged. Text that does not parse is judged by the same words.
-_MANIFEST_TEXT = re.compile(
-    r"^\s*(apiVersion:\s*[\"']?orgctl/|kind:\s*[\"']?(" + "|".join(models.KINDS) + r")\b)",
-    re.MULTILINE,
-)
+@functools.cache
+def _manifest_text(kinds: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(
+        r"^\s*(apiVersion:\s*[\"']?orgctl/|kind:\s*[\"']?(" + "|".join(kinds) + r")\b)",
+        re.MULTILINE,
+    )
 
 
 def looks_like_manifest(text: str) -> bool:
     """Whether text that is no valid YAML was meant as an orgctl manifest."""
-    return bool(_MANIFEST_TEXT.search(text))
+    return bool(_manifest_text(kind_names()).search(text))
 
 
 def _is_orgctl(value: Any) -> bool:
@@ -228,7 +245,7 @@ def _is_orgctl(value: Any) -> bool:
         # Another tool's API (a Kubernetes `rbac.authorization.k8s.io/v1` Role) is not
         # ours; a misspelt `orgclt/v1` is.
         return group == "orgctl" or bool(difflib.get_close_matches(group, ["orgctl"], 1, 0.6))
-    return value.get("kind") in models.KINDS or str(api).startswith("orgctl/")
+    return value.get("kind") in kind_names() or str(api).startswith("orgctl/")
 
 
 def _api_group(api: Any) -> str | None:
@@ -295,9 +312,9 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
         return
     resource = raw.label
     kind = value.get("kind")
-    if kind not in models.KINDS:
+    if kind not in kind_names():
         at_file, at_line, at_column = raw.locate(("kind",))
-        expected = ", ".join(models.KINDS)
+        expected = ", ".join(kind_names())
         message = (
             f"unknown kind {kind!r} (expected one of {expected})"
             if kind is not None
@@ -306,7 +323,7 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
         yield Problem(at_file, at_line, at_column, resource, "kind", message + raw.origin)
         return
     try:
-        model = _ADAPTER.validate_python(value)
+        model = _validate(value)
     except ValidationError as exc:
         for error in exc.errors():
             yield _validation_problem(raw, resource, error)
@@ -338,8 +355,5 @@ def _message(loc: KeyPath, error: Any) -> str:
         return f"must be {models.API_VERSION!r}, not {error['input']!r}"
     if kind == "string_type" and loc[-1:] == ("version",):
         return 'must be a quoted string such as "10.6.1" (YAML reads 10.10 as the number 10.1)'
-    bounds = catalog.WEBHOOK_SETTINGS.get(str(loc[-1])) if loc else None
-    if bounds and kind in ("greater_than_equal", "less_than_equal"):
-        return bounds.problem(str(loc[-1]), error["input"]) or error["msg"]
     message: str = error["msg"]
     return message.removeprefix("Value error, ")

@@ -7,12 +7,12 @@ the portal's platform or several documents live in `rules.py`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from collections.abc import Callable, Iterable
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from reconciler import catalog, values, windows
+from reconciler import values, windows
 from reconciler.manifest.scope import parse_releases
 
 API_VERSION = "orgctl/v1"
@@ -65,7 +65,7 @@ SET_PATCH_SCHEMA: dict[str, Any] = {
 }
 
 
-def _string_set(
+def string_set(
     *, min_items: int = 0, nullable: bool = False, item: dict[str, Any] | None = None
 ) -> Any:
     """A set of strings written as a list; in the JSON Schema also as an overlay's
@@ -83,12 +83,7 @@ def _string_set(
     return WithJsonSchema({"anyOf": forms})
 
 
-StringSet = Annotated[list[str], _string_set()]
-
-
-def _webhook_setting(name: str) -> Any:
-    bounds = catalog.WEBHOOK_SETTINGS[name]
-    return Field(None, ge=bounds.low, le=bounds.high, description=f"default {bounds.default}")
+StringSet = Annotated[list[str], string_set()]
 
 
 # --- metadata ------------------------------------------------------------------------------
@@ -115,10 +110,6 @@ class DocumentMetadata(Metadata):
     overlay: bool = Field(
         False, description="patches the document of this kind and name of an included folder"
     )
-
-
-class CollaborationMetadata(DocumentMetadata):
-    id: str = Field(min_length=1, description="the collaboration id: its identity")
 
 
 # --- Portal --------------------------------------------------------------------------------
@@ -181,95 +172,13 @@ class PortalSpec(Strict):
     )
 
 
-# --- Role, Members ---------------------------------------------------------------------------
-
-
-class RoleSpec(Strict):
-    description: str | None = Field(None, max_length=catalog.ROLE_DESCRIPTION_MAX)
-    # In the schema, one of the catalog's privileges (editors complete and check them);
-    # validate also accepts the Portal's extraPrivileges, which one document cannot see.
-    privileges: Annotated[list[str] | None, _string_set(nullable=True, item=PRIVILEGE_MARK)] = None
-    state: Presence = "present"
-
-
-class MemberSpec(Strict):
-    level: Literal[1, 2] | None = None
-    role: str | None = Field(None, min_length=1)
-
-
-class MembersSpec(Strict):
-    members: dict[str, MemberSpec]
-
-
-# --- Collaboration ---------------------------------------------------------------------------
-
-
-class ScheduleSpec(Strict):
-    startTime: StartTime | None = None
-    interval: int | None = None
-    repeatCount: int | None = None
-
-
-class GroupLinkSpec(Strict):
-    portalGroupId: str | None = None
-    enableRealtimeSync: bool | None = None
-    copyFeatureServiceData: bool | None = None
-    enableFeatureServiceBidirectionalSync: bool | None = None
-
-
-class WorkspaceSpec(Strict):
-    name: str | None = Field(None, max_length=catalog.WORKSPACE_NAME_MAX)
-    description: str | None = Field(None, max_length=catalog.WORKSPACE_DESCRIPTION_MAX)
-    # The spec states no bound; the service refuses a negative or non-finite size.
-    maxItemSizeInMB: float | None = Field(None, ge=0, le=catalog.MAX_SIZE_MB, allow_inf_nan=False)
-    maxReplicationPackageSizeInMB: float | None = Field(
-        None, ge=0, le=catalog.MAX_SIZE_MB, allow_inf_nan=False
-    )
-    copyByRefIfCopyFail: bool | None = None
-    schedule: ScheduleSpec | None = None
-    groupLink: GroupLinkSpec | None = None
-
-
-class CollaborationSpec(Strict):
-    state: Presence = "present"
-    invalidInvitations: StringSet = []
-    workspaces: dict[str, WorkspaceSpec] = {}
-
-
-# --- webhooks, task runs -----------------------------------------------------------------------
-
-
-class WebhookSettingsSpec(Strict):
-    notificationAttempts: int | None = _webhook_setting("notificationAttempts")
-    notificationTimeOutInSeconds: int | None = _webhook_setting("notificationTimeOutInSeconds")
-    notificationElapsedTimeInSeconds: int | None = _webhook_setting(
-        "notificationElapsedTimeInSeconds"
-    )
-    numberOfFailures: int | None = _webhook_setting("numberOfFailures")
-    daysInPast: int | None = _webhook_setting("daysInPast")
-
-
-class OrganizationWebhooksSpec(Strict):
-    absent: StringSet = []
-    keep: StringSet = []
-    prune: bool = False
-
-
-class TaskRunRetentionSpec(Strict):
-    user: str = Field(min_length=1)
-    tasks: Annotated[list[str], _string_set(min_items=1)] = Field(
-        min_length=1, description='task ids, or "*" for all'
-    )
-    keepLast: int | None = Field(None, ge=1)
-    maxAgeDays: int | None = Field(None, ge=1)
-
-
 # --- documents ---------------------------------------------------------------------------------
 
 
 class Document(Strict):
     apiVersion: Literal["orgctl/v1"]
     metadata: Metadata
+    kind: str  # each kind's model narrows it to its own name
 
 
 class Portal(Document):
@@ -277,65 +186,8 @@ class Portal(Document):
     spec: PortalSpec
 
 
-class Role(Document):
-    kind: Literal["Role"]
-    metadata: DocumentMetadata
-    spec: RoleSpec = RoleSpec()
-
-
-class Members(Document):
-    kind: Literal["Members"]
-    metadata: DocumentMetadata
-    spec: MembersSpec
-
-
-class Collaboration(Document):
-    kind: Literal["Collaboration"]
-    metadata: CollaborationMetadata
-    spec: CollaborationSpec = CollaborationSpec()
-
-
-class WebhookSettings(Document):
-    kind: Literal["WebhookSettings"]
-    metadata: DocumentMetadata
-    spec: WebhookSettingsSpec
-
-
-class OrganizationWebhooks(Document):
-    kind: Literal["OrganizationWebhooks"]
-    metadata: DocumentMetadata
-    spec: OrganizationWebhooksSpec
-
-
-class TaskRunRetention(Document):
-    kind: Literal["TaskRunRetention"]
-    metadata: DocumentMetadata
-    spec: TaskRunRetentionSpec
-
-
-AnyDocument = Annotated[
-    Portal
-    | Role
-    | Members
-    | Collaboration
-    | WebhookSettings
-    | OrganizationWebhooks
-    | TaskRunRetention,
-    Field(discriminator="kind"),
-]
-# The set-like lists an overlay may patch with {add, remove}, by kind: path in the document.
-SET_FIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "Role": (("spec", "privileges"),),
-    "Collaboration": (("spec", "invalidInvitations"),),
-    "OrganizationWebhooks": (("spec", "absent"), ("spec", "keep")),
-    "TaskRunRetention": (("spec", "tasks"),),
-}
-KINDS: tuple[str, ...] = (
-    "Portal",
-    "Role",
-    "Members",
-    "Collaboration",
-    "WebhookSettings",
-    "OrganizationWebhooks",
-    "TaskRunRetention",
-)
+def document_union(kinds: Iterable[type[Document]]) -> Any:
+    """The Portal and the given kinds' documents (the registered kinds', `reconciler.kinds`)
+    as one union told apart by `kind`, for validation and the JSON Schema."""
+    members = (Portal, *kinds)
+    return Annotated[Union[members], Field(discriminator="kind")]  # noqa: UP007

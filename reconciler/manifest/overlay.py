@@ -5,7 +5,7 @@ The patch is JSON Merge Patch (RFC 7386) with one addition for sets:
 - a scalar or a whole list replaces the included value (`null` too: where a field may be
   null, that leaves it unmanaged);
 - a mapping merges key by key (`spec.members`, `spec.workspaces`, a member's fields);
-- a set-like list (`models.SET_FIELDS`: a role's privileges, absent and kept webhooks,
+- a set-like list (each kind's `set_fields`: a role's privileges, absent and kept webhooks,
   invalid invitations, retention tasks) may instead be `{add: [...], remove: [...]}`:
   each removed element must be in the included list (a typo would otherwise do
   nothing), an added one already there is kept once.
@@ -25,7 +25,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from reconciler.manifest import models, yamltree
+from reconciler.kinds.registry import registered
+from reconciler.manifest import yamltree
+from reconciler.manifest.models import API_VERSION
 from reconciler.manifest.problems import Problem, field_path
 from reconciler.manifest.raw import KeyPath, Raw, tagged
 
@@ -153,7 +155,7 @@ def _has_patch(document: Raw) -> bool:
 
 
 def _patch_paths(document: Raw) -> Iterator[KeyPath]:
-    for path in models.SET_FIELDS.get(document.kind or "", ()):
+    for path in _set_fields(document.kind):
         if isinstance(_get(document.value, path), dict):
             yield path
 
@@ -197,7 +199,7 @@ def _included(base: Raw) -> str:
 
 def _patched(base: Raw, overlays: list[Raw], merged: Merged) -> Raw:
     _conflicts(base, overlays, merged)
-    sets = frozenset(models.SET_FIELDS.get(base.kind or "", ()))
+    sets = frozenset(_set_fields(base.kind))
     value, positions = base.value, base.positions
     for overlay in overlays:
         patching = _Patching(base, overlay, merged, sets)
@@ -214,12 +216,12 @@ def _check_api_version(patching: _Patching) -> None:
     """The merged document keeps the base's own fields (`_OWN`): an overlay's apiVersion
     is checked here, or no check would ever see it."""
     written = patching.overlay.value.get("apiVersion")
-    if written == models.API_VERSION:
+    if written == API_VERSION:
         return
     message = (
         "required field is missing"
         if written is None
-        else f"must be {models.API_VERSION!r}, not {written!r}"
+        else f"must be {API_VERSION!r}, not {written!r}"
     )
     patching.problem(("apiVersion",), message)
 
@@ -316,7 +318,7 @@ def _strings(value: Any) -> bool:
 
 def _conflicts(base: Raw, overlays: list[Raw], merged: Merged) -> None:
     """Two overlays of one document that set one field to different values."""
-    sets = frozenset(models.SET_FIELDS.get(base.kind or "", ()))
+    sets = frozenset(_set_fields(base.kind))
     first: dict[KeyPath, tuple[Any, Raw]] = {}
     for overlay in overlays:
         for path, value in _leaves(overlay.value, (), sets, base.value):
@@ -346,3 +348,8 @@ def _leaves(
             yield from _leaves(child, (*path, key), sets, below)
         return
     yield path, value
+
+
+def _set_fields(kind: str | None) -> tuple[tuple[str, ...], ...]:
+    """The set-like lists of `kind`: none for the Portal or a kind that does not exist."""
+    return next((k.set_fields for k in registered() if k.name == kind), ())

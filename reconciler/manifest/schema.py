@@ -8,13 +8,15 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from reconciler import catalog
+from reconciler.kinds.registry import registered
 from reconciler.manifest import models
 
 SCHEMA_ID = "https://orgctl.dev/schemas/orgctl-v1.schema.json"
 
 
 def manifest_schema() -> dict[str, Any]:
-    schema = TypeAdapter(models.AnyDocument).json_schema()
+    union = models.document_union(kind.model for kind in registered())
+    schema = TypeAdapter(union).json_schema()
     schema = _with_privilege_refs(schema)
     schema["$defs"]["Privilege"] = _privilege_schema()
     _limit_role_name(schema["$defs"]["Role"])

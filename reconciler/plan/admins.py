@@ -113,7 +113,7 @@ def check_caller_keeps(draft: Draft, who: Applying) -> None:
         call
         for call in draft.calls.values()
         if call.key != change.key
-        and call.group >= change.group
+        and call.phase >= change.phase
         and may_call(caller, call, draft.live)
         and not may_call(changed, call, draft.live)
     ]

@@ -12,7 +12,7 @@ from typing import Any
 
 from reconciler.operations import OPERATIONS, OperationName
 from reconciler.plan.diff import deleted, diff_record
-from reconciler.plan.draft import Draft, Group
+from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change, Value
 from reconciler.plan.normalize import form_value
 from reconciler.plan.unread import COLLABORATIONS
@@ -59,9 +59,7 @@ def plan_collaborations(draft: Draft) -> None:
 def _leave(draft: Draft, address: str, have: Collaboration, host: bool) -> None:
     draft.changes.append(deleted(address, {"name": have.name}))
     operation = OperationName.DELETE_COLLABORATION if host else OperationName.REMOVE_PARTICIPATION
-    draft.call(
-        Group.DELETE_COLLABORATIONS, address, operation, {}, ids={"collaborationId": have.id}
-    )
+    draft.call(address, operation, {}, ids={"collaborationId": have.id})
 
 
 def _plan_invitations(draft: Draft, want: Collaboration, have: Collaboration, host: bool) -> None:
@@ -82,7 +80,6 @@ def _plan_invitations(draft: Draft, want: Collaboration, have: Collaboration, ho
                 Change(address, Action.UPDATE, {"status": status}, {"status": "invalidated"})
             )
             draft.call(
-                Group.COLLABORATIONS,
                 address,
                 OperationName.INVALIDATE_INVITATION,
                 {},
@@ -127,16 +124,16 @@ def _plan_workspace(
         info: dict[str, Value] = {
             n: form_value(desired[n]) for n in INFO_FIELDS if desired[n] is not None
         }
-        draft.call(Group.COLLABORATIONS, address, OperationName.UPDATE_INFO, info, ids=ids)
+        draft.call(address, OperationName.UPDATE_INFO, info, ids=ids)
     if "groupLink" in changed and want.groupLink is not None:
         operation = OperationName.UPDATE_GROUP_LINK
         params = _completed(draft, operation, want.groupLink, have.groupLink, GROUP_LINK_FIELDS)
-        draft.call(Group.COLLABORATIONS, address, operation, params, ids=ids)
+        draft.call(address, operation, params, ids=ids)
     if "schedule" in changed and want.schedule is not None:
         params = _completed(
             draft, OperationName.UPDATE_SCHEDULE, want.schedule, have.schedule, SCHEDULE_FIELDS
         )
-        draft.call(Group.COLLABORATIONS, address, OperationName.UPDATE_SCHEDULE, params, ids=ids)
+        draft.call(address, OperationName.UPDATE_SCHEDULE, params, ids=ids)
 
 
 def _same_fields(have: Any, wanted: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -9,33 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from enum import IntEnum
 
-from reconciler.operations import OPERATIONS, OperationName, Root
+from reconciler.operations import OPERATIONS, OperationName, Phase, Root, call_key
 from reconciler.plan.model import Change, PlanProblem, Value
 from reconciler.state import DesiredState, LiveState
-
-
-class Group(IntEnum):
-    """Send order: roles, privileges, member roles, levels, collaborations, webhook
-    settings; deletions come last, roles last of all (after no member holds them)."""
-
-    ROLES = 1
-    ROLE_PRIVILEGES = 2
-    MEMBER_ROLES = 3
-    MEMBER_LEVELS = 4
-    COLLABORATIONS = 5
-    WEBHOOK_SETTINGS = 6
-    DELETE_TASK_RUNS = 7
-    DELETE_WEBHOOKS = 8
-    DELETE_COLLABORATIONS = 9
-    DELETE_ROLES = 10
 
 
 @dataclass(frozen=True, slots=True)
 class PendingCall:
     key: str
-    group: Group
     address: str
     operation: OperationName
     root: str
@@ -43,9 +25,9 @@ class PendingCall:
     params: dict[str, Value]
     after: tuple[str, ...] = ()  # keys of calls that must succeed first
 
-
-def call_key(operation: str, address: str) -> str:
-    return f"{operation} {address}"
+    @property
+    def phase(self) -> Phase:
+        return OPERATIONS[self.operation].phase
 
 
 @dataclass(slots=True)
@@ -57,6 +39,9 @@ class Draft:
     calls: dict[str, PendingCall] = field(default_factory=dict)
     errors: list[PlanProblem] = field(default_factory=list)
     warnings: list[PlanProblem] = field(default_factory=list)
+    # Each live member's role once this plan is sent (set when members are planned; role
+    # deletions wait for it).
+    final_roles: dict[str, str | None] = field(default_factory=dict)
 
     def error(self, address: str, message: str) -> None:
         self.errors.append(PlanProblem(address, message))
@@ -71,7 +56,6 @@ class Draft:
 
     def call(
         self,
-        group: Group,
         address: str,
         operation: OperationName,
         params: Mapping[str, Value],
@@ -83,9 +67,7 @@ class Draft:
         key = call_key(operation, address)
         arguments: dict[str, Value] = {"portalId": self.live.portal.id, **(ids or {})}
         root = self.root(operation)
-        self.calls[key] = PendingCall(
-            key, group, address, operation, root, arguments, dict(params), after
-        )
+        self.calls[key] = PendingCall(key, address, operation, root, arguments, dict(params), after)
         return key
 
     def wait_for(self, key: str, first: str) -> None:

@@ -15,6 +15,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from reconciler.errors import UserError
+from reconciler.kinds.registry import registered, singletons
 from reconciler.plan.model import Plan
 from reconciler.state import LiveState
 from reconciler.versions import Platform, Release
@@ -59,27 +60,13 @@ def live_resources(live: LiveState) -> Iterator[tuple[str, Any]]:
         "Portal",
         {f.name: getattr(portal, f.name) for f in fields(portal) if f.name not in SIGNED_IN},
     )
-    for name, role in live.roles.items():
-        yield f"Role/{name}", role
-    for user, member in live.members.items():
-        yield f"Member/{user}", (member, live.memberDetails.get(user))
-    for cid, collab in live.collaborations.items():
-        yield f"Collaboration/{cid}", (collab.name, collab.hostPortalId)
-        for wid, workspace in collab.workspaces.items():
-            yield f"Workspace/{cid}/{wid}", workspace
-        for iid, status in collab.invitations.items():
-            yield f"Invitation/{cid}/{iid}", status
-    yield "WebhookSettings", live.webhookSettings
-    for wid, hook in live.webhooks.items():
-        yield f"OrganizationWebhook/{wid}", hook
-    for user, tasks in live.tasks.items():
-        for task in tasks:
-            for run in task.runs:
-                yield f"TaskRun/{user}/{task.id}/{run.runId}", run
+    for kind in registered():
+        yield from kind.live(live)
 
 
-# Resources that exist once per portal are always digested by themselves.
-SINGLETONS = ("Portal", "WebhookSettings")
+def _singletons() -> tuple[str, ...]:
+    """Resources that exist once per portal, always digested by themselves."""
+    return ("Portal", *singletons())
 
 
 def _kind(address: str) -> str:
@@ -97,7 +84,7 @@ def live_summary(live: LiveState, touched: Iterable[str]) -> tuple[str, dict[str
     hold one per touched address and per singleton ("" for an address not live), and one
     per kind ("Role/*") over all the untouched rest.
     """
-    wanted = {*touched, *SINGLETONS}
+    wanted = {*touched, *_singletons()}
     encoded = sorted((address, canonical_text(record)) for address, record in live_resources(live))
     whole = hashlib.sha256()
     found: dict[str, str] = {}

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from reconciler import catalog
 from reconciler.operations import OperationName
 from reconciler.plan.diff import diff_record
-from reconciler.plan.draft import Draft, Group
+from reconciler.plan.draft import Draft
 from reconciler.plan.quota import LevelMove, order_level_moves
 from reconciler.plan.roles import final_privileges, role_creation, role_reference
 from reconciler.state import Member
@@ -27,8 +27,8 @@ class Outcome:
     role_call: str | None  # key of its updateUserRole, if any
 
 
-def plan_members(draft: Draft) -> dict[str, str | None]:
-    """Plan every declared member; returns each live member's final role."""
+def plan_members(draft: Draft) -> None:
+    """Plan every declared member; `draft.final_roles` holds each live member's final role."""
     final_roles = {user: m.role for user, m in draft.live.members.items()}
     moves: list[LevelMove] = []
     for username in sorted(draft.desired.members):
@@ -45,7 +45,7 @@ def plan_members(draft: Draft) -> dict[str, str | None]:
             moves.append(move)
         _warn_disabled_privileges(draft, username, have, outcome)
     _plan_level_calls(draft, moves)
-    return final_roles
+    draft.final_roles = final_roles
 
 
 def _level_move(draft: Draft, want: Member, have: Member, outcome: Outcome) -> LevelMove | None:
@@ -101,7 +101,6 @@ def _assign_role(draft: Draft, address: str, username: str, role: str) -> str | 
     creation = role_creation(role)
     after = (creation,) if creation in draft.calls else ()
     return draft.call(
-        Group.MEMBER_ROLES,
         address,
         OperationName.UPDATE_USER_ROLE,
         {"user": username, "role": reference},
@@ -172,7 +171,6 @@ def _plan_level_calls(draft: Draft, moves: list[LevelMove]) -> None:
     for move, freed_by in ordered:
         role_first = None if move.role_waits else move.role_call
         level_call = draft.call(
-            Group.MEMBER_LEVELS,
             member_address(move.username),
             OperationName.UPDATE_USER_LEVEL,
             {"user": move.username, "level": str(move.target)},

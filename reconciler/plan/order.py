@@ -1,9 +1,9 @@
 """Number the calls in a deterministic order.
 
-Groups come in `Group` order; inside a group, by address, then by operation. A call is
-never placed before one it depends on (level changes chained for a quota may reorder
-within their group). `dependsOn` keeps only real dependencies, so independent calls may
-be sent in parallel.
+Calls come in the order of their operations' `Phase`; inside a phase, by address, then by
+the operation's rank. A call is never placed before one it depends on (level changes
+chained for a quota may reorder within their phase). `dependsOn` keeps only real
+dependencies, so independent calls may be sent in parallel.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from reconciler.plan.model import Call
 def _sort_key(call: PendingCall) -> tuple[int, str, int]:
     # Within one address the operations table's rank decides: create before privileges,
     # info before links before schedules.
-    return (int(call.group), call.address, OPERATIONS[call.operation].rank)
+    operation = OPERATIONS[call.operation]
+    return (int(operation.phase), call.address, operation.rank)
 
 
 def order_calls(pending: Mapping[str, PendingCall]) -> tuple[Call, ...]:

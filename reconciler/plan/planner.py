@@ -8,19 +8,16 @@ from collections.abc import Sequence
 
 from reconciler import catalog
 from reconciler.catalog import privilege_problem
+from reconciler.kinds.registry import grouped, registered
 from reconciler.operations import OPERATIONS
 from reconciler.plan.admins import check_admins, check_caller_keeps
 from reconciler.plan.capabilities import applying_member, check_capabilities
-from reconciler.plan.collaborations import plan_collaborations
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
-from reconciler.plan.members import plan_members
 from reconciler.plan.model import Action, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
-from reconciler.plan.retention import plan_retention
-from reconciler.plan.roles import plan_role_deletions, plan_roles
+from reconciler.plan.roles import role_address
 from reconciler.plan.unread import report_not_compared
-from reconciler.plan.webhooks import plan_webhook_removal, plan_webhook_settings
 from reconciler.state import DesiredState, LiveState
 
 
@@ -48,13 +45,12 @@ def build_plan(
     if draft.errors:
         # Another kind of portal altogether: a plan of changes against it means nothing.
         return Plan(portal=_portal_ref(desired, live), errors=tuple(draft.errors))
-    plan_roles(draft)
-    final_roles = plan_members(draft)
-    plan_collaborations(draft)
-    plan_webhook_settings(draft)
-    plan_webhook_removal(draft)
-    plan_retention(draft)
-    plan_role_deletions(draft, final_roles)
+    kinds = registered()
+    for kind in kinds:
+        kind.plan(draft)
+    for kind in kinds:
+        if kind.plan_last is not None:
+            kind.plan_last(draft)
     report_not_compared(draft)
     _leave_out_unreadable(draft)
     if targets:
@@ -133,7 +129,7 @@ def _check_privileges(draft: Draft) -> None:
         for privilege in sorted(role.privileges or ()):
             problem = privilege_problem(privilege, platform, extra)
             if problem:
-                draft.error(f"Role/{name}", problem)
+                draft.error(role_address(name), problem)
 
 
 def _check_gates(draft: Draft) -> None:
@@ -180,16 +176,14 @@ def _check_deletes(draft: Draft, allow_deletes: bool) -> None:
         )
 
 
-# Kinds whose identity has several parts, so a shorter target can select a group of them
-# ("Workspace/c1": every workspace of c1). Other names may contain "/" themselves
-# ("Role/Ops/Admin" is not below "Role/Ops").
-_GROUPED_KINDS = ("Workspace/", "Invitation/", "TaskRun/")
-
-
-def matches(address: str, targets: Sequence[str]) -> bool:
-    """Exact address, or a grouped address below a target prefix ("Workspace/c1")."""
+def matches(address: str, targets: Sequence[str], heads: tuple[str, ...] | None = None) -> bool:
+    """Exact address, or a grouped address below a target prefix ("Workspace/c1"): only
+    kinds whose identity has several parts group (`registry.grouped`, or `heads` when the
+    caller asked it once); other names may contain "/" themselves ("Role/Ops/Admin" is
+    not below "Role/Ops")."""
+    heads = tuple(grouped()) if heads is None else heads
     return any(
-        address == t or (t.startswith(_GROUPED_KINDS) and address.startswith(t.rstrip("/") + "/"))
+        address == t or (t.startswith(heads) and address.startswith(t.rstrip("/") + "/"))
         for t in targets
     )
 
@@ -200,7 +194,8 @@ def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
     by_address: dict[str, list[str]] = {}
     for key, call in draft.calls.items():
         by_address.setdefault(call.address, []).append(key)
-    kept = {address for address in by_address if matches(address, targets)}
+    heads = tuple(grouped())
+    kept = {address for address in by_address if matches(address, targets, heads)}
     queue = list(kept)
     while queue:
         for key in by_address[queue.pop()]:
@@ -211,7 +206,7 @@ def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
                     queue.append(needed)
 
     def keep(address: str) -> bool:
-        return address in kept or matches(address, targets)
+        return address in kept or matches(address, targets, heads)
 
     draft.calls = {k: c for k, c in draft.calls.items() if c.address in kept}
     draft.changes = [c for c in draft.changes if keep(c.address)]
@@ -219,7 +214,7 @@ def _limit_to_targets(draft: Draft, targets: Sequence[str]) -> None:
     draft.warnings = [p for p in draft.warnings if keep(p.address)]
     touched = {c.address for c in draft.changes} | {c.address for c in draft.calls.values()}
     for target in targets:
-        if not any(matches(address, [target]) for address in touched):
+        if not any(matches(address, [target], heads) for address in touched):
             draft.warn(
                 target,
                 "--target matches nothing this plan would change (addresses are"

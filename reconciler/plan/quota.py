@@ -11,6 +11,8 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from reconciler.operations import OperationName, call_key
+
 
 @dataclass(frozen=True, slots=True)
 class LevelMove:
@@ -24,7 +26,7 @@ class LevelMove:
 
 
 def move_key(move: LevelMove) -> str:
-    return f"updateUserLevel Member/{move.username}"
+    return call_key(OperationName.UPDATE_USER_LEVEL, f"Member/{move.username}")
 
 
 class _Level:

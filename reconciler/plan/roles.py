@@ -10,9 +10,9 @@ import json
 from typing import Any
 
 from reconciler import catalog
-from reconciler.operations import OperationName
+from reconciler.operations import OperationName, call_key
 from reconciler.plan.diff import created, deleted, diff_record
-from reconciler.plan.draft import Draft, Group, call_key
+from reconciler.plan.draft import Draft
 from reconciler.plan.model import Ref, Value
 from reconciler.state import Role
 
@@ -55,10 +55,9 @@ def _create(draft: Draft, want: Role) -> None:
     params = {"name": want.name}
     if want.description is not None:
         params["description"] = want.description
-    create = draft.call(Group.ROLES, address, OperationName.CREATE_ROLE, params)
+    create = draft.call(address, OperationName.CREATE_ROLE, params)
     if want.privileges:
         draft.call(
-            Group.ROLE_PRIVILEGES,
             address,
             OperationName.SET_PRIVILEGES,
             {"privileges": privileges_param(want.privileges)},
@@ -87,7 +86,6 @@ def _update(draft: Draft, want: Role, have: Role) -> None:
     assert change.after is not None
     if "description" in change.after:
         draft.call(
-            Group.ROLES,
             address,
             OperationName.UPDATE_ROLE,
             {"name": want.name, "description": want.description or ""},
@@ -95,7 +93,6 @@ def _update(draft: Draft, want: Role, have: Role) -> None:
         )
     if "privileges" in change.after and want.privileges is not None:
         draft.call(
-            Group.ROLE_PRIVILEGES,
             address,
             OperationName.SET_PRIVILEGES,
             {"privileges": privileges_param(want.privileges)},
@@ -132,11 +129,9 @@ def final_privileges(draft: Draft, name: str) -> frozenset[str] | None:
     return live.privileges if live else None
 
 
-def plan_role_deletions(draft: Draft, final_roles: dict[str, str | None]) -> None:
-    """Delete roles declared absent, after every member has been moved off them.
-
-    `final_roles` maps each live member to the role it holds after this plan.
-    """
+def plan_role_deletions(draft: Draft) -> None:
+    """Delete roles declared absent, after every member has been moved off them
+    (`draft.final_roles`: each live member's role after this plan)."""
     for name in sorted(draft.desired.roles):
         have = draft.live.roles.get(name)
         if draft.desired.roles[name].present or have is None:
@@ -145,7 +140,7 @@ def plan_role_deletions(draft: Draft, final_roles: dict[str, str | None]) -> Non
         holders = sorted(
             user
             for user, member in draft.live.members.items()
-            if member.role == name and final_roles.get(user) == name
+            if member.role == name and draft.final_roles.get(user) == name
         )
         if holders:
             draft.error(
@@ -161,7 +156,6 @@ def plan_role_deletions(draft: Draft, final_roles: dict[str, str | None]) -> Non
         )
         draft.changes.append(deleted(address, _fields(have)))
         draft.call(
-            Group.DELETE_ROLES,
             address,
             OperationName.DELETE_ROLE,
             {},

@@ -371,7 +371,61 @@ def test_a_guard_that_gives_a_reason_stops_calls_not_yet_sent() -> None:
         guard=guard,
         parallelism=1,
     )
-    assert [o.status for o in result.outcomes] == [Status.DONE, Status.FAILED, Status.FAILED]
+    assert [o.status for o in result.outcomes] == [Status.DONE, Status.NOT_SENT, Status.NOT_SENT]
     for stopped in result.outcomes[1:]:
         assert stopped.error == "not sent: the apply lock was taken from this run"
     assert [w for w, _ in writes(fake)] == [f"portals/{PID}/createRole"]
+
+
+class HoldingPortal(RolePortal):
+    """Holds the first member update in flight until the test is done with it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.holding = False
+
+    async def handle(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/updateuserrole") and not self.holding:
+            self.holding = True
+            await asyncio.Event().wait()  # never answered: only cancelling ends it
+        return await super().handle(request)
+
+
+def test_abandoned_calls_in_flight_are_unknown_and_the_rest_not_sent(tmp_path: Path) -> None:
+    fake = HoldingPortal()
+    reasons: list[str] = []
+    journal_path = tmp_path / "apply.jsonl"
+
+    async def main() -> ApplyResult:
+        async with make_client(fake) as client:
+            abandon = asyncio.Event()
+            with Journal(journal_path) as journal:
+                running = asyncio.ensure_future(
+                    execute(
+                        plan(assign(1, "dave", "r7"), assign(2, "erin", "r7"), create_role(3, "A")),
+                        client,
+                        parallelism=1,
+                        journal=journal,
+                        guard=lambda: reasons[0] if reasons else None,
+                        abandon=abandon,
+                    )
+                )
+                while not fake.holding:
+                    await asyncio.sleep(0.01)
+                reasons.append("interrupted by SIGINT")  # the first signal: start no call
+                abandon.set()  # the second: stop waiting for the one in flight
+                return await running
+
+    result = asyncio.run(main())
+    assert [o.status for o in result.outcomes] == [
+        Status.UNKNOWN,
+        Status.NOT_SENT,
+        Status.NOT_SENT,
+    ]
+    assert "may or may not have taken effect" in (result.outcomes[0].error or "")
+    assert result.outcomes[1].error == "not sent: interrupted by SIGINT"
+    assert result.stopped and not result.ok
+    assert result.counts() == {"done": 0, "failed": 0, "skipped": 0, "unknown": 1, "not sent": 2}
+    events = [json.loads(line)["event"] for line in journal_path.read_text().splitlines()]
+    assert events == ["start", "unknown", "not-sent", "not-sent"]
+    assert writes(fake) == []  # nothing answered, nothing else sent

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from reconciler.service.tls import make_local_certificate
+from orgctl_service.tls import make_local_certificate
 from tests.service.harness import Service
 
 STATE = Path(__file__).resolve().parent / "state.yaml"

@@ -72,6 +72,10 @@ class PortalApi:
         reply = self._api.admin_get(self.portal, path, auth=self.token, **params)
         return self._checked(f"GET admin/{path}", reply)
 
+    def admin_post(self, path: str, **form: Any) -> dict[str, Any]:
+        reply = self._api.admin_post(self.portal, path, auth=self.token, **form)
+        return self._checked(f"POST admin/{path}", reply)
+
     def listing(self, path: str, key: str, **params: Any) -> list[dict[str, Any]]:
         """Every entry of a paged listing."""
         entries: list[dict[str, Any]] = []

@@ -9,13 +9,16 @@ reaching the service, a success that changed nothing; the first POST whose path 
 with one of `stall` is held (never forwarded) until the proxy closes, so a test can
 interrupt the client while that call is in flight; the first POST whose path ends with one
 of `forbid` is refused with a 403 error envelope, as when the caller's rights were taken
-away after the plan was made.
+away after the plan was made; every POST whose path ends with one of `slow` waits
+`delay` seconds before it is forwarded, so an apply lasts long enough for a test to act
+in its middle.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 
@@ -34,8 +37,12 @@ class FaultyProxy:
         pretend: tuple[str, ...] = (),
         stall: tuple[str, ...] = (),
         forbid: tuple[str, ...] = (),
+        slow: tuple[str, ...] = (),
+        delay: float = 0.0,
     ) -> None:
         self.upstream = upstream
+        self.slow = slow
+        self.delay = delay
         self._pending = {
             "swallow": list(swallow),
             "unavailable": list(unavailable),
@@ -95,6 +102,8 @@ class FaultyProxy:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
                 post = self.command == "POST"
+                if post and self.path.split("?", 1)[0].endswith(proxy.slow):
+                    time.sleep(proxy.delay)
                 if post and proxy._take("unavailable", self.path, proxy.refused):
                     self._reply(503, {"Retry-After": "0"}, b"Service Unavailable")
                     return

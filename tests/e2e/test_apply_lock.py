@@ -97,10 +97,13 @@ def test_lock_timeout_gives_up_naming_the_holder(demo: World) -> None:
     assert "after waiting 2s" in applied.stderr and "cccc2222dddd3333" in applied.stderr
 
 
-def test_an_expired_lease_is_taken_over(demo: World) -> None:
-    put_lease(demo, lease("eeee4444ffff5555", until=1.0))
+def test_a_lease_unchanged_for_its_period_is_taken_over(demo: World) -> None:
+    # Ended on the portal's clock, which alone proves nothing (the clock may have jumped):
+    # watched for its period (3 s) by this machine's clock, unchanged, then taken.
+    put_lease(demo, {**lease("eeee4444ffff5555", until=1.0), "seconds": 3})
     applied = demo.orgctl("apply", HQ, "--auto-approve", portal="hq")
     assert applied.returncode == 0, output_of(applied)
+    assert "Watching it for 3s before taking it over" in applied.stderr
     assert stored_lease(demo) is None
 
 

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from reconciler.service.tls import make_local_certificate
+from orgctl_service.tls import make_local_certificate
 from tests.cli import env_with, orgctl
 from tests.e2e.captured import CapturedPortal
 from tests.e2e.harness import MANIFESTS, ROOT, output_of, plan_json

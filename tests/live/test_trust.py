@@ -14,11 +14,11 @@ from typing import Any
 import httpx
 import pytest
 
+from orgctl_service.tls import make_local_certificate
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
 from reconciler.live.errors import TLSError
 from reconciler.live.retry import RetryPolicy
-from reconciler.service.tls import make_local_certificate
 from reconciler.state import Auth
 from tests.live.fakes import ENV, TOKEN, NoSleep
 from tests.live.test_tls import _PlainHttp as PlainHttp

@@ -186,7 +186,12 @@ CASES += [
     ("members-name-with-control-characters", "members.yaml", 3, ("metadata.name", "U+001B")),
     ("username-with-control-characters", "members.yaml", 6, ("'username'", "U+000D")),
     ("collaboration-name-with-bidi-override", "collaborations.yaml", 3, ("name", "U+202E")),
-    ("collaboration-id-with-control-characters", "collaborations.yaml", 3, ("'id'", "U+0009")),
+    (
+        "collaboration-id-with-control-characters",
+        "collaborations.yaml",
+        3,
+        ("'collaboration id'", "U+0009"),
+    ),
 ]
 _SETTINGS = {
     "notificationAttempts": 5,

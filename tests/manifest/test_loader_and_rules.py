@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.manifest import models, validate
+from reconciler.kinds.collaboration import Collaboration
+from reconciler.manifest import validate
 from tests.manifest.conftest import run_cli
 
 PORTAL = """\
@@ -242,7 +243,7 @@ def test_start_time_forms_become_unix_milliseconds(
     documents, problems = validate(tmp_path, {})
     assert problems == []
     collaboration = next(d.model for d in documents if d.kind == "Collaboration")
-    assert isinstance(collaboration, models.Collaboration)
+    assert isinstance(collaboration, Collaboration)
     schedule = collaboration.spec.workspaces["ws1"].schedule
     assert schedule is not None and schedule.startTime == millis
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from reconciler.operations import Capability, OperationName
 from reconciler.plan.capabilities import MAY
-from reconciler.plan.draft import Group, PendingCall
+from reconciler.plan.draft import PendingCall
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
@@ -141,7 +141,7 @@ def test_a_task_owner_may_delete_its_own_runs_and_no_one_else_s() -> None:
 
 def pending(operation: OperationName, collaboration: str) -> PendingCall:
     ids = {"portalId": HQ_ID, "collaborationId": collaboration, "workspaceId": "ws1"}
-    return PendingCall("k", Group.COLLABORATIONS, "Workspace/x", operation, "", ids, {})  # type: ignore[arg-type]
+    return PendingCall("k", "Workspace/x", operation, "", ids, {})  # type: ignore[arg-type]
 
 
 def test_host_and_guest_operations_follow_the_portal_s_side_of_the_collaboration() -> None:

@@ -166,12 +166,12 @@ def test_a_target_matching_nothing_is_a_warning_and_no_claim_of_a_match() -> Non
 def test_order_refuses_a_dependency_cycle() -> None:
     import pytest
 
-    from reconciler.plan.draft import Group, PendingCall
+    from reconciler.plan.draft import PendingCall
     from reconciler.plan.order import order_calls
 
     create = OperationName.CREATE_ROLE
-    a = PendingCall("a", Group.ROLES, "Role/a", create, "u", {}, {}, ("b",))
-    b = PendingCall("b", Group.ROLES, "Role/b", create, "u", {}, {}, ("a",))
+    a = PendingCall("a", "Role/a", create, "u", {}, {}, ("b",))
+    b = PendingCall("b", "Role/b", create, "u", {}, {}, ("a",))
     with pytest.raises(RuntimeError, match="cycle"):
         order_calls({"a": a, "b": b})
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from reconciler.service.app import create_app
-from reconciler.service.seed import build_world
-from reconciler.service.store import Store
+from orgctl_service.app import create_app
+from orgctl_service.seed import build_world
+from orgctl_service.store import Store
 
 STATE: dict[str, Any] = {
     "clock": "2026-11-01T00:00:00Z",

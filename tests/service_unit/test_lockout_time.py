@@ -7,10 +7,10 @@ import time
 
 from starlette.testclient import TestClient
 
-from reconciler.service.app import create_app
-from reconciler.service.lockout import LockoutPolicy
-from reconciler.service.seed import build_world
-from reconciler.service.store import Store
+from orgctl_service.app import create_app
+from orgctl_service.lockout import LockoutPolicy
+from orgctl_service.seed import build_world
+from orgctl_service.store import Store
 from tests.service_unit.conftest import STATE, Api
 
 LOCK_MS = 400

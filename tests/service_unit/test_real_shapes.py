@@ -11,9 +11,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from starlette.testclient import TestClient
 
-from reconciler.service.app import create_app
-from reconciler.service.seed import build_world
-from reconciler.service.store import Store
+from orgctl_service.app import create_app
+from orgctl_service.seed import build_world
+from orgctl_service.store import Store
 from reconciler.versions import REST_VERSIONS, Deployment, Platform, rest_version
 
 from .conftest import STATE, Api

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from orgctl_service.seed import load_state_file
+from orgctl_service.world import World
 from reconciler.cli.serve import world_ticks
 from reconciler.errors import UserError
-from reconciler.service.seed import load_state_file
-from reconciler.service.world import World
 
 CLOCK = "clock: 2026-11-01T00:00:00Z\n"
 STATE = (

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from reconciler.service.app import create_app
-from reconciler.service.auth import token_key
-from reconciler.service.boot import open_world
+from orgctl_service.app import create_app
+from orgctl_service.auth import token_key
+from orgctl_service.boot import open_world
 from tests.service_unit.conftest import Api
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from reconciler.service.clock import DAY_MS, HOUR_MS
-from reconciler.service.timeline import (
+from orgctl_service.clock import DAY_MS, HOUR_MS
+from orgctl_service.timeline import (
     next_day_boundary_after,
     next_trigger_after,
     record_failures,

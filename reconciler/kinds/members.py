@@ -1,0 +1,187 @@
+"""Members: each member's role and level; several Members documents may exist."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+from ruamel.yaml.comments import CommentedMap
+
+from reconciler import catalog, state
+from reconciler.adopt.addresses import Address
+from reconciler.adopt.adopter import added, outcome
+from reconciler.adopt.files import ManifestFiles
+from reconciler.adopt.merge import merge_declared
+from reconciler.errors import UserError
+from reconciler.export.documents import Document as Exported
+from reconciler.export.documents import document
+from reconciler.export.summary import counted
+from reconciler.kinds.registry import (
+    AddressForm,
+    Adopt,
+    Export,
+    ExportInput,
+    ExportPart,
+    Identity,
+    Kind,
+)
+from reconciler.kinds.role import absent_roles
+from reconciler.manifest import models
+from reconciler.manifest.checks import RuleContext, at, gate, source
+from reconciler.manifest.loader import Document
+from reconciler.manifest.problems import Problem
+from reconciler.manifest.raw import KeyPath
+from reconciler.manifest.writer import FlowMap, to_node
+from reconciler.operations import OperationName, availability_problem
+from reconciler.plan.members import plan_members
+from reconciler.state import DesiredState, LiveState
+
+NAME = "Members"
+ADDRESS = AddressForm("Member", ("username",))
+
+
+# --- manifest ----------------------------------------------------------------------------------
+
+
+class MemberSpec(models.Strict):
+    level: Literal[1, 2] | None = None
+    role: str | None = Field(None, min_length=1)
+
+
+class MembersSpec(models.Strict):
+    members: dict[str, MemberSpec]
+
+
+class Members(models.Document):
+    kind: Literal["Members"]
+    metadata: models.DocumentMetadata
+    spec: MembersSpec
+
+
+def _model(document: Document) -> Members:
+    assert isinstance(document.model, Members)  # the registry routes by kind
+    return document.model
+
+
+def _identities(document: Document) -> Iterator[Identity]:
+    for username in _model(document).spec.members:
+        yield Identity("username", document, ("spec", "members", username), username)
+
+
+def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
+    absent = absent_roles(context)
+    for username, member in _model(document).spec.members.items():
+        where: KeyPath = ("spec", "members", username)
+        if member.level is not None:
+            yield from gate(
+                document, (*where, "level"), OperationName.UPDATE_USER_LEVEL, context.platform
+            )
+        if member.level == 1 and member.role in catalog.BUILTIN_ROLES:
+            yield document.problem(
+                (*where, "level"),
+                f"level 1 needs a custom role; built-in role {member.role!r} is always level 2",
+            )
+        if member.role in absent:
+            yield document.problem(
+                (*where, "role"),
+                f"role {member.role!r} is declared absent (at {at(absent[member.role])})",
+            )
+
+
+def _desired(desired: DesiredState, document: Document) -> None:
+    for username, member in _model(document).spec.members.items():
+        desired.members[username] = state.Member(username, member.role, member.level)
+        desired.sources[ADDRESS.of(username)] = source(document, "spec", "members", username)
+
+
+def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
+    for user, member in live.members.items():
+        yield ADDRESS.of(user), (member, live.memberDetails.get(user))
+
+
+def _export(given: ExportInput) -> ExportPart:
+    document = members_document(given.live)
+    return ExportPart(
+        [document] if document else [], [], counted(len(given.live.members), "member")
+    )
+
+
+# --- export, adopt ----------------------------------------------------------------------------
+
+
+def members_document(live: LiveState) -> Exported | None:
+    """Every member with its role; `level` only where the platform still has levels."""
+    if not live.members:
+        return None
+    members = {username: member_entry(live, username) for username in sorted(live.members)}
+    return document(NAME, {"name": "members"}, {"members": members})
+
+
+def member_entry(live: LiveState, username: str) -> FlowMap:
+    """One member's role, and its level where the platform still has levels."""
+    member = live.members[username]
+    entry = FlowMap()
+    if member.level is not None and not availability_problem(
+        OperationName.UPDATE_USER_LEVEL, live.portal.platform
+    ):
+        entry["level"] = member.level
+    if member.role is not None:
+        entry["role"] = member.role
+    return entry
+
+
+def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
+    username = address.key
+    declared = next(
+        (
+            (path, document)
+            for path, document in files.documents(NAME)
+            if username in ((document.get("spec") or {}).get("members") or {})
+        ),
+        None,
+    )
+    if username not in live.members:
+        where = f" (declared in {declared[0]})" if declared else ""
+        raise UserError(
+            f"{address}: not a member of the portal{where}; a manifest cannot declare a"
+            " member away, so remove the entry by hand"
+        )
+    entry = member_entry(live, username)
+    if declared is None:
+        return added(address, _add_member(files, username, entry))
+    path, document = declared
+    node = document["spec"]["members"][username]
+    if not isinstance(node, CommentedMap):  # `alice:` with nothing declared
+        return outcome(address, path, [], files)
+    return outcome(address, path, merge_declared(node, entry), files)
+
+
+def _add_member(files: ManifestFiles, username: str, entry: FlowMap) -> Path:
+    first = next(iter(files.documents(NAME)), None)
+    if first is None:
+        return files.append(document(NAME, {"name": "members"}, {"members": {username: entry}}))
+    path, declared = first
+    declared["spec"]["members"][username] = to_node(entry)
+    files.touch(path)
+    return path
+
+
+KIND = Kind(
+    name=NAME,
+    model=Members,
+    singleton=False,
+    addresses=(ADDRESS,),
+    set_fields=(),
+    identities=_identities,
+    rules=_rules,
+    desired=_desired,
+    read=None,  # with the other built-in kinds, by live/reader.py
+    live=_live,
+    plan=plan_members,
+    plan_last=None,
+    export=Export("members.yaml", _export),
+    adopt=Adopt(_adopt),
+    unadoptable={},
+)

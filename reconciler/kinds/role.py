@@ -1,0 +1,203 @@
+"""Role: a custom role, its description and privileges, or `state: absent` to delete it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+from ruamel.yaml.comments import CommentedMap
+
+from reconciler import catalog, state
+from reconciler.adopt.addresses import Address
+from reconciler.adopt.adopter import added, outcome
+from reconciler.adopt.files import ManifestFiles
+from reconciler.adopt.merge import merge_declared
+from reconciler.errors import UserError
+from reconciler.export.documents import Document as Exported
+from reconciler.export.documents import document
+from reconciler.export.summary import counted
+from reconciler.kinds.registry import (
+    AddressForm,
+    Adopt,
+    Export,
+    ExportInput,
+    ExportPart,
+    Identity,
+    Kind,
+)
+from reconciler.manifest import models
+from reconciler.manifest.checks import RuleContext, source, text
+from reconciler.manifest.loader import Document
+from reconciler.manifest.problems import Problem
+from reconciler.manifest.writer import to_node
+from reconciler.plan.roles import plan_role_deletions, plan_roles
+from reconciler.state import DesiredState, LiveState
+
+ADDRESS = AddressForm("Role", ("name",))
+
+
+NAME = "Role"
+
+
+# --- manifest ----------------------------------------------------------------------------------
+
+
+class RoleSpec(models.Strict):
+    description: str | None = Field(None, max_length=catalog.ROLE_DESCRIPTION_MAX)
+    # In the schema, one of the catalog's privileges (editors complete and check them);
+    # validate also accepts the Portal's extraPrivileges, which one document cannot see.
+    privileges: Annotated[
+        list[str] | None, models.string_set(nullable=True, item=models.PRIVILEGE_MARK)
+    ] = None
+    state: models.Presence = "present"
+
+
+class Role(models.Document):
+    kind: Literal["Role"]
+    metadata: models.DocumentMetadata
+    spec: RoleSpec = RoleSpec()
+
+
+def _model(document: Document) -> Role:
+    assert isinstance(document.model, Role)  # the registry routes by kind
+    return document.model
+
+
+def _identities(document: Document) -> Iterator[Identity]:
+    # The service keeps role names unique regardless of case (ROLE_1001).
+    yield Identity("role", document, ("metadata", "name"), document.name, str.casefold)
+
+
+def absent_roles(context: RuleContext) -> dict[str, Document]:
+    """The roles the manifest set declares absent, by name (a member may not hold one)."""
+    found = context.memo.get("absent roles")
+    if found is None:
+        found = context.memo["absent roles"] = {
+            d.name: d
+            for d in context.documents
+            if isinstance(d.model, Role) and d.model.spec.state == "absent"
+        }
+    return found
+
+
+def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
+    model = _model(document)
+    name = model.metadata.name
+    if len(name) > catalog.ROLE_NAME_MAX:
+        yield document.problem(
+            ("metadata", "name"),
+            f"role name is {len(name)} characters, at most {catalog.ROLE_NAME_MAX} allowed",
+        )
+    if model.spec.description is not None:
+        yield from text(document, ("spec", "description"), model.spec.description, True)
+    if name != name.strip():
+        # The service trims names: the role would be created as another name, never matched.
+        trimmed = f"; write {name.strip()!r}" if name.strip() else ""
+        yield document.problem(
+            ("metadata", "name"),
+            f"role name {name!r} starts or ends with white space, which the service trims{trimmed}",
+        )
+    if model.spec.state == "absent" and (
+        model.spec.description is not None or model.spec.privileges is not None
+    ):
+        yield document.problem(
+            ("spec", "state"),
+            "a role declared absent cannot also declare a description or privileges",
+        )
+    if context.platform is None:
+        return
+    for index, privilege in enumerate(model.spec.privileges or ()):
+        problem = catalog.privilege_problem(privilege, context.platform, context.extra_privileges)
+        if problem:
+            yield document.problem(("spec", "privileges", index), problem)
+
+
+def _desired(desired: DesiredState, document: Document) -> None:
+    spec = _model(document).spec
+    privileges = frozenset(spec.privileges) if spec.privileges is not None else None
+    role = state.Role(document.name, spec.description, privileges, present=spec.state == "present")
+    desired.roles[document.name] = role
+    desired.sources[ADDRESS.of(document.name)] = source(document)
+
+
+def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
+    for name, role in live.roles.items():
+        yield ADDRESS.of(name), role
+
+
+def _export(given: ExportInput) -> ExportPart:
+    roles = role_documents(given.live)
+    fixed = sorted(r.name for r in given.live.roles.values() if not r.editable)
+    notes = (
+        [f"pre-built roles that cannot be edited, left out: {', '.join(fixed)}"] if fixed else []
+    )
+    return ExportPart(roles, notes, counted(len(roles), "role"))
+
+
+# --- export, adopt ----------------------------------------------------------------------------
+
+
+def role_documents(live: LiveState) -> list[Exported]:
+    """One document per editable custom role, by name."""
+    return [
+        role_document(role)
+        for role in sorted(live.roles.values(), key=lambda r: r.name)
+        if role.editable
+    ]
+
+
+def role_document(role: state.Role) -> Exported:
+    spec = {"description": role.description or "", "privileges": sorted(role.privileges or ())}
+    return document(NAME, {"name": role.name}, spec)
+
+
+def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
+    role = live.roles.get(address.key)
+    found = files.find(NAME, address.key)
+    if role is not None and not role.editable:
+        raise UserError(f"{address}: a pre-built role that cannot be edited; nothing to adopt")
+    if found is None:
+        if role is None:
+            raise UserError(f"{address}: neither declared in the manifests nor on the portal")
+        return added(address, files.append(role_document(role)))
+    path, document = found
+    spec = document.setdefault("spec", CommentedMap())
+    if role is None:
+        return outcome(address, path, _mark_absent(spec), files)
+    live_spec = role_document(role)["spec"]
+    if spec.get("state") == "absent":
+        del spec["state"]
+        for key, value in live_spec.items():
+            spec[key] = to_node(value)
+        return outcome(address, path, ["state", *live_spec], files)
+    return outcome(address, path, merge_declared(spec, live_spec), files)
+
+
+def _mark_absent(spec: CommentedMap) -> list[str]:
+    """The portal no longer has the role: declare it absent (an absent role holds nothing)."""
+    if spec.get("state") == "absent":
+        return []
+    for key in ("description", "privileges"):
+        spec.pop(key, None)
+    spec["state"] = "absent"
+    return ["state"]
+
+
+KIND = Kind(
+    name=NAME,
+    model=Role,
+    singleton=False,
+    addresses=(ADDRESS,),
+    set_fields=(("spec", "privileges"),),
+    identities=_identities,
+    rules=_rules,
+    desired=_desired,
+    read=None,  # with the other built-in kinds, by live/reader.py
+    live=_live,
+    plan=plan_roles,
+    plan_last=plan_role_deletions,
+    export=Export("roles.yaml", _export),
+    adopt=Adopt(_adopt),
+    unadoptable={},
+)

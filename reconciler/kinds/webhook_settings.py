@@ -1,0 +1,226 @@
+"""WebhookSettings: the delivery policy of the admin root's webhooks (self-hosted 11.2+).
+One per manifest set; fields left out keep their live value, though all five are sent
+(the service resets an omitted one to its default)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, ValidationInfo, WithJsonSchema
+
+from reconciler import catalog
+from reconciler.adopt.addresses import Address
+from reconciler.adopt.adopter import added, outcome
+from reconciler.adopt.files import ManifestFiles
+from reconciler.adopt.merge import merge_declared
+from reconciler.errors import UserError
+from reconciler.export.documents import Document as Exported
+from reconciler.export.documents import document
+from reconciler.kinds.registry import AddressForm, Adopt, Export, ExportInput, ExportPart, Kind
+from reconciler.manifest import models
+from reconciler.manifest.checks import RuleContext, gate, source
+from reconciler.manifest.loader import Document
+from reconciler.manifest.portal import effective_urls
+from reconciler.manifest.problems import Problem
+from reconciler.operations import OperationName, availability_problem
+from reconciler.plan.diff import diff_record
+from reconciler.plan.draft import Draft
+from reconciler.plan.model import Action, Change
+from reconciler.plan.normalize import canonical_fields, form_value
+from reconciler.plan.unread import SETTINGS, needs
+from reconciler.state import DesiredState, LiveState
+
+NAME = "WebhookSettings"
+ADDRESS = AddressForm(NAME, ())  # one per portal
+LIMITS = catalog.WEBHOOK_SETTINGS
+OPERATION = OperationName.WEBHOOK_SETTINGS
+NEEDS_ADMIN_URL = "needs the Portal's spec.adminUrl (the admin root)"
+
+
+# --- manifest ----------------------------------------------------------------------------------
+
+
+def _in_range(value: int, info: ValidationInfo) -> int:
+    # The service's own words for a value out of range (catalog.IntRange), not pydantic's.
+    problem = LIMITS[str(info.field_name)].problem(str(info.field_name), value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+def _setting(name: str) -> Any:
+    bounds = LIMITS[name]
+    return Field(None, description=f"default {bounds.default}")
+
+
+def _bounds(name: str) -> WithJsonSchema:
+    # The JSON Schema keeps the plain bounds, for editors.
+    bounds = LIMITS[name]
+    return WithJsonSchema({"type": "integer", "minimum": bounds.low, "maximum": bounds.high})
+
+
+_IN_RANGE = AfterValidator(_in_range)
+
+
+class WebhookSettingsSpec(models.Strict):
+    notificationAttempts: Annotated[int, _IN_RANGE, _bounds("notificationAttempts")] | None = (
+        _setting("notificationAttempts")
+    )
+    notificationTimeOutInSeconds: (
+        Annotated[int, _IN_RANGE, _bounds("notificationTimeOutInSeconds")] | None
+    ) = _setting("notificationTimeOutInSeconds")
+    notificationElapsedTimeInSeconds: (
+        Annotated[int, _IN_RANGE, _bounds("notificationElapsedTimeInSeconds")] | None
+    ) = _setting("notificationElapsedTimeInSeconds")
+    numberOfFailures: Annotated[int, _IN_RANGE, _bounds("numberOfFailures")] | None = _setting(
+        "numberOfFailures"
+    )
+    daysInPast: Annotated[int, _IN_RANGE, _bounds("daysInPast")] | None = _setting("daysInPast")
+
+
+class WebhookSettings(models.Document):
+    kind: Literal["WebhookSettings"]
+    metadata: models.DocumentMetadata
+    spec: WebhookSettingsSpec
+
+
+def _model(document: Document) -> WebhookSettings:
+    assert isinstance(document.model, WebhookSettings)  # the registry routes by kind
+    return document.model
+
+
+def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
+    yield from gate(document, (), OPERATION, context.platform)
+    if context.portal and not effective_urls(context.portal, context.environ, context.name)[1]:
+        yield document.problem((), NEEDS_ADMIN_URL)
+
+
+def _desired(desired: DesiredState, document: Document) -> None:
+    desired.webhookSettings = _model(document).spec.model_dump(exclude_none=True)
+    desired.sources[ADDRESS.of()] = source(document)
+
+
+def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
+    yield ADDRESS.of(), live.webhookSettings
+
+
+# --- plan --------------------------------------------------------------------------------------
+
+
+def _plan(draft: Draft) -> None:
+    declared = draft.desired.webhookSettings
+    if not declared:
+        return
+    address = ADDRESS.of()
+    live = draft.live.webhookSettings
+    if draft.desired.portal.adminUrl is None:
+        draft.error(address, NEEDS_ADMIN_URL)
+        return
+    sent: dict[str, int | None]
+    if live is None:
+        unknown = _sent_unknown(draft, declared)
+        if unknown is None:
+            return
+        sent = unknown
+        draft.changes.append(Change(address, Action.UPDATE, None, canonical_fields(sent)))
+    else:
+        change = diff_record(address, live, declared)
+        if change is None:
+            return
+        draft.changes.append(change)
+        # The service resets an omitted field to its default: send all five.
+        sent = {
+            name: declared.get(name, live.get(name, limits.default))
+            for name, limits in LIMITS.items()
+        }
+    params = {name: form_value(value) for name, value in sent.items() if value is not None}
+    draft.call(address, OPERATION, params)
+
+
+def _sent_unknown(draft: Draft, declared: dict[str, int]) -> dict[str, int | None] | None:
+    """What to send when the live settings are unknown: all five, the undeclared ones at
+    their defaults, saying so; None (an error) when the account was refused the read, as
+    another account could compare the values the plan would reset."""
+    address = ADDRESS.of()
+    sent = {n: declared.get(n, r.default) for n, r in LIMITS.items()}
+    undeclared = sorted(set(LIMITS) - set(declared))
+    why = draft.live.webhookSettingsUnread
+    unknown = f"live settings are unknown ({why})" if why else "live settings are unknown"
+    if undeclared and SETTINGS in draft.live.unread:
+        draft.error(
+            address,
+            f"cannot compare: {unknown}; the plan would reset undeclared fields to their"
+            f" defaults ({', '.join(undeclared)}): declare all five, or plan with an"
+            f" account that may read them ({needs(SETTINGS)})",
+        )
+        return None
+    if undeclared:
+        draft.warn(
+            address,
+            f"{unknown}; undeclared fields will be reset to their "
+            f"defaults: {', '.join(undeclared)}",
+        )
+    elif why:
+        draft.warn(address, f"{unknown}; the settings are sent every time")
+    return dict(sent)
+
+
+# --- export, adopt -----------------------------------------------------------------------------
+
+
+def _settings_document(live: LiveState) -> Exported | None:
+    """All five settings, in the order of docs/rules.md §2, when the portal has and tells them."""
+    settings = live.webhookSettings
+    if settings is None or availability_problem(OPERATION, live.portal.platform) is not None:
+        return None
+    spec = {key: settings[key] for key in LIMITS if key in settings}
+    return document(NAME, {"name": "delivery"}, spec)
+
+
+def _export(given: ExportInput) -> ExportPart:
+    found = _settings_document(given.live) if given.admin_url else None
+    if found is not None:
+        return ExportPart([found], [], "webhook settings")
+    return ExportPart([], _not_exported(given.live, given.admin_url), None)
+
+
+def _not_exported(live: LiveState, admin_url: str | None) -> list[str]:
+    if availability_problem(OPERATION, live.portal.platform) is not None:
+        return []
+    if not admin_url:
+        return ["webhook settings not exported: they need --admin-url (the admin root)"]
+    if live.webhookSettings is None:
+        return ["webhook settings not exported: the portal did not tell their values"]
+    return []
+
+
+def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
+    exported = _settings_document(live)
+    if exported is None:
+        reason = live.webhookSettingsUnread or "the portal did not tell them"
+        raise UserError(f"{address}: the live settings are unknown ({reason})")
+    found = next(iter(files.documents(NAME)), None)
+    if found is None:
+        return added(address, files.append(exported))
+    path, declared = found
+    return outcome(address, path, merge_declared(declared["spec"], exported["spec"]), files)
+
+
+KIND = Kind(
+    name=NAME,
+    model=WebhookSettings,
+    singleton=True,
+    addresses=(ADDRESS,),
+    set_fields=(),
+    identities=lambda document: (),
+    rules=_rules,
+    desired=_desired,
+    read=None,  # with the other built-in kinds, by live/reader.py
+    live=_live,
+    plan=_plan,
+    plan_last=None,
+    export=Export("webhook-settings.yaml", _export),
+    adopt=Adopt(_adopt),
+    unadoptable={},
+)

@@ -1,0 +1,68 @@
+"""What the kinds' manifest parts are given and share: the rest of the manifest set as a
+`RuleContext`, the checks several kinds make (a release gate, text the portal refuses)
+and where a declaration was written."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from reconciler import state
+from reconciler.catalog import Feature
+from reconciler.manifest import models
+from reconciler.manifest.problems import Problem
+from reconciler.manifest.raw import KeyPath
+from reconciler.operations import OperationName, availability_problem
+from reconciler.text_rules import text_problem
+from reconciler.versions import Platform
+
+if TYPE_CHECKING:
+    from reconciler.manifest.loader import Document
+
+
+@dataclass(frozen=True, slots=True)
+class RuleContext:
+    """What the per-document rules need to know about the rest of the manifest set."""
+
+    platform: Platform | None  # None when the Portal is missing or its version invalid
+    portal: models.PortalSpec | None
+    name: str | None  # the Portal's metadata.name
+    environ: Mapping[str, str]
+    documents: tuple[Document, ...]
+    # Facts about the whole set a kind works out once per check (see `once`).
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def extra_privileges(self) -> frozenset[str]:
+        return frozenset(self.portal.extraPrivileges) if self.portal else frozenset()
+
+
+def gate(
+    document: Document, path: KeyPath, needs: OperationName | Feature, platform: Platform | None
+) -> Iterator[Problem]:
+    """What the platform lacks of the operation or parameter a declaration needs."""
+    problem = availability_problem(needs, platform) if platform else None
+    if problem:
+        yield document.problem(path, problem)
+
+
+def text(
+    document: Document, at: KeyPath, value: str, multiline: bool = False, label: str = ""
+) -> Iterator[Problem]:
+    """The portal refuses control and bidi characters: say so before anything is sent.
+    `label`: what the value is, when it is a key (a username) rather than a field."""
+    field = label or (at[-1] if isinstance(at[-1], str) else "text")
+    problem = text_problem(field, value, multiline)
+    if problem:
+        yield document.problem(at, problem)
+
+
+def at(document: Document) -> str:
+    return f"{document.file}:{document.line}"
+
+
+def source(document: Document, *path: str | int) -> state.Source:
+    """Where the document (or the key at `path` in it) was declared, for messages."""
+    file, line, column = document.locate(path)
+    return state.Source(file, line, column)

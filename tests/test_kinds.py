@@ -1,0 +1,130 @@
+"""The registry of manifest kinds keeps a kind one module: a kind is registered once, a
+kind lacking a part fails where it is built, the code outside reconciler/kinds/ names no
+kind, and docs/adding-a-kind.md names every part."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from reconciler.kinds import registry
+from reconciler.kinds.registry import AddressForm, Kind
+from tests.kinds import portal_note
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "reconciler"
+PAGE = ROOT / "docs" / "adding-a-kind.md"
+
+
+def test_a_kind_is_registered_once() -> None:
+    role = registry.kind_named("Role")
+    with pytest.raises(ValueError, match="registered twice"):
+        registry.register(role)
+
+
+def test_a_kind_claiming_another_kinds_addresses_is_refused() -> None:
+    thief = dataclasses.replace(portal_note.KIND, addresses=(AddressForm("Role", ("name",)),))
+    with pytest.raises(ValueError, match="belong to another kind"):
+        registry.register(thief)
+    assert thief.name not in {k.name for k in registry.registered()}
+
+
+def test_a_kind_lacking_a_part_fails_where_it_is_built() -> None:
+    parts = {f.name: getattr(portal_note.KIND, f.name) for f in dataclasses.fields(Kind)}
+    without_plan = {k: v for k, v in parts.items() if k != "plan"}
+    with pytest.raises(TypeError, match="plan"):
+        Kind(**without_plan)
+    with pytest.raises(TypeError, match="lacks live"):
+        Kind(**{**parts, "live": None})
+
+
+def test_a_kinds_model_must_declare_the_kind() -> None:
+    parts = {f.name: getattr(portal_note.KIND, f.name) for f in dataclasses.fields(Kind)}
+    with pytest.raises(TypeError, match="declares kind"):
+        Kind(**{**parts, "name": "Elsewhere"})
+
+
+def test_an_address_is_built_from_its_form() -> None:
+    workspace = AddressForm("Workspace", ("collaborationId", "workspaceId"))
+    assert workspace.of("c1", "w/1") == "Workspace/c1/w/1"
+    assert str(workspace) == "Workspace/<collaborationId>/<workspaceId>"
+    with pytest.raises(ValueError):
+        workspace.of("c1")
+
+
+def _isinstance_on_kinds(path: Path, models: set[str]) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "isinstance":
+            names = {
+                n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")
+                for n in ast.walk(node.args[1])
+            }
+            if names & models:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_no_isinstance_dispatch_on_manifest_kinds_outside_the_kinds() -> None:
+    models = {kind.model.__name__ for kind in registry.registered()}
+    outside = [p for p in PACKAGE.rglob("*.py") if "kinds" not in p.parts]
+    assert [hit for p in outside for hit in _isinstance_on_kinds(p, models)] == []
+
+
+def test_the_adding_a_kind_page_names_every_part() -> None:
+    named = set(re.findall(r"^\| `(\w+)` \|", PAGE.read_text(encoding="utf-8"), re.MULTILINE))
+    assert named == {f.name for f in dataclasses.fields(Kind)}
+
+
+def _code(path: Path) -> str:
+    """The module's code without comments and docstrings."""
+    source = path.read_text(encoding="utf-8")
+    docstrings = {
+        node.body[0].lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+        and isinstance(node.body[0].value.value, str)
+    }
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return " ".join(
+        t.string
+        for t in tokens
+        if t.type != tokenize.COMMENT
+        and not (t.type == tokenize.STRING and t.start[0] in docstrings)
+    )
+
+
+# Where the webhook-settings kind is still named outside its module and the service: the
+# shared kernel (catalog's ranges, operations' row and read), the registry's list of
+# built-in kinds, the live reader and its records (which read every built-in kind in as
+# few round trips as they can), normalize's defaults and the reviewer's unread parts. A
+# kind named anywhere else is a kind no longer in one module.
+SETTINGS_NAMED_IN = {
+    "catalog.py",
+    "operations.py",
+    "kinds/registry.py",
+    "kinds/webhook_settings.py",
+    "live/reader.py",
+    "live/records.py",
+    "plan/normalize.py",
+    "plan/unread.py",
+}
+
+
+def test_the_webhook_settings_kind_is_named_only_where_listed() -> None:
+    spelled = re.compile(r"WebhookSettings|webhook_settings|WEBHOOK_SETTINGS")
+    named = {
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*.py")
+        if "service" not in path.parts and spelled.search(_code(path))
+    }
+    assert named == SETTINGS_NAMED_IN
