@@ -67,6 +67,7 @@ bench: install
 	$(BIN)/python benchmarks/faults.py
 	$(BIN)/python benchmarks/faults.py --new-roles 20 --seeds 5
 	$(BIN)/python benchmarks/fleet.py
+	$(BIN)/python benchmarks/hostile_portal.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

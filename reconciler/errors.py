@@ -12,6 +12,8 @@
     │   │                         (plan/render/json.py)
     │   ├── StalePlan ........... the portal changed since the saved plan was made
     │   │                         (plan/fingerprint.py)
+    │   ├── UnusableSegment ..... a value no portal issues where a path needs an id
+    │   │                         (operations.py)
     │   ├── LockError ........... the apply lock could not be taken, kept or broken
     │   │                         (apply/lock.py)
     │   ├── Interrupted ......... apply stopped by SIGINT or SIGTERM; exits 130 or 143
@@ -28,6 +30,8 @@
     │       ├── TLSError ........ the TLS handshake failed (untrusted certificate, http)
     │       ├── PortalStopped ... not sent: the portal stopped answering, or refused the
     │       │                     credentials for good (live/breaker.py)
+    │       ├── LimitExceeded ... an answer too slow, too large, too deep, or a listing
+    │       │                     with too many pages or going backwards (live/limits.py)
     │       └── AmbiguousRequestError  a write was sent and its reply lost: it may or
     │                             may not have taken effect (never resent blindly)
     ├── ValueError
@@ -39,7 +43,9 @@
     ├── TreeError ............... YAML text that is no manifest, at a line and column
     │                             (manifest/yamltree.py); the loader makes it a problem
     ├── UnresolvedPlaceholder ... apply: a reference whose call produced nothing; it
-    │                             fails that call, not the apply (apply/placeholders.py)
+    │   │                         fails that call, not the apply (apply/placeholders.py)
+    │   └── UnusableValue ....... a produced value or a saved plan's path argument that
+    │                             is no id a portal issues: that call fails, unsent
     ├── _Retryable .............. the client's own signal between tries, never leaves
     │                             live/client.py
     └── ApiError ................ the reference service refusing a request; answered as

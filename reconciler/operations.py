@@ -11,6 +11,7 @@ plan file names each call's operation. The rules behind each row are docs/rules.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,8 @@ from reconciler.catalog import (
     feature_problem,
     since,
 )
+from reconciler.errors import UserError
+from reconciler.text_rules import REFUSED_IN_NAMES
 from reconciler.versions import Platform
 
 
@@ -185,9 +188,62 @@ def call_key(operation: str, address: str) -> str:
     return f"{operation} {address}"
 
 
+class UnusableSegment(UserError):
+    """A value that cannot stand as one segment of a request's path."""
+
+
+def segment_problem(value: object) -> str | None:
+    """Why `value` cannot stand as one segment of a request's path, or None when it can.
+
+    Quoting keeps `/`, `?` and `#` inside one segment, but not `.` and `..`: HTTP clients
+    and servers resolve those as dot segments (RFC 3986 §5.2.4), so a role id `..` would
+    turn `portals/<id>/roles/../update` into the organization's own Update. No id a portal
+    issues is one, nor holds a path separator (a server may decode `%2F`, or take `\\` for
+    `/`) or a control character."""
+    if not isinstance(value, str):
+        return f"a JSON {json_kind(value)}, not a string"
+    if value in ("", ".", ".."):
+        return "empty" if not value else "a dot segment, which would move the request up the path"
+    if "/" in value or "\\" in value:
+        return "it holds a path separator"
+    if REFUSED_IN_NAMES.search(value):
+        return "it holds a control or bidirectional formatting character"
+    return None
+
+
+def checked_segment(value: object, what: str) -> str:
+    """`value` when it can be one path segment; else `UnusableSegment` naming `what`."""
+    problem = segment_problem(value)
+    if problem is not None:
+        raise UnusableSegment(
+            f"{what} is {shown_value(value)}: not an id a portal issues ({problem})"
+        )
+    assert isinstance(value, str)
+    return value
+
+
 def segment(value: str) -> str:
-    """`value` quoted so it stays one path segment whatever it holds."""
-    return quote(value, safe="")
+    """`value` quoted as exactly one path segment; refused (`UnusableSegment`) when no
+    quoting can keep it one, so no path is built from a value that would steer it."""
+    return quote(checked_segment(value, "a path argument"), safe="")
+
+
+def json_kind(value: object) -> str:
+    """What JSON calls the type of a decoded value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    kinds: dict[type, str] = {str: "string", list: "array", dict: "object"}
+    return kinds.get(type(value), type(value).__name__)
+
+
+def shown_value(value: object) -> str:
+    """A decoded value for a one-line message: as JSON, control characters escaped, cut."""
+    text = json.dumps(value, ensure_ascii=True, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ between 1970 and 9999 (the service keeps Unix milliseconds and orgctl shows ISO 
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -103,21 +104,14 @@ def int_keys(mapping: Any) -> dict[int, Any]:
     return {int(k): v for k, v in mapping.items()}
 
 
-_DURATION_UNITS = {"h": 3600, "m": 60, "s": 1}
+_DURATION = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s?)?")
 
 
 def seconds(text: str) -> float | None:
-    """A wait like Terraform's `-lock-timeout`: `0`, `90s`, `2m`, `1h30m`, as seconds;
-    None when `text` is no such duration."""
-    text = text.strip().lower()
-    if text.isdigit():
-        return float(text)
-    total, digits = 0, ""
-    for char in text:
-        if char.isdigit():
-            digits += char
-        elif char in _DURATION_UNITS and digits:
-            total, digits = total + int(digits) * _DURATION_UNITS[char], ""
-        else:
-            return None
-    return None if digits or not text else float(total)
+    """A wait like Terraform's `-lock-timeout`: `0`, `90s`, `2m`, `1h30m`, `0.5`, as
+    seconds; None when `text` is no such duration."""
+    match = _DURATION.fullmatch(text.strip().lower())
+    if not match or not any(match.groups()):
+        return None
+    hours, minutes, rest = (float(g) if g else 0.0 for g in match.groups())
+    return hours * 3600 + minutes * 60 + rest

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
 from reconciler.live.paging import as_is
-from reconciler.operations import READS
+from reconciler.operations import READS, checked_segment
 from reconciler.plan.model import Call
 
 # (the call, the fields it sent) -> what it would have produced, if the portal has it
@@ -33,7 +33,9 @@ def created_lookup(client: PortalClient) -> Lookup:
         entries = await client.get_pages(url, listing.entries or "", convert=as_is)
         for entry in entries:
             if entry.get(adoption.field) == wanted and entry.get(call.produces):
-                return str(entry[call.produces])
+                # Later calls put it in their paths: it must be an id a portal issues.
+                what = f"the {call.produces} of the {call.address} the portal lists"
+                return checked_segment(entry[call.produces], what)
         return None
 
     return find

@@ -252,7 +252,7 @@ class _Run:
             if value is None:
                 message = f"{call.operation} answered without {call.produces!r}"
                 return self._failed(call, {"message": message})
-            self.produced.add(call.address, call.produces, str(value))
+            self.produced.add(call.address, call.produces, value)
         self._emit(CallEvent(call, EventKind.DONE, result=result, note=note))
         return CallOutcome(
             call.seq, call.address, call.operation, Status.DONE, result=result, note=note

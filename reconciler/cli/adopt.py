@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from reconciler.adopt import Address, Adopted, adopt_into, parse_address
-from reconciler.cli import help
+from reconciler.cli import help, options
 from reconciler.cli.output import reading
 from reconciler.errors import UserError
 from reconciler.live import Scope, read_live
@@ -32,6 +32,7 @@ from reconciler.workflow import connect, run
     is_flag=True,
     help="Adopt every resource drift reports that a manifest can declare.",
 )
+@options.portal_limits
 def command(arguments: tuple[str, ...], drifted: bool) -> None:
     """Write the live values of the resources at ADDRESS into the manifests in DIR that
     declare them (in place, comments kept), or add them where their kind lives."""

@@ -101,6 +101,7 @@ class Request:
 @options.targets
 @options.lock
 @options.notify
+@options.portal_limits
 @click.option(
     "-v", "--verbose", is_flag=True, help="List every call in the closing table, not only failures."
 )

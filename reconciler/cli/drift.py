@@ -31,6 +31,7 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, w
 @options.notify
 @options.jobs
 @options.verbose
+@options.portal_limits
 @click.pass_context
 def command(
     ctx: click.Context,

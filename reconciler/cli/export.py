@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from reconciler.cli import help
+from reconciler.cli import help, options
 from reconciler.errors import UserError
 from reconciler.export import check_output_folder, write_manifests
 from reconciler.live import PortalClient, Scope, read_live
@@ -85,6 +85,7 @@ async def read_portal(
     "--name", default=None, help="metadata.name of the Portal (default: the portal's name)."
 )
 @click.option("--force", is_flag=True, help="Overwrite the files of an earlier export.")
+@options.portal_limits
 def command(
     portal_url: str, admin_url: str | None, output: Path, name: str | None, force: bool
 ) -> None:

@@ -27,6 +27,10 @@ CONNECTION = (
     ),
     ("ORGCTL_CA_BUNDLE (or SSL_CERT_FILE)", "a PEM file of CA certificates to trust"),
     ("ORGCTL_REFERER", "the Referer a token bound to a referer needs"),
+    (
+        "ORGCTL_REQUEST_TIMEOUT, ORGCTL_MAX_ANSWER_SIZE, ORGCTL_MAX_JSON_DEPTH, ORGCTL_MAX_PAGES",
+        "limits of a portal's answers, when the flags of the same names are not given",
+    ),
 )
 NOTIFY = (("ORGCTL_NOTIFY_URL", "the webhook --notify posts to, when not given"),)
 LOCK = (("ORGCTL_LOCK_LEASE", "the apply lock's lease period (default 5m, e.g. 90s)"),)

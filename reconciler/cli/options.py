@@ -110,6 +110,41 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]
         return parsed
 
 
+def portal_limits(function: F) -> F:
+    """The limits of what a portal may answer (`live/limits.py`), for a command that
+    talks to one; each flag, when given, wins over its ORGCTL_* variable."""
+    # Imported here, by the commands that read a portal: `validate` and `--help` load no
+    # network stack (reconciler.live brings httpx and asyncio).
+    from reconciler.live.limits import DEFAULTS, LIMITS
+
+    helps = {
+        "request_seconds": ("DURATION", "Give up on a request not answered in full within this."),
+        "answer_bytes": ("SIZE", "Refuse an answer larger than this (e.g. 64MiB, 500KB)."),
+        "json_depth": ("N", "Refuse an answer whose JSON nests deeper than this."),
+        "pages": ("N", "Refuse a listing of more pages than this."),
+    }
+    for limit in reversed(LIMITS):
+        metavar, text = helps[limit.field]
+        function = click.option(
+            limit.flag,
+            metavar=metavar,
+            expose_value=False,
+            callback=_chooser(limit.field),
+            help=f"{text} [default: {limit.show(getattr(DEFAULTS, limit.field))}]",
+        )(function)
+    return function
+
+
+def _chooser(field: str) -> Callable[[click.Context, click.Parameter, str | None], None]:
+    # Called for every run of the command, given or not, so no earlier run's flag lingers.
+    def record(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        from reconciler.live.limits import choose
+
+        choose(field, value)
+
+    return record
+
+
 def lock(function: F) -> F:
     function = click.option(
         "--lock-timeout",

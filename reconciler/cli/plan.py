@@ -60,6 +60,7 @@ from reconciler.workflow import (
 @options.notify
 @options.jobs
 @options.verbose
+@options.portal_limits
 @click.pass_context
 def command(
     ctx: click.Context,

@@ -26,6 +26,7 @@ from reconciler.workflow import connect, run
 )
 @click.argument("lock_id")
 @options.manifests
+@options.portal_limits
 @click.option("--force", is_flag=True, help="Do not ask for confirmation.")
 def command(lock_id: str, manifests: Path, force: bool) -> None:
     """Remove the apply lock LOCK_ID from the portal of MANIFESTS. Only for a lock whose

@@ -29,14 +29,16 @@ from reconciler.live.errors import (
     AmbiguousRequestError,
     AuthError,
     ConnectionFailure,
+    LimitExceeded,
     NotFoundError,
     PortalError,
     ServiceError,
     TransientError,
 )
+from reconciler.live.limits import Limits
 from reconciler.live.network import Failure, connect_failure, reply_failure
 from reconciler.live.origins import TrustedOrigins, UrlSources, origin_of, refusal
-from reconciler.live.paging import PAGE_SIZE, Convert, read_pages
+from reconciler.live.paging import PAGE_SIZE, Bounds, Convert, read_pages
 from reconciler.live.redaction import encoded_forms
 from reconciler.live.retry import RetryPolicy, parse_retry_after
 from reconciler.live.trust import trust_store
@@ -47,6 +49,8 @@ from reconciler.state import Auth, PortalTarget
 ALREADY_GONE = "alreadyGone"
 TOKEN_MINUTES = 60
 TRANSIENT_STATUSES = frozenset({429, 502, 503, 504})
+# Headers about the bytes on the wire, not the body as read (decompressed, whole).
+_WIRE = frozenset({"content-encoding", "content-length", "transfer-encoding"})
 # Told of each failed try that will be tried again: (tries so far, the failure, seconds
 # until the next); the applier journals it.
 RetryHook = Callable[[int, PortalError, float], None]
@@ -82,6 +86,7 @@ class PortalClient:
         concurrency: int = 8,
         timeout: float = 30.0,
         retry_notice: RetryNotice | None = None,
+        limits: Limits | None = None,
     ) -> None:
         _check_root("portal URL", root)
         if admin_root is not None:
@@ -103,6 +108,9 @@ class PortalClient:
         self.referer = (environ.get("ORGCTL_REFERER") or "").strip() or self.root
         self.retry = retry or RetryPolicy()
         self.timeout = timeout
+        # What an answer may cost (time, bytes, depth, pages): the command's flags, else
+        # the ORGCTL_* variables, else defaults no real portal reaches.
+        self.limits = limits or Limits.from_env(environ)
         self.retry_notice = retry_notice
         self.requests = 0  # every HTTP request sent, retries and sign-ins included
         self.server_clock: float | None = None  # Unix seconds, from the last Date header
@@ -204,7 +212,14 @@ class PortalClient:
         async def fetch(start: int) -> dict[str, Any]:
             return await self.get_json(path, {**base, "start": start, "num": page_size})
 
-        return await read_pages(fetch, key, convert, page_size=page_size, expected=expected)
+        return await read_pages(
+            fetch,
+            key,
+            convert,
+            page_size=page_size,
+            expected=expected,
+            bounds=Bounds(shown(self.url(path)), self.limits),
+        )
 
     # --- the request loop -----------------------------------------------------------------
 
@@ -234,6 +249,14 @@ class PortalClient:
                 if deletes and reply_lost:
                     return {"success": True, ALREADY_GONE: True}
                 raise
+            except LimitExceeded as exceeded:
+                if idempotent:
+                    raise
+                # The answer went past a limit after the request went out: it may have
+                # taken effect, and the applier settles that as for a lost reply.
+                raise AmbiguousRequestError(
+                    f"{exceeded}; it may or may not have taken effect"
+                ) from None
             except _Retryable as retryable:
                 reply_lost = reply_lost or retryable.maybe_processed
                 if retryable.maybe_processed and not idempotent:
@@ -269,10 +292,14 @@ class PortalClient:
         async with self._gate:
             self.requests += 1
             try:
-                if method == "GET":
-                    response = await self._http.get(url, params=form, headers=headers)
-                else:
-                    response = await self._http.post(url, data=form, headers=headers)
+                # The per-read timeout alone lets one byte every few seconds go on forever.
+                async with asyncio.timeout(self.limits.request_seconds):
+                    response = await self._exchange(method, url, form, headers)
+            except TimeoutError:
+                raise LimitExceeded(
+                    f"portal at {shown(url)} did not finish its answer within the request"
+                    f" deadline of {self.limits.told('request_seconds')}"
+                ) from None
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
                 raise self._unanswered(connect_failure(url, exc, self.timeout)) from None
             except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
@@ -284,6 +311,42 @@ class PortalClient:
         if failure.retry:  # a failure that is final at once (DNS, TLS) is not a streak
             self.breaker.no_answer(failure.error, self.root)
         return _failed(failure)
+
+    async def _exchange(
+        self, method: str, url: str, form: dict[str, Any], headers: dict[str, str]
+    ) -> httpx.Response:
+        """The answer, its body read as it streams in and refused past the size limit, so
+        an endless or huge body costs at most that much memory."""
+        get = method == "GET"
+        request = self._http.build_request(
+            method, url, params=form if get else None, data=None if get else form, headers=headers
+        )
+        answer = await self._http.send(request, stream=True)
+        try:
+            body = await self._body(answer, shown(url))
+        finally:
+            await answer.aclose()
+        # The body as decoded (gzip undone): the headers that described the wire go.
+        kept = [(k, v) for k, v in answer.headers.multi_items() if k.lower() not in _WIRE]
+        return httpx.Response(answer.status_code, headers=kept, content=body, request=request)
+
+    async def _body(self, answer: httpx.Response, url: str) -> bytes:
+        limit = self.limits.answer_bytes
+        declared = answer.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > limit:
+            raise self._too_large(url, f"it declares {int(declared):,} bytes")
+        body = bytearray()
+        async for chunk in answer.aiter_bytes():
+            body += chunk
+            if len(body) > limit:
+                raise self._too_large(url, "it went on past it")
+        return bytes(body)
+
+    def _too_large(self, url: str, how: str) -> LimitExceeded:
+        return LimitExceeded(
+            f"portal at {url} answered more than the answer size limit of"
+            f" {self.limits.told('answer_bytes')}: {how}"
+        )
 
     def _announce(self, error: PortalError, failures: int, delay: float, request: object) -> None:
         """One line per retry, so a wait on an unreachable portal is seen, not silent."""
@@ -306,7 +369,7 @@ class PortalClient:
                 retry_after=parse_retry_after(response.headers.get("retry-after")),
             )
         try:
-            return decode(response)
+            return decode(response, self.limits)
         except ServiceError as error:
             scrubbed = self._scrubbed(error)
             if scrubbed.code == 500:

@@ -8,19 +8,24 @@ three become the same `ServiceError` family.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import httpx
 
 from reconciler.errors import UserError
-from reconciler.live.errors import ServiceError, service_error
+from reconciler.live.errors import LimitExceeded, PortalError, ServiceError, service_error
+from reconciler.live.limits import DEFAULTS, Limits
 from reconciler.live.urls import shown
 
 
-def decode(response: httpx.Response) -> dict[str, Any]:
-    """The JSON object of a successful answer; raises for envelopes and non-JSON bodies."""
+def decode(response: httpx.Response, limits: Limits = DEFAULTS) -> dict[str, Any]:
+    """The JSON object of a successful answer; raises for envelopes, redirects and bodies
+    that are not JSON or nest deeper than `limits.json_depth`."""
     url = shown(response.request.url)
-    body = _json_body(response, url)
+    if 300 <= response.status_code < 400:
+        raise _redirect(response, url)
+    body = _json_body(response, url, limits)
     error = envelope_error(body, url)
     if error is not None:
         raise error
@@ -46,12 +51,39 @@ def envelope_error(body: dict[str, Any], url: str) -> ServiceError | None:
     return None
 
 
-def _json_body(response: httpx.Response, url: str) -> dict[str, Any]:
+def _redirect(response: httpx.Response, url: str) -> PortalError:
+    """Redirects are never followed (a credential must not follow one elsewhere), so the
+    answer says where it pointed: a web adaptor's sign-in page, http to https, a moved
+    portal."""
+    location = response.headers.get("location")
+    where = (
+        f"a redirect to {shown(response.request.url.join(location))}"
+        if location
+        else "a redirect with no Location"
+    )
+    return PortalError(
+        f"portal at {url} answered HTTP {response.status_code}, {where}; orgctl does not"
+        " follow redirects: is the URL the portal's sharing REST root, with the scheme and"
+        " host it answers on?"
+    )
+
+
+def _json_body(response: httpx.Response, url: str, limits: Limits) -> dict[str, Any]:
+    if nested_deeper(response.content, limits.json_depth):
+        raise LimitExceeded(
+            f"portal at {url} answered JSON nested deeper than the depth limit of"
+            f" {limits.told('json_depth')}"
+        )
     text = response.text
     try:
         body = json.loads(text)
     except ValueError:
         body = None
+    except RecursionError:  # a depth limit set beyond what the parser can recurse
+        raise LimitExceeded(
+            f"portal at {url} answered JSON nested deeper than this Python can parse; lower"
+            f" the limit of {limits.told('json_depth')}"
+        ) from None
     if isinstance(body, dict):
         return body
     content_type = response.headers.get("content-type", "")
@@ -63,6 +95,28 @@ def _json_body(response: httpx.Response, url: str) -> dict[str, Any]:
         f"portal at {url} answered something that is not a JSON object "
         f"(HTTP {response.status_code}): is the URL the sharing REST root?"
     )
+
+
+_ESCAPED = re.compile(rb"\\.", re.DOTALL)
+_STRING = re.compile(rb'"[^"]*"')
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+_INNERMOST = re.compile(rb"\[\]|\{\}")
+
+
+def nested_deeper(body: bytes, depth: int) -> bool:
+    """Whether JSON text nests arrays and objects more than `depth` levels, found before
+    it is parsed (the parser would recurse once per level, 100,000 deep a RecursionError):
+    with its strings taken out, its brackets alone are peeled an innermost level a pass,
+    each pass in C; any real answer takes a handful."""
+    if body.count(b"[") + body.count(b"{") <= depth:
+        return False
+    brackets = _STRING.sub(b"", _ESCAPED.sub(b"", body)).translate(None, _NOT_BRACKET)
+    for _ in range(depth):
+        peeled = _INNERMOST.sub(b"", brackets)
+        if len(peeled) == len(brackets):
+            return False  # empty, or not nested as JSON is: the parser says what is wrong
+        brackets = peeled
+    return bool(brackets)
 
 
 def _int_or_none(value: Any) -> int | None:

@@ -100,6 +100,12 @@ class TLSError(PortalError):
     the same on every try, so never retried."""
 
 
+class LimitExceeded(PortalError):
+    """An answer went past a limit of `live/limits.py` (the request deadline, the answer
+    size, the JSON depth, the pages of a listing): the same on every try, so never
+    retried; the message names the URL and the limit."""
+
+
 class AmbiguousRequestError(PortalError):
     """A non-idempotent request was sent but no reply came: it may or may not have taken
     effect, so it must not be sent again blindly."""

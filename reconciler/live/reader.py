@@ -23,6 +23,7 @@ from reconciler.live.client import PortalClient
 from reconciler.live.concurrency import first_failure, gather
 from reconciler.live.errors import ForbiddenError, NotFoundError, ServiceError
 from reconciler.live.paging import Convert, as_is
+from reconciler.live.repeats import without_repeats
 from reconciler.operations import READS, ReadName
 from reconciler.state import (
     Caller,
@@ -228,13 +229,23 @@ class _Reader:
                 self.unreadable[error.resource] = str(error)
         return found
 
+    def distinct(
+        self, found: list[T], field: str, key: Callable[[T], str], address: Callable[[T], str]
+    ) -> list[T]:
+        """`found` less the entries whose `field` another entry of the listing repeats
+        (`repeats.without_repeats`): those are unreadable, each naming the others."""
+        return without_repeats(found, field, key, address, self.unreadable)
+
     async def roles(self) -> list[Role]:
         async def convert(page: list[dict[str, Any]]) -> list[Role]:
             return self.kept(page, records.role)
 
         params = {"returnPrivileges": "true"}
         expected = self.needs.expected_roles
-        return await self.converted_pages(ReadName.ROLES, convert, params, expected=expected)
+        found = await self.converted_pages(ReadName.ROLES, convert, params, expected=expected)
+        # Writes go to a role's id; the manifests and member assignments name it by name.
+        found = self.distinct(found, "id", lambda r: str(r.id), _role_address)
+        return self.distinct(found, "name", lambda r: r.name, _role_address)
 
     async def members(self) -> _Members:
         """Members made into records page by page as they come, each once: a member's
@@ -252,7 +263,8 @@ class _Reader:
             return self.kept(page, partial(records.member, custom_names=named_by_id))
 
         expected = self.needs.expected_members
-        found = await self.converted_pages(ReadName.MEMBERS, convert, expected=expected)
+        listed = await self.converted_pages(ReadName.MEMBERS, convert, expected=expected)
+        found = self.distinct(listed, "username", _username, _member_address)
         levels = self.needs.levels
         changing = [
             m.username for m in found if m.username in levels and m.level != levels[m.username]
@@ -282,7 +294,9 @@ class _Reader:
 
     async def all_collaborations(self) -> dict[str, Collaboration]:
         raw = await self.pages(ReadName.COLLABORATIONS)
-        listed = self.kept(raw, records.collaboration)
+        listed = self.distinct(
+            self.kept(raw, records.collaboration), "id", _id, lambda c: f"Collaboration/{c.id}"
+        )
         wanted = [c for c in listed if self.needs.everything or c.id in self.needs.collaborations]
         filled = await gather(*(self.collaboration(c) for c in wanted))
         by_id = {c.id: c for c in listed}
@@ -302,9 +316,12 @@ class _Reader:
     async def workspaces(self, collab: Collaboration) -> dict[str, Workspace]:
         raw = await self.pages(ReadName.WORKSPACES, collaborationId=collab.id)
         where = f"a workspace of Collaboration/{collab.id}"
-        listed = [
+        identified = [
             (wid, w) for w in raw if (wid := self.readable(partial(records.entry_id, w, where)))
         ]
+        listed = self.distinct(
+            identified, "id", _first, lambda pair: f"Workspace/{collab.id}/{pair[0]}"
+        )
         portal_id = await self.portal_id()
         guest = collab.hostPortalId != portal_id
         schedules = await gather(*(self.schedule(collab.id, wid, guest) for wid, _ in listed))
@@ -330,7 +347,10 @@ class _Reader:
         if not wanted:
             return {}
         raw = await self.pages(ReadName.INVITATIONS, collaborationId=cid)
-        return {str(i["id"]): str(i.get("status") or "") for i in raw}
+        where = f"an invitation of Collaboration/{cid}"
+        identified = self.kept(raw, lambda i: (records.entry_id(i, where), i))
+        listed = self.distinct(identified, "id", _first, lambda pair: f"Invitation/{cid}/{pair[0]}")
+        return {iid: str(i.get("status") or "") for iid, i in listed}
 
     async def webhooks(self) -> dict[str, Webhook]:
         if not self.needs.webhooks:
@@ -340,7 +360,8 @@ class _Reader:
             raw = await _tolerant(read, [])
         else:
             raw = await self.permitted("OrganizationWebhook/*", read, [])
-        return {w.id: w for w in self.kept(raw, records.webhook)}
+        listed = self.kept(raw, records.webhook)
+        return {w.id: w for w in self.distinct(listed, "id", _id, _webhook_address)}
 
     async def settings(self) -> tuple[dict[str, int] | None, str | None]:
         """(settings, None), or (None, why) when unknown: the read is undocumented, so any
@@ -374,12 +395,11 @@ class _Reader:
             return None
         wanted = self.needs.task_owners[user]
         where = f"a task of {user}"
-        covered = [
-            (tid, t)
-            for t in raw
-            if (tid := self.readable(partial(records.entry_id, t, where)))
-            and ("*" in wanted or tid in wanted)
+        identified = [
+            (tid, t) for t in raw if (tid := self.readable(partial(records.entry_id, t, where)))
         ]
+        distinct = self.distinct(identified, "id", _first, lambda pair: f"Task/{user}/{pair[0]}")
+        covered = [(tid, t) for tid, t in distinct if "*" in wanted or tid in wanted]
         runs = await gather(
             *(self.pages(ReadName.RUNS, username=user, taskId=tid) for tid, _ in covered)
         )
@@ -405,6 +425,30 @@ def _who_may(read: ReadName) -> Iterator[None]:
             refused.messageCode,
             (*refused.details, needed),
         ) from None
+
+
+def _role_address(role: Role) -> str:
+    return f"Role/{role.name}"
+
+
+def _username(member: Member) -> str:
+    return member.username
+
+
+def _member_address(member: Member) -> str:
+    return f"Member/{member.username}"
+
+
+def _id(record: Collaboration | Webhook) -> str:
+    return record.id
+
+
+def _webhook_address(webhook: Webhook) -> str:
+    return f"OrganizationWebhook/{webhook.id}"
+
+
+def _first(pair: tuple[str, Any]) -> str:
+    return pair[0]
 
 
 def _named_anywhere(pages: list[frozenset[str] | None]) -> frozenset[str] | None:

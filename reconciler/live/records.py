@@ -6,12 +6,14 @@ Pure functions of one JSON object each, so the reader stays about *what* to read
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
 from reconciler.catalog import BUILTIN_ROLES, LEVEL_ONE_PRIVILEGES, WEBHOOK_SETTINGS
 from reconciler.errors import LiveRecordError, UserError
+from reconciler.operations import segment_problem, shown_value
 from reconciler.state import (
     Caller,
     Collaboration,
@@ -51,9 +53,22 @@ def _identity(raw: Any, name: str, resource: str) -> str:
     if not isinstance(raw, dict):
         raise LiveRecordError(resource, "", f"expected a JSON object, got {type(raw).__name__}")
     value = raw.get(name)
-    if value is None or isinstance(value, dict | list) or str(value) == "":
+    if value is None or str(value) == "":
         raise LiveRecordError(resource, name, "missing; every entry must have one")
+    if isinstance(value, dict | list | bool):
+        raise LiveRecordError(resource, name, f"{shown_value(value)} is not a string")
     return str(value)
+
+
+def path_id(raw: Any, name: str, resource: str) -> str:
+    """The identifying field of a wire record that later requests put in their paths (a
+    role's id, a username): it must be a string a portal could issue, or nothing is
+    read, planned or written for that resource (`operations.segment_problem`)."""
+    value = _identity(raw, name, resource)
+    problem = segment_problem(value)
+    if problem is not None:
+        raise LiveRecordError(resource, name, f"{shown_value(value)} is not an id ({problem})")
+    return value
 
 
 def portal_info(raw: Json, url: str) -> PortalInfo:
@@ -65,7 +80,7 @@ def portal_info(raw: Json, url: str) -> PortalInfo:
         raise UserError(f"portal at {url} reports an unknown release: {exc}") from None
     user = _object(raw.get("user"))
     return PortalInfo(
-        id=str(raw.get("id") or ""),
+        id=portal_id(raw.get("id"), url),
         name=str(raw.get("name") or ""),
         platform=platform,
         username=str(user.get("username") or ""),
@@ -76,6 +91,19 @@ def portal_info(raw: Json, url: str) -> PortalInfo:
             for k, v in int_keys(raw.get("levelDisallowedApps")).items()
         },
     )
+
+
+def portal_id(value: Any, url: str) -> str:
+    """The portal's id from `portals/self` ("" when it tells none): later paths hold it."""
+    if value is None or value == "":
+        return ""
+    problem = segment_problem(value)
+    if problem is not None:
+        raise UserError(
+            f"portal at {url} answered portals/self with the id {shown_value(value)}, not an"
+            f" id a portal issues ({problem}); nothing was read or sent with it"
+        )
+    return str(value)
 
 
 def caller(user: Json) -> Caller | None:
@@ -144,7 +172,7 @@ def role(raw: Json) -> Role:
         name=name,
         description=str(raw.get("description") or ""),
         privileges=frozenset(str(p) for p in raw.get("privileges") or ()),
-        id=_identity(raw, "id", where),
+        id=path_id(raw, "id", where),
         editable=_value(raw, "editable", boolean, where) is not False,
     )
 
@@ -163,7 +191,7 @@ def member_role(raw: Json, custom_names: Mapping[str, str], username: str) -> st
 
 
 def member_username(raw: Any) -> str:
-    return _identity(raw, "username", "a member")
+    return path_id(raw, "username", "a member")
 
 
 def member(raw: Json, custom_names: Mapping[str, str]) -> Member:
@@ -176,8 +204,8 @@ def member(raw: Json, custom_names: Mapping[str, str]) -> Member:
 
 
 def entry_id(raw: Any, resource: str) -> str:
-    """The `id` of a listing's entry, which it must have."""
-    return _identity(raw, "id", resource)
+    """The `id` of a listing's entry, which it must have (later paths hold it)."""
+    return path_id(raw, "id", resource)
 
 
 def member_level(raw: Json, username: str) -> int | None:
@@ -204,7 +232,7 @@ def _license(value: Any) -> str:
 def collaboration(raw: Json) -> Collaboration:
     host = raw.get("collaborationHostPortalId")
     return Collaboration(
-        id=_identity(raw, "id", "a collaboration"),
+        id=path_id(raw, "id", "a collaboration"),
         name=raw.get("name"),
         hostPortalId=str(host) if host is not None else None,
     )
@@ -213,7 +241,7 @@ def collaboration(raw: Json) -> Collaboration:
 def workspace(
     raw: Json, portal_id: str, schedule: Schedule | None, collaboration_id: str
 ) -> Workspace:
-    workspace_id = _identity(raw, "id", f"a workspace of Collaboration/{collaboration_id}")
+    workspace_id = path_id(raw, "id", f"a workspace of Collaboration/{collaboration_id}")
     where = f"Workspace/{collaboration_id}/{workspace_id}"
     config = _object(raw.get("config"))
     # Older releases answer the settings at the top level rather than under `config`.
@@ -258,7 +286,7 @@ def schedule(raw: Json, workspace: str) -> Schedule:
 
 
 def webhook(raw: Json) -> Webhook:
-    webhook_id = _identity(raw, "id", "an organization webhook")
+    webhook_id = path_id(raw, "id", "an organization webhook")
     return Webhook(
         id=webhook_id,
         name=str(raw.get("name") or ""),
@@ -284,14 +312,19 @@ def webhook_settings(raw: Json) -> dict[str, int] | None:
 
 
 def task(raw: Json, owner: str, runs: list[Json]) -> Task:
-    task_id = _identity(raw, "id", f"a task of {owner}")
+    task_id = path_id(raw, "id", f"a task of {owner}")
     records = [_run(r, f"TaskRun/{owner}/{task_id}") for r in runs]
+    repeated = sorted(i for i, n in Counter(r.runId for r in records).items() if n > 1)
+    if repeated:
+        # A delete meant for one run would reach the other: neither is touched.
+        where = f"Task/{owner}/{task_id}"
+        raise LiveRecordError(where, "runs", f"the run id {repeated[0]!r} is listed twice")
     records.sort(key=lambda r: (r.created, r.runId))
     return Task(id=task_id, owner=owner, runs=tuple(records))
 
 
 def _run(raw: Json, where: str) -> TaskRun:
-    run_id = _identity(raw, "runId", f"a run of {where}")
+    run_id = path_id(raw, "runId", f"a run of {where}")
     return TaskRun(
         runId=run_id,
         status=str(raw.get("status") or ""),

@@ -312,13 +312,19 @@ def test_a_refused_url_fails_its_call_not_the_apply() -> None:
 
 
 class OddIdPortal(RolePortal):
-    """A portal whose new role ids hold characters that are not safe in a path."""
+    """A portal whose new role ids are `role_id`: characters not safe in a path, or
+    values that are no id at all."""
+
+    def __init__(self, role_id: object = "a b?c#d%") -> None:
+        super().__init__()
+        self.role_id = role_id
+        self.route(path(f"portals/{PID}/update"), {"success": True})
 
     def create(self, request: httpx.Request, params: dict[str, str]) -> dict[str, Any]:
-        role_id = "a/b c"
-        self.roles.append({"id": role_id, "name": params["name"]})
-        self.route(path(f"portals/{PID}/roles/{role_id}/setPrivileges"), {"success": True})
-        return {"success": True, "id": role_id}
+        self.roles.append({"id": self.role_id, "name": params["name"]})
+        if isinstance(self.role_id, str):
+            self.route(path(f"portals/{PID}/roles/{self.role_id}/setPrivileges"), {"success": True})
+        return {"success": True, "id": self.role_id}
 
 
 def test_a_produced_id_is_quoted_as_one_path_segment() -> None:
@@ -326,7 +332,60 @@ def test_a_produced_id_is_quoted_as_one_path_segment() -> None:
     result = apply(fake, plan(create_role(1, "A"), set_privileges(2, "A", (1,))))
     assert result.ok, result
     sent = [s.url for s in fake.seen if s.path.endswith("/setPrivileges")]
-    assert sent == [f"{BASE}/roles/a%2Fb%20c/setPrivileges"]
+    assert sent == [f"{BASE}/roles/a%20b%3Fc%23d%25/setPrivileges"]
+
+
+@pytest.mark.parametrize(
+    ("role_id", "why"),
+    [
+        ("..", "a dot segment"),
+        (".", "a dot segment"),
+        ("r1/../../update", "path separator"),
+        ("r1\\x", "path separator"),
+        (["r1"], "a JSON array, not a string"),
+        ({"id": "r1"}, "a JSON object, not a string"),
+        (7, "a JSON number, not a string"),
+        ("r1\x1b[2J", "control"),
+    ],
+)
+def test_a_produced_value_that_is_no_id_is_never_sent(role_id: object, why: str) -> None:
+    """createRole answering `id: ".."` or `id: ["r1"]`: the calls that need the id fail,
+    naming it, and nothing is sent with it (before: `roles/../setPrivileges` went to
+    `portals/p1/setPrivileges`, and `['r1']` was quoted into the path)."""
+    fake = OddIdPortal(role_id)
+    calls = plan(
+        create_role(1, "A"), set_privileges(2, "A", (1,)), assign(3, "d", Ref("Role/A"), (1,))
+    )
+    result = apply(fake, calls)
+    assert result.outcome(1).status is Status.DONE
+    for seq in (2, 3):
+        outcome = result.outcome(seq)
+        assert outcome.status is Status.FAILED, outcome
+        assert "${Role/A.id}" in (outcome.error or "") and why in (outcome.error or ""), outcome
+    writes = [s.path for s in fake.seen if s.method == "POST"]
+    assert writes == [
+        "/portal/sharing/rest/generateToken",
+        f"/portal/sharing/rest/portals/{PID}/createRole",
+    ]
+
+
+def test_a_saved_plan_path_argument_that_is_no_id_is_never_sent() -> None:
+    """A plan file whose path argument is `..` (edited, or planned from a hostile answer)
+    fails that call alone; nothing reaches `portals/p1/update`."""
+    bad = Call(
+        1,
+        "Role/A",
+        OperationName.UPDATE_ROLE,
+        ROOT,
+        {"portalId": PID, "roleId": ".."},
+        {"name": "A", "description": "d"},
+    )
+    fake = OddIdPortal()
+    result = apply(fake, plan(bad, assign(2, "b", "org_user")))
+    assert result.outcome(1).status is Status.FAILED
+    assert "a dot segment" in (result.outcome(1).error or "")
+    assert result.outcome(2).status is Status.DONE
+    assert not [s for s in fake.seen if s.path.endswith("/update")]
 
 
 def test_text_that_looks_like_a_reference_is_sent_as_written() -> None:

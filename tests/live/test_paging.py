@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from reconciler.live.errors import ServiceError
-from reconciler.live.paging import as_is, read_pages
+from reconciler.live.errors import LimitExceeded, ServiceError
+from reconciler.live.limits import Limits
+from reconciler.live.paging import Bounds, as_is, read_pages
 
 Json = dict[str, Any]
 
@@ -141,3 +142,74 @@ def test_a_page_being_converted_does_not_hold_back_the_next_ask(total: bool) -> 
         return await asyncio.wait_for(pages, timeout=5)
 
     assert asyncio.run(reading()) == listing.items
+
+
+# --- bounds: a listing that pages backwards, never ends, or claims too much -------------
+
+
+def bounded(fetch: Any, pages: int = 10) -> list[Json]:
+    limits = Limits(pages=pages)
+    bounds = Bounds("https://portal.example.com/x/roles", limits)
+    return asyncio.run(read_pages(fetch, "entries", as_is, page_size=100, bounds=bounds))
+
+
+def test_a_next_start_that_goes_back_ends_the_listing_naming_it() -> None:
+    asked: list[int] = []
+
+    async def backwards(start: int) -> Json:
+        asked.append(start)
+        return {"entries": [{"n": start}], "nextStart": 1}  # page 1 again, forever
+
+    with pytest.raises(LimitExceeded, match=r"nextStart 1 after the page at 1: .*must move"):
+        bounded(backwards)
+    assert asked == [1]
+
+
+def test_a_listing_without_total_that_never_ends_stops_at_the_page_limit() -> None:
+    asked: list[int] = []
+
+    async def endless(start: int) -> Json:
+        asked.append(start)
+        return {"entries": [{"n": start}], "nextStart": start + 100}
+
+    with pytest.raises(LimitExceeded, match=r"x/roles went on listing past .*10 pages"):
+        bounded(endless, pages=10)
+    assert len(asked) == 10
+
+
+def test_a_total_beyond_the_page_limit_is_refused_before_the_pages_are_asked() -> None:
+    asked: list[int] = []
+
+    async def huge(start: int) -> Json:
+        asked.append(start)
+        return {"entries": [{"n": 0}] * 100, "total": 10**9, "nextStart": start + 100}
+
+    with pytest.raises(LimitExceeded, match=r"1,000,000,000 entries, 10,000,000 pages of 100"):
+        bounded(huge, pages=10_000)
+    assert asked == [1]
+
+
+def test_a_listing_within_the_page_limit_is_read_whole() -> None:
+    listing = Listing(1_000, total=False)
+    assert len(bounded(listing.fetch, pages=10)) == 1_000
+
+
+def test_a_long_listing_without_total_is_asked_ahead_and_read_exactly() -> None:
+    """Before, one page at a time: 10,000 pages were 10,000 round trips one after
+    another. Now several are in flight, and no entry is lost or repeated."""
+    listing = Listing(3_000, total=False)
+    in_flight, most = 0, 0
+
+    async def fetch(start: int) -> Json:
+        nonlocal in_flight, most
+        in_flight += 1
+        most = max(most, in_flight)
+        try:
+            return await listing.fetch(start)
+        finally:
+            in_flight -= 1
+
+    assert bounded(fetch, pages=100) == listing.items
+    assert most == 9  # the page nextStart names and FOLLOW_AHEAD guesses
+    extra = sorted(set(listing.asked) - set(range(1, 3_001, 100)))
+    assert len(extra) <= 8 and all(s > 3_000 for s in extra), extra

@@ -406,6 +406,70 @@ def test_a_role_id_that_is_not_text_names_the_member_and_the_rest_is_read() -> N
     assert set(live.members) == {"bob"}
 
 
+@pytest.mark.parametrize("username", ["..", ".", "a/b", "a\\b", "a\nb", ["bob"], True])
+def test_a_username_no_portal_issues_is_left_out_and_named(username: Any) -> None:
+    """Later reads and writes put a username in their paths (`community/users/..` is
+    `community`)."""
+    fake = FakePortal()
+    hq(fake, members=[{"username": username, "level": "2"}, {"username": "bob", "level": "2"}])
+    live, _ = read(fake, desired())
+    assert list(live.unreadable) == ["a member"]
+    assert (
+        "not an id" in live.unreadable["a member"] or "not a string" in live.unreadable["a member"]
+    )
+    assert set(live.members) == {"bob"}
+
+
+def test_a_username_listed_twice_leaves_both_out_naming_them() -> None:
+    fake = FakePortal()
+    twice = [
+        {"username": "bob", "role": "org_user", "level": "2"},
+        {"username": "carol", "level": "2"},
+        {"username": "bob", "role": "org_admin", "level": "2"},
+    ]
+    hq(fake, members=twice)
+    live, _ = read(fake, desired())
+    assert live.unreadable == {
+        "Member/bob": "the portal listed Member/bob 2 times with the same username 'bob'; a"
+        " write could reach the wrong one, so none of them is read, planned or written"
+    }
+    assert set(live.members) == {"carol"}
+
+
+def test_roles_sharing_an_id_or_a_name_are_left_out_naming_each_other() -> None:
+    fake = FakePortal()
+    hq(fake)
+    fake.paged(
+        path("portals/self/roles"),
+        "roles",
+        [
+            {"id": "r1", "name": "Analyst", "privileges": []},
+            {"id": "r1", "name": "Legacy Viewer", "privileges": []},
+            {"id": "r3", "name": "Editor", "privileges": []},
+            {"id": "r4", "name": "Editor", "privileges": []},
+            {"id": "r5", "name": "Viewer", "privileges": []},
+        ],
+    )
+    live, _ = read(fake, desired())
+    assert set(live.roles) == {"Viewer"}
+    assert (
+        "Role/Analyst and Role/Legacy Viewer with the same id 'r1'"
+        in (live.unreadable["Role/Legacy Viewer"])
+    )
+    assert "Role/Editor 2 times with the same name 'Editor'" in live.unreadable["Role/Editor"]
+
+
+def test_a_portal_id_no_portal_issues_stops_the_read() -> None:
+    fake = FakePortal()
+    hq(fake)
+    fake.route(path("portals/self"), {"id": "..", "isPortal": True, "fullVersion": "10.6.1"})
+    with pytest.raises(UserError, match=r'answered portals/self with the id "..", not an id'):
+        read(fake, desired())
+    assert not [
+        s.path for s in fake.seen if "/portals/../" in s.url or s.path.endswith("/rest/users")
+    ]
+
+
 def test_a_time_out_of_range_names_the_schedule_field() -> None:
     with pytest.raises(LiveRecordError) as caught:
         records.schedule({"startTime": 300_000_000_000_000, "interval": 24}, "Workspace/c1/ws1")

@@ -90,6 +90,17 @@ def test_a_broken_plan_file_is_a_user_error(text: str, message: str) -> None:
         plan_from_json(text, "plan.json")
 
 
+@pytest.mark.parametrize("role_id", ["..", "r1%2F..%2F..", "%2E%2E"])
+def test_a_plan_file_whose_path_argument_is_no_id_is_refused(role_id: str) -> None:
+    """Edited, or planned from a hostile answer: `roles/../update` would be the
+    organization's own Update."""
+    doc = json.loads(render_json(busy_plan()))
+    call = next(c for c in doc["calls"] if c["operation"] == "updateRole")
+    call["url"] = call["url"].replace("/roles/r0000000000001/", f"/roles/{role_id}/")
+    with pytest.raises(UserError, match=r"plan.json: malformed plan .*where an id belongs"):
+        plan_from_json(json.dumps(doc), "plan.json")
+
+
 def test_text_is_terraform_like() -> None:
     golden("busy.plan.txt", render_text(busy_plan()))
 

@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from reconciler.errors import UserError
-from reconciler.operations import OPERATIONS, OperationName
+from reconciler.operations import OPERATIONS, OperationName, segment_problem
 from reconciler.plan.elements import field_elements
 from reconciler.plan.model import (
     FORMAT_VERSION,
@@ -151,10 +151,19 @@ def _split_url(
     texts: dict[str, str] = {}
     for part, value in zip(template, given, strict=True):
         if part.startswith("{"):
-            texts[part[1:-1]] = stand_ins[value] if value in stand_ins else unquote(value)
+            texts[part[1:-1]] = stand_ins[value] if value in stand_ins else _argument(value, url)
         elif part.lower() != value.lower():
             raise ValueError(f"URL {url!r} is not a {operation} URL")
     return root, _values(texts, references)
+
+
+def _argument(segment: str, url: str) -> str:
+    """A path argument as the plan wrote it, quoted: `..` or `a%2Fb` never reaches apply."""
+    text = unquote(segment)
+    problem = segment_problem(text)
+    if problem is not None:
+        raise ValueError(f"URL {url!r} holds {text!r} where an id belongs ({problem})")
+    return text
 
 
 def _values(texts: dict[str, str], references: dict[str, str]) -> dict[str, Value]:
