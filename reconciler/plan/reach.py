@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES
-from reconciler.plan.elements import field_elements
+from reconciler.plan.elements import field_elements, granted_privileges
 from reconciler.plan.model import Action, Change, Holders
 from reconciler.state import LiveState
 
@@ -50,11 +50,10 @@ def added_privileges(change: Change) -> frozenset[str] | None:
     change neither adds nor removes any."""
     if not change.address.startswith(ROLE):
         return None
-    if change.action is Action.CREATE:
-        privileges = (change.after or {}).get("privileges")
-        return frozenset(str(p) for p in privileges) if privileges else None
-    diff = field_elements(change).get("privileges")
-    return frozenset(str(p) for p in diff.added) if diff is not None else None
+    granted = frozenset(granted_privileges(change))
+    if granted or "privileges" in field_elements(change):
+        return granted
+    return None
 
 
 def final_places(changes: Iterable[Change], live: LiveState) -> dict[str, Place]:
