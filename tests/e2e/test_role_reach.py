@@ -91,3 +91,23 @@ def test_holders_are_counted_after_the_plan_s_own_member_changes(
         "byLevel": {"1": 1, "2": 1},
         "levelOneDisabled": {"privileges": ["portal:admin:viewUsers"], "members": ["alice"]},
     }
+
+
+def test_a_member_moved_onto_the_role_after_planning_makes_the_saved_plan_stale(
+    demo: World, tmp_path: Path
+) -> None:
+    """The holders a saved plan states are those planned on: once a member moves onto the
+    role by hand, the plan (and its count) is stale and nothing is sent."""
+    saved = tmp_path / "plan.json"
+    planned = demo.orgctl("plan", REACH, "-o", saved, portal="hq")
+    assert planned.returncode == 0, output_of(planned)
+    api = demo.api("hq")
+    analyst = api.roles()["Analyst"]["id"]
+    api.post(f"portals/{api.portal_id}/updateuserrole", user="alice", role=analyst)
+    before = api.snapshot()
+
+    refused = demo.orgctl("apply", "--plan", saved, "--auto-approve", portal="hq")
+    assert refused.returncode == 1, output_of(refused)
+    shown = refused.stdout + refused.stderr
+    assert "stale plan" in shown and "changed: Member/*" in shown, shown
+    assert api.snapshot() == before

@@ -84,6 +84,19 @@ def test_holders_are_those_once_the_plan_s_member_changes_are_applied() -> None:
     )
 
 
+def test_with_targets_only_the_member_changes_kept_in_the_plan_count() -> None:
+    """alice's move onto Analyst is outside --target Role/Analyst: it is not sent, so she
+    is not counted."""
+    desired = hq_desired()
+    desired.roles["Analyst"] = _analyst(SHARE)
+    desired.members["alice"] = Member("alice", "Analyst", 1)
+    everything = _holders(build_plan(desired, hq_live(), now=NOW))
+    assert everything is not None and everything.total == 3
+    targeted = build_plan(desired, hq_live(), targets=["Role/Analyst"], now=NOW)
+    assert [c.address for c in targeted.changes] == ["Role/Analyst"]
+    assert _holders(targeted) == Holders(2, {"1": 1, "2": 1}, (SHARE,), ("erin",))
+
+
 def test_a_created_role_is_held_by_the_members_the_plan_moves_onto_it() -> None:
     roles = {"Scouts": Role("Scouts", "s", frozenset({"portal:user:joinGroup", SHARE}))}
     members = {"bob": Member("bob", "Scouts"), "carol": Member("carol", "Scouts")}
