@@ -24,21 +24,64 @@ class Action(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class Holders:
+    """Who holds a role once the plan is applied (`reconciler.plan.reach`): how many
+    members, how many at each level the portal reports, and, when some of the privileges
+    the change adds are beyond the level-1 set, which stay disabled for which level-1
+    holders."""
+
+    total: int
+    byLevel: Mapping[str, int] = field(default_factory=dict)
+    disabledPrivileges: tuple[str, ...] = ()
+    disabledFor: tuple[str, ...] = ()  # the level-1 holders, by username
+
+    @property
+    def at_level_one(self) -> int:
+        return self.byLevel.get("1", 0)
+
+    def to_json(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"total": self.total, "byLevel": dict(self.byLevel)}
+        if self.disabledPrivileges:
+            shown["levelOneDisabled"] = {
+                "privileges": list(self.disabledPrivileges),
+                "members": list(self.disabledFor),
+            }
+        return shown
+
+    @classmethod
+    def from_json(cls, item: Mapping[str, Any]) -> Holders:
+        disabled = item.get("levelOneDisabled", {})
+        if not isinstance(disabled, Mapping):
+            raise TypeError("holders.levelOneDisabled must be an object")
+        return cls(
+            int(item["total"]),
+            {str(level): int(count) for level, count in dict(item["byLevel"]).items()},
+            tuple(str(p) for p in disabled.get("privileges", ())),
+            tuple(str(m) for m in disabled.get("members", ())),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
-    """One resource that differs; `before`/`after` hold only managed fields."""
+    """One resource that differs; `before`/`after` hold only managed fields. `holders`:
+    for a change of a role's privileges, who holds the role once applied."""
 
     address: str
     action: Action
     before: dict[str, Any] | None
     after: dict[str, Any] | None
+    holders: Holders | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        shown = {
             "address": self.address,
             "action": str(self.action),
             "before": self.before,
             "after": self.after,
         }
+        if self.holders is not None:
+            shown["holders"] = self.holders.to_json()
+        return shown
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
 from reconciler.plan.model import Action, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
+from reconciler.plan.reach import with_holders
 from reconciler.plan.roles import role_address
 from reconciler.plan.unread import report_not_compared
 from reconciler.state import DesiredState, LiveState
@@ -64,7 +65,8 @@ def build_plan(
             check_caller_keeps(draft, who)
     _check_privileges(draft)
     _check_deletes(draft, allow_deletes)
-    changes = tuple(sorted(draft.changes, key=lambda c: c.address))
+    # Holders are counted once every member change is known and the targets applied.
+    changes = tuple(sorted(with_holders(draft.changes, live), key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
     fingerprint, digests = live_summary(live, touched)
     return Plan(

@@ -8,12 +8,13 @@ from urllib.parse import unquote
 
 from reconciler.errors import UserError
 from reconciler.operations import OPERATIONS, OperationName, segment_problem
-from reconciler.plan.elements import field_elements
+from reconciler.plan.elements import field_elements, granted_admin
 from reconciler.plan.model import (
     FORMAT_VERSION,
     Action,
     Call,
     Change,
+    Holders,
     Plan,
     PlanProblem,
     PortalRef,
@@ -44,16 +45,20 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
 
 
 def _change_json(change: Change) -> dict[str, Any]:
-    """The change, and for an update of set-like fields their `added` and `removed`
-    elements by field (README: plan JSON), so a tool need not diff the lists itself."""
+    """The change, for an update of set-like fields their `added` and `removed` elements
+    by field (README: plan JSON), so a tool need not diff the lists itself, and the
+    administrative privileges it grants, if any."""
+    shown = change.to_json()
     found = field_elements(change)
-    if not found:
-        return change.to_json()
-    return {
-        **change.to_json(),
-        "added": {name: list(diff.added) for name, diff in found.items() if diff.added},
-        "removed": {name: list(diff.removed) for name, diff in found.items() if diff.removed},
-    }
+    if found:
+        shown["added"] = {name: list(diff.added) for name, diff in found.items() if diff.added}
+        shown["removed"] = {
+            name: list(diff.removed) for name, diff in found.items() if diff.removed
+        }
+    admin = granted_admin(change)
+    if admin:
+        shown["grantsAdministrative"] = admin
+    return shown
 
 
 def render_json(plan: Plan, mode: Mode = "plan") -> str:
@@ -111,7 +116,16 @@ def _change(item: dict[str, Any]) -> Change:
         raise TypeError(f"change {item['address']}: before must be an object or null")
     if after is not None and not isinstance(after, dict):
         raise TypeError(f"change {item['address']}: after must be an object or null")
-    return Change(str(item["address"]), Action(item["action"]), before, after)
+    holders = item.get("holders")
+    if holders is not None and not isinstance(holders, dict):
+        raise TypeError(f"change {item['address']}: holders must be an object")
+    return Change(
+        str(item["address"]),
+        Action(item["action"]),
+        before,
+        after,
+        Holders.from_json(holders) if holders is not None else None,
+    )
 
 
 def _call(item: dict[str, Any]) -> Call:

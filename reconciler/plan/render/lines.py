@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from reconciler.export.summary import counted
 from reconciler.plan.elements import (
     ADMIN_PREFIX,
     Elements,
@@ -16,7 +17,7 @@ from reconciler.plan.elements import (
     granted_admin,
     granted_privileges,
 )
-from reconciler.plan.model import Action, Call, Change, Plan, PlanProblem
+from reconciler.plan.model import Action, Call, Change, Holders, Plan, PlanProblem
 from reconciler.plan.normalize import TIME_FIELDS
 from reconciler.plan.render import Mode
 from reconciler.shown import safe
@@ -70,16 +71,42 @@ def field_parts(change: Change) -> Iterator[FieldPart]:
 
 def field_lines(change: Change) -> Iterator[str]:
     """`name: before → after` for a scalar, the added and removed elements of a set-like
-    field under `name: N unchanged`; one side only on create and delete."""
+    field under `name: N unchanged`; one side only on create and delete. A role's
+    privileges say who holds the role (`holders_note`)."""
     for part in field_parts(change):
+        note = _note(change, part.name)
         if part.elements is not None:
-            yield f"{part.name}: {_unchanged(part.elements)}"
+            yield f"{part.name}: {_unchanged(part.elements)}{note}"
             yield from (f"  + {show(v)}" for v in part.elements.added)
             yield from (f"  - {show(v)}" for v in part.elements.removed)
         elif part.scalar_update:
             yield f"{part.name}: {part.old or '(unknown)'} → {part.value}"
         else:
-            yield f"{part.name}: {part.value}"
+            yield f"{part.name}: {part.value}{note}"
+
+
+# Level-1 holders named in a line; the plan JSON names them all.
+NAMED_HOLDERS = 5
+
+
+def holders_note(holders: Holders) -> str:
+    """` (held by 2 members; 1 at level 1 (erin), where portal:user:shareToGroup stays
+    disabled)`: who holds the role once the plan is applied."""
+    text = f"held by {counted(holders.total, 'member')}" if holders.total else "held by no member"
+    if holders.at_level_one:
+        text += f"; {holders.at_level_one} at level 1"
+    if holders.disabledPrivileges:
+        names = list(holders.disabledFor[:NAMED_HOLDERS])
+        more = len(holders.disabledFor) - len(names)
+        named = ", ".join(names) + (f" and {more} more" if more else "")
+        privileges = ", ".join(holders.disabledPrivileges)
+        verb = "stays" if len(holders.disabledPrivileges) == 1 else "stay"
+        text += f" ({named}), where {privileges} {verb} disabled"
+    return safe(f" ({text})")
+
+
+def _note(change: Change, name: str) -> str:
+    return holders_note(change.holders) if name == "privileges" and change.holders else ""
 
 
 def diff_lines(change: Change) -> Iterator[str]:
@@ -87,15 +114,23 @@ def diff_lines(change: Change) -> Iterator[str]:
     `diff` code block colours it), a context line with a space."""
     sign = SIGNS[change.action]
     for part in field_parts(change):
+        note = _note(change, part.name)
         if part.elements is not None:
-            yield f"      {part.name}: {_unchanged(part.elements)}"
+            yield f"      {part.name}: {_unchanged(part.elements)}{note}"
             yield from (f"+       {show(v)}" for v in part.elements.added)
             yield from (f"-       {show(v)}" for v in part.elements.removed)
         elif part.scalar_update:
             yield f"-     {part.name}: {part.old or '(unknown)'}"
             yield f"+     {part.name}: {part.value}"
         else:
-            yield f"{sign}     {part.name}: {part.value}"
+            yield f"{sign}     {part.name}: {part.value}{note}"
+
+
+def _held(change: Change) -> str:
+    """`, 2 holders` in a compact line (how many members hold the role once applied)."""
+    if change.holders is None:
+        return ""
+    return f", {counted(change.holders.total, 'holder')}"
 
 
 def _unchanged(diff: Elements) -> str:
@@ -107,10 +142,13 @@ def compact_line(change: Change) -> str:
     `+ Role/Name: description, privileges (11)`; an update's sets as `(+1 -2)`."""
     names = []
     for part in field_parts(change):
+        held = _held(change) if part.name == "privileges" else ""
         if part.elements is not None:
-            names.append(f"{part.name} (+{len(part.elements.added)} -{len(part.elements.removed)})")
+            added, removed = len(part.elements.added), len(part.elements.removed)
+            names.append(f"{part.name} (+{added} -{removed}{held})")
         elif part.value.startswith("["):
-            names.append(f"{part.name} ({part.value.count(', ') + 1 if part.value != '[]' else 0})")
+            count = part.value.count(", ") + 1 if part.value != "[]" else 0
+            names.append(f"{part.name} ({count}{held})")
         else:
             names.append(part.name)
     line = f"{address_line(change)}: {', '.join(safe(n) for n in names)}"
