@@ -17,7 +17,9 @@ Protocol
 - GET on a write answers code 405; methods other than GET/HEAD/POST answer 405.
 - Fields come from the query string and the form-encoded body (the body wins). Bodies
   over 1 MB answer 413, fields over 100,000 characters 400, non-UTF-8 fields 400,
-  multipart bodies 400. A blank numeric or boolean field counts as omitted.
+  multipart bodies 400. A blank numeric or boolean field counts as omitted. A request
+  line (path and query) over 64 KiB answers HTTP 414 with the envelope (code 414); a
+  request head over 1 MB, 414 or 431 (`protocol`).
 - An operation or parameter the portal's deployment/release lacks answers code 400,
   messageCode GWM_0002, checked before the capability. Order of checks for a write:
   token, availability, resource lookup (404), capability (403), fields, rules.
@@ -85,6 +87,8 @@ Time
   the state's `clock`, else the real time at seeding), so behaviour is reproducible.
 - A schedule fires at startTime, then every `interval` hours, `repeatCount` more times;
   a finite job is deleted at its last trigger (its read answers code 404).
+- Sign-in locks run on real time, not on this clock (`lockout`): a clock that stands
+  still must not lock a member out for ever; a control move forward moves them too.
 - A deleted collaboration leaves a guest at the guest's next schedule trigger after the
   deletion (any workspace of the collaboration); a guest with no schedule left drops it
   at the next UTC midnight after the deletion.

@@ -27,6 +27,8 @@ applies (a field missing or not parsable) answers GWM_0001 whatever the operatio
 | GWM_0006 | 404 | resource or path not found |
 | GWM_0007 | 405 | method not allowed (GET on a write) |
 | GWM_0008 | 413 | request body too large |
+| GWM_0008 | 414 | request line (path and query) too long; HTTP status 414 |
+| GWM_0008 | 431 | request header fields too large; HTTP status 431 (`protocol`) |
 | GWM_0009 | 400 | invalid username or password |
 | GWM_0010 | 400 | sign-in refused: too many failed attempts for the name or address (`signin`) |
 | GWM_0500 | 500 | unexpected failure (a bug; the request changed nothing) |

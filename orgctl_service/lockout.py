@@ -1,8 +1,15 @@
 """Counts of consecutive failed sign-ins per member name and per client address, and the
-locks they lead to (the policy is described in `signin`)."""
+locks they lead to (the policy is described in `signin`).
+
+They run on real time, not on the service clock: a state with a fixed `clock` stands
+still, and a lock measured by it would never end (16 minutes later the member was still
+locked out). Moving the service clock forward through `/_control/clock` (tests only)
+moves them as far, so a test ends a lock without waiting 15 minutes.
+"""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from orgctl_service.passwords import Remembered
@@ -36,13 +43,24 @@ class SignInGuard:
     policy: LockoutPolicy = field(default_factory=LockoutPolicy)
     runs: dict[Key, _Run] = field(default_factory=dict)
     remembered: Remembered = field(default_factory=Remembered)
+    skipped_ms: int = 0  # how far /_control/clock moved the service clock forward
 
-    def locked_until(self, keys: list[Key], now: int) -> int:
-        """When the latest lock among `keys` ends; 0 when none holds now."""
+    def now(self) -> int:
+        """Milliseconds of real (monotonic) time, plus what control skipped."""
+        return time.monotonic_ns() // 1_000_000 + self.skipped_ms
+
+    def skip(self, ms: int) -> None:
+        """The service clock moved `ms` forward (a move back does not unlock anything)."""
+        self.skipped_ms += max(ms, 0)
+
+    def locked_for(self, keys: list[Key]) -> int:
+        """Milliseconds until the latest lock among `keys` ends; 0 when none holds now."""
+        now = self.now()
         ends = [run.locked_until for key in keys if (run := self.runs.get(key))]
-        return max([end for end in ends if end > now], default=0)
+        return max([end - now for end in ends if end > now], default=0)
 
-    def failed(self, keys: list[Key], now: int) -> None:
+    def failed(self, keys: list[Key]) -> None:
+        now = self.now()
         for key in keys:
             run = self.runs.get(key)
             if run is None or now - run.first > self.policy.window_ms or run.locked_until:

@@ -10,9 +10,10 @@ cannot spray a password across many names. A successful sign-in clears both coun
 locked name or address is refused without checking the password, even the right one,
 until the lock ends.
 
-Time is the service clock (`Ctx.now`), as for token expiry: a test ends a lock by
-moving the clock 15 minutes. Counts and locks live in memory: a restart clears them,
-as it ends OAuth sign-ins in progress.
+Locks run on real time, not on the service clock (`lockout`): a state whose clock
+stands still still unlocks after 15 minutes; a test ends a lock by moving the clock 15
+minutes through control. Counts and locks live in memory: a restart clears them, as it
+ends OAuth sign-ins in progress.
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ def sign_in(ctx: Ctx, username: str, password: str) -> Doc:
     keys: list[Key] = [("member", ctx.portal["id"], username)]
     if ctx.client_ip:
         keys.append(("address", ctx.client_ip))
-    until = ctx.sign_ins.locked_until(keys, ctx.now)
-    if until:
-        minutes = -(-(until - ctx.now) // MINUTE_MS)
+    left = ctx.sign_ins.locked_for(keys)
+    if left:
+        minutes = -(-left // MINUTE_MS)
         raise ApiError(
             400,
             "GWM_0010",
@@ -48,7 +49,7 @@ def sign_in(ctx: Ctx, username: str, password: str) -> Doc:
     # checked even for no member, so the time taken does not tell which names exist
     matches = remembered.matches(who, stored, password) or verify(password, stored)
     if user is None or not matches:
-        ctx.sign_ins.failed(keys, ctx.now)
+        ctx.sign_ins.failed(keys)
         raise ApiError(400, "GWM_0009", "Unable to generate token.", [INVALID])
     ctx.sign_ins.succeeded(keys)
     if needs_rehash(stored):  # unsalted (an older database) or seeded at a lower cost

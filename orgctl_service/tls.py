@@ -8,6 +8,7 @@ authority's file, exactly as they would trust a portal behind a company CA.
 
 from __future__ import annotations
 
+import shutil
 import ssl
 import tempfile
 from dataclasses import dataclass
@@ -23,16 +24,25 @@ class TlsFiles:
     cert: Path
     key: Path
     ca: Path | None = None  # the authority to trust, when the certificate was made here
+    # The temporary folder made to hold them: removed when the service stops, for it
+    # holds a private key.
+    temporary: Path | None = None
+
+    def remove_temporary(self) -> None:
+        if self.temporary is not None:
+            shutil.rmtree(self.temporary, ignore_errors=True)
 
 
 def make_local_certificate(folder: Path | None = None) -> TlsFiles:
     """A fresh CA and a certificate it signs for localhost, 127.0.0.1 and ::1."""
     import trustme
 
-    where = folder or Path(tempfile.mkdtemp(prefix="orgctl-tls-"))
+    made = None if folder else Path(tempfile.mkdtemp(prefix="orgctl-tls-"))
+    where = folder or made
+    assert where is not None
     authority = trustme.CA(organization_name="orgctl serve")
     issued = authority.issue_cert(*LOCAL_NAMES)
-    files = TlsFiles(where / "server.pem", where / "server.key", where / "ca.pem")
+    files = TlsFiles(where / "server.pem", where / "server.key", where / "ca.pem", made)
     issued.cert_chain_pems[0].write_to_path(str(files.cert))
     for extra in issued.cert_chain_pems[1:]:
         extra.write_to_path(str(files.cert), append=True)

@@ -67,6 +67,12 @@ class UserError(Exception):
 
     exit_code = 1
 
+    @property
+    def lines(self) -> list[str]:
+        """The message as the lines to show: one per problem. A line break inside a
+        value (a role name) is no new line: shown lines are escaped one by one."""
+        return [str(self)]
+
 
 class ManifestError(UserError):
     """The manifests are invalid; `problems` holds one line per problem, file:line first."""
@@ -74,6 +80,10 @@ class ManifestError(UserError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("\n".join(problems))
+
+    @property
+    def lines(self) -> list[str]:
+        return self.problems
 
 
 class LiveRecordError(UserError):

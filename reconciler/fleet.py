@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from reconciler.environment import variable_stem
-from reconciler.errors import UserError
+from reconciler.errors import ManifestError, UserError
 from reconciler.manifest import yamltree
 from reconciler.manifest.includes import Include
 from reconciler.manifest.loader import (  # the files `plan` would read, no others
@@ -73,14 +73,22 @@ def find_targets(root: Path) -> list[Target]:
 
 def _targets(root: Path, strict: bool = True) -> list[Target]:
     """Portal folders below `root`; `strict`: also refuse a broken manifest that holds no
-    Portal (only counting them, one portal's own validation names it anyway)."""
+    Portal, and manifests no portal reads (only counting them, one portal's own
+    validation names it anyway)."""
     found: dict[Path, tuple[Path, Target]] = {}
+    meant: list[Path] = []  # files whose words look like orgctl's
     for file in manifest_files(root):
-        for document in _documents(file, strict):
+        text = _text(file)
+        if looks_like_manifest(text):
+            meant.append(file)
+        for document in _documents(file, text, strict):
             if _is_portal(document):
                 _add(found, file, _target(file, document))
     _refuse_nested(found)
-    return [target for _, target in sorted(found.values(), key=lambda entry: entry[1].path)]
+    targets = [target for _, target in sorted(found.values(), key=lambda entry: entry[1].path)]
+    if strict:
+        _refuse_unread(meant, targets)
+    return targets
 
 
 def select(paths: Sequence[Path]) -> list[Target] | None:
@@ -111,11 +119,46 @@ def select(paths: Sequence[Path]) -> list[Target] | None:
     return unique
 
 
-def _documents(file: Path, strict: bool) -> Iterator[Any]:
+def _text(file: Path) -> str:
     try:
-        text = file.read_text(encoding="utf-8")
+        return file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{file}: cannot be read ({exc})") from exc
+
+
+def _refuse_unread(meant: list[Path], targets: list[Target]) -> None:
+    """A file meant for orgctl that no portal reads (a Portal whose `kind` is missing
+    or misspelt, a base no Portal includes) would be dropped in silence: CI would plan
+    two portals of three and say nothing of the third."""
+    folders = [Path(os.path.realpath(t.path)) for t in targets]
+    folders += [include.real for target in targets for include in _includes(target)]
+    outside = [
+        file
+        for file in meant
+        if not any(_within(Path(os.path.realpath(file)), folder) for folder in folders)
+    ]
+    # Read as plan reads: a Kubernetes Role (its words look like ours) is no manifest.
+    unread = [(file, line) for file in outside if (line := _manifest_at(file))]
+    if unread:
+        raise ManifestError(
+            [
+                f"{file}:{line}: no portal reads this manifest: no Portal document in its"
+                " folder or above it, and no Portal's spec.include names its folder (a"
+                " Portal document that cannot be read? validate that folder alone)"
+                for file, line in unread
+            ]
+        )
+
+
+def _manifest_at(file: Path) -> int:
+    """The line of the first orgctl document (or problem) of `file`; 0 when it holds none."""
+    reading = read(file)
+    if reading.documents:
+        return reading.documents[0].line
+    return reading.problems[0].line if reading.problems else 0
+
+
+def _documents(file: Path, text: str, strict: bool) -> Iterator[Any]:
     try:
         if "Portal" in text:
             for tree in yamltree.trees(text):

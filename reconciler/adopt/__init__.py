@@ -12,7 +12,7 @@ from pathlib import Path
 from reconciler.adopt.addresses import Address, parse_address
 from reconciler.adopt.adopter import adopt
 from reconciler.adopt.files import ManifestFiles
-from reconciler.errors import ManifestError, UserError
+from reconciler.errors import ManifestError
 from reconciler.manifest.desired import load_desired
 from reconciler.state import LiveState
 
@@ -35,7 +35,7 @@ def adopt_into(root: Path, addresses: Sequence[Address], live: LiveState) -> Ado
         load_desired(root)
     except ManifestError as exc:
         files.restore()
-        raise UserError(
-            "adopting would leave the manifests invalid, so nothing was written:\n" + str(exc)
+        raise ManifestError(
+            ["adopting would leave the manifests invalid, so nothing was written:", *exc.lines]
         ) from None
     return Adopted(lines, tuple(written))

@@ -73,7 +73,9 @@ class LazyGroup(click.Group):
         except UserError as exc:
             if ctx.params.get("debug"):
                 raise
-            click.echo(f"Error: {safe(str(exc))}", err=True)
+            # One line per problem, as validate prints them (never one line holding `\n`s).
+            for line in exc.lines:
+                click.echo(f"Error: {safe(line)}", err=True)
             ctx.exit(exc.exit_code)
 
 

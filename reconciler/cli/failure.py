@@ -8,7 +8,6 @@ a secret.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -16,6 +15,7 @@ import click
 
 from reconciler.errors import UserError
 from reconciler.plan import Mode
+from reconciler.shown import longest_backtick_run, safe
 
 
 @contextmanager
@@ -26,19 +26,18 @@ def markdown_failure(fmt: str, mode: Mode, where: str) -> Iterator[None]:
         yield
     except UserError as exc:
         if fmt == "markdown":
-            click.echo(failure_markdown(mode, where, str(exc)), nl=False)
+            click.echo(failure_markdown(mode, where, exc.lines), nl=False)
         raise
 
 
-def failure_markdown(mode: Mode, where: str, message: str) -> str:
-    fence = "`" * max(3, _longest_backtick_run(message) + 1)
+def failure_markdown(mode: Mode, where: str, lines: list[str]) -> str:
+    """The report: each line of the error escaped as every other output escapes it, so
+    a line break in a role name cannot start a line of its own inside the fence."""
+    message = "\n".join(safe(line) for line in lines)
+    fence = "`" * max(3, longest_backtick_run(message) + 1)
     what = "planned" if mode == "plan" else "checked for drift"
     return (
-        f"## orgctl {mode}: {where}\n\n"
+        f"## orgctl {mode}: {safe(where)}\n\n"
         f"**Failed: the portal could not be {what}; nothing was compared.**\n\n"
         f"{fence}text\n{message}\n{fence}\n"
     )
-
-
-def _longest_backtick_run(text: str) -> int:
-    return max((len(run) for run in re.findall(r"`+", text)), default=0)

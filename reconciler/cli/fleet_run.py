@@ -86,7 +86,7 @@ async def _guarded(
     try:
         return await work(target, request)
     except UserError as exc:
-        return _failed(target, request, str(exc))
+        return _failed(target, request, exc.lines)
 
 
 async def _planned(target: Target, request: FleetRequest) -> Outcome:
@@ -112,12 +112,12 @@ def _judged(plan: Plan, request: FleetRequest) -> tuple[str, int]:
     return changed, 2 if request.mode == "drift" or request.detailed_exitcode else 0
 
 
-def _failed(target: Target, request: FleetRequest, message: str) -> Outcome:
+def _failed(target: Target, request: FleetRequest, lines: list[str]) -> Outcome:
     if request.fmt == "markdown":
-        text = failure_markdown(request.mode, target.path.as_posix(), message)
+        text = failure_markdown(request.mode, target.path.as_posix(), lines)
     else:
-        text = f"Error: {safe(message)}\n"
-    return Outcome(target, STATUSES[request.mode][0], 1, text, {"error": message})
+        text = "".join(f"Error: {safe(line)}\n" for line in lines)
+    return Outcome(target, STATUSES[request.mode][0], 1, text, {"error": "\n".join(lines)})
 
 
 def notify(outcomes: Sequence[Outcome], request: FleetRequest) -> None:

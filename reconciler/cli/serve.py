@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import signal
 import socket
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,7 +14,10 @@ from reconciler.cli import help
 from reconciler.errors import UserError
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from orgctl_service import TlsFiles
+    from orgctl_service.app import ServiceApp
     from orgctl_service.world import World
 
 # The reference service's web stack is the optional extra `serve`: the rest of orgctl
@@ -120,8 +125,27 @@ def command(
 
     from orgctl_service import create_app, open_world
 
+    listener = _listen(host, port)  # first: a busy port leaves nothing made behind
     files = _tls_files(tls, cert_file, key_file)
-    store, world = open_world(state_file, db_file)
+    try:
+        with _Signals() as signals:
+            store, world = open_world(state_file, db_file)
+            ticking = world_ticks(state_file, world)
+            app = create_app(store, world, control_enabled=control, ticking=ticking)
+            try:
+                signals.server = uvicorn.Server(_config(app, files))
+                _announce(host, listener, world, files)
+                signals.server.run(sockets=[listener])
+            finally:
+                store.close()
+    finally:
+        if files is not None:
+            files.remove_temporary()  # a private key must not outlive the service
+    if signals.received:
+        sys.exit(128 + signals.received)
+
+
+def _listen(host: str, port: int) -> socket.socket:
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         # proto IPPROTO_TCP so asyncio sets TCP_NODELAY on accepted connections; without
@@ -133,26 +157,66 @@ def command(
         listener.listen(128)
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    real_port = listener.getsockname()[1]
-    app = create_app(store, world, control_enabled=control, ticking=world_ticks(state_file, world))
-    config = uvicorn.Config(
+    return listener
+
+
+def _config(app: ServiceApp, files: TlsFiles | None) -> uvicorn.Config:
+    import uvicorn
+
+    from orgctl_service.app import REQUEST_HEAD_BYTES
+    from orgctl_service.protocol import ServiceProtocol
+
+    return uvicorn.Config(
         app,
+        http=ServiceProtocol,
         log_level="warning",
         access_log=False,
         lifespan="off",
         date_header=False,
         # Clients keep connections open between calls; a stop should not wait on them.
         timeout_graceful_shutdown=1,
+        # Room for a request line the service answers 414 with its envelope; beyond it
+        # the protocol answers 414 or 431 itself.
+        h11_max_incomplete_event_size=REQUEST_HEAD_BYTES,
         ssl_certfile=str(files.cert) if files else None,
         ssl_keyfile=str(files.key) if files else None,
     )
+
+
+def _announce(host: str, listener: socket.socket, world: World, files: TlsFiles | None) -> None:
     keys = ", ".join(p["urlKey"] for p in world.portals.values()) or "none"
     shown = f"[{host}]" if ":" in host else host
     scheme = "https" if files else "http"
-    click.echo(f"orgctl serve: listening on {scheme}://{shown}:{real_port} (portals: {keys})")
+    port = listener.getsockname()[1]
+    click.echo(f"orgctl serve: listening on {scheme}://{shown}:{port} (portals: {keys})")
     if files and files.ca:
         click.echo(f"orgctl serve: CA certificate to trust: {files.ca}")
-    try:
-        uvicorn.Server(config).run(sockets=[listener])
-    finally:
-        store.close()
+
+
+class _Signals:
+    """SIGINT and SIGTERM end `serve` through its `finally`s (SIGTERM's default would kill
+    the process on the spot, leaving the made private key behind), then exit 128 + the
+    signal, with no traceback. Once there is a server, a signal asks it to stop as
+    uvicorn's own handler does (it takes the signals while it serves, and raises them
+    again after its graceful shutdown, which lands here too); an exception raised into
+    the event loop as it starts would leave it half-built."""
+
+    def __init__(self) -> None:
+        self.server: uvicorn.Server | None = None
+        self.received = 0
+        self.previous: dict[int, Any] = {}
+
+    def __enter__(self) -> _Signals:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self.previous[sig] = signal.signal(sig, self.stop)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+
+    def stop(self, signum: int, _frame: object) -> None:
+        self.received = signum
+        if self.server is None:
+            raise SystemExit(128 + signum)  # still loading the state: nothing to shut down
+        self.server.should_exit = True

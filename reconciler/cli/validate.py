@@ -128,7 +128,7 @@ def _portal(target: Target, output_format: str, verbose: bool) -> Outcome:
     try:
         checked = check(target.path)
     except UserError as exc:  # a folder that cannot be listed
-        problems = [Problem(target.path.as_posix(), 1, 1, "", "", str(exc))]
+        problems = [Problem(target.path.as_posix(), 1, 1, "", "", line) for line in exc.lines]
     else:
         problems = checked.problems
         if verbose:

@@ -89,7 +89,6 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             ("metadata", "name"),
             f"role name is {len(name)} characters, at most {catalog.ROLE_NAME_MAX} allowed",
         )
-    yield from text(document, ("metadata", "name"), name)
     if model.spec.description is not None:
         yield from text(document, ("spec", "description"), model.spec.description, True)
     if name != name.strip():

@@ -45,6 +45,7 @@ class Breaker:
     clock: Callable[[], float] = time.monotonic
     reason: str | None = None  # why requests are no longer sent, once they are not
     detail: str = ""
+    ever_answered: bool = False  # a portal that never answered is unreachable, not stopped
     _failures: int = 0
     _first: float = field(default=0.0)
     _told: float | None = None
@@ -61,6 +62,7 @@ class Breaker:
 
     def answered(self) -> None:
         """The portal answered (whatever it said): the streak is broken."""
+        self.ever_answered = True
         self._failures = 0
         self._told = None
 
@@ -73,7 +75,8 @@ class Breaker:
         lasted = now - self._first
         if self.reason is None and self._failures >= self.streak and lasted >= self.span:
             last = error.short if isinstance(error, ConnectionFailure) else str(error)
-            self.reason = f"the portal at {where} stopped answering"
+            state = "stopped answering" if self.ever_answered else "is unreachable"
+            self.reason = f"the portal at {where} {state}"
             self.detail = (
                 f"{self._failures} tries in a row over {lasted:.1f}s got no answer; the last:"
                 f" {last}"

@@ -47,9 +47,13 @@ def gate(
         yield document.problem(path, problem)
 
 
-def text(document: Document, at: KeyPath, value: str, multiline: bool = False) -> Iterator[Problem]:
-    """The portal refuses control and bidi characters: say so before anything is sent."""
-    problem = text_problem(at[-1] if isinstance(at[-1], str) else "text", value, multiline)
+def text(
+    document: Document, at: KeyPath, value: str, multiline: bool = False, label: str = ""
+) -> Iterator[Problem]:
+    """The portal refuses control and bidi characters: say so before anything is sent.
+    `label`: what the value is, when it is a key (a username) rather than a field."""
+    field = label or (at[-1] if isinstance(at[-1], str) else "text")
+    problem = text_problem(field, value, multiline)
     if problem:
         yield document.problem(at, problem)
 

@@ -7,6 +7,7 @@ stops at the first.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import re
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from reconciler.errors import UserError
+from reconciler.errors import ManifestError, UserError
 from reconciler.kinds.registry import registered
 from reconciler.manifest import includes, limits, models, overlay, scope, yamltree
 from reconciler.manifest.folder import list_manifests
@@ -115,7 +116,7 @@ def manifest_files(path: Path) -> list[Path]:
     entry that cannot be read is an error naming it."""
     listing = list_manifests(path)
     if listing.problems:
-        raise UserError("\n".join(f"{entry}: {why}" for entry, why in listing.problems))
+        raise ManifestError([f"{entry}: {why}" for entry, why in listing.problems])
     return listing.files
 
 
@@ -124,6 +125,7 @@ def load(path: Path) -> Loaded:
     its Portal includes, overlays applied, and documents meant for other portals or
     releases left out (README: Bases and overlays)."""
     own = read(path)
+    _refuse_fleet(path, own)
     if not own.files and not own.problems:
         own.problems.append(Problem(str(path), 1, 1, "", "", "no *.yaml or *.yml files found"))
     loaded = Loaded([], own.problems, own.rejected_kinds, own.ignored)
@@ -150,6 +152,21 @@ def load(path: Path) -> Loaded:
     for raw in others:
         _check(loaded, raw, keep=False)  # its shape still, though it is not for this portal
     return loaded
+
+
+def _refuse_fleet(path: Path, own: Reading) -> None:
+    """One portal's command (apply, render, adopt) given a fleet root would report every
+    portal's Portal as a second one: say what it is instead."""
+    folders = sorted({Path(d.file).parent for d in own.documents if d.kind == "Portal"})
+    nested = any(a in b.parents for a in folders for b in folders)
+    if len(folders) < 2 or nested:
+        return  # one portal; or Portals inside a portal folder, which the rules name
+    shown = ", ".join(f.as_posix() for f in folders[:5])
+    more = f" and {len(folders) - 5} more" if len(folders) > 5 else ""
+    raise UserError(
+        f"{path.as_posix()} is a fleet of {len(folders)} portal folders ({shown}{more}):"
+        f" name one portal folder, such as {folders[0].as_posix()}"
+    )
 
 
 def read(path: Path) -> Reading:
@@ -186,7 +203,9 @@ def _read_file(reading: Reading, file: Path, notes: list[str]) -> None:
     try:
         # Documents read before an error are still checked, so that every problem of the
         # file is reported.
-        found.extend(tree for tree in yamltree.trees(text) if tree is not None)
+        # An empty document (a trailing `---`, one holding only comments) is no document,
+        # as YAML has it.
+        found.extend(tree for tree in yamltree.trees(text) if tree and tree.value is not None)
     except yamltree.TreeError as exc:
         error = Problem(name, exc.line, exc.column, "", "", f"YAML: {exc.message}")
     if not any(_is_orgctl(tree.value) for tree in found) and not (
@@ -200,9 +219,10 @@ def _read_file(reading: Reading, file: Path, notes: list[str]) -> None:
         reading.add_problem(error)
 
 
-# A file is orgctl's when one of its documents says `apiVersion: orgctl/...`, or names a
-# kind of orgctl's without any apiVersion (a forgotten line must not make a manifest
-# silently unmanaged). Text that does not parse is judged by the same words.
+# A file is orgctl's when one of its documents says `apiVersion: orgctl/...` (or a
+# misspelling of it), or names a kind of orgctl's with an apiVersion that names no other
+# tool's API group (absent, `123`, `v1`): a forgotten or mistyped line must be an error,
+# never a manifest silently unmanaged. Text that does not parse is judged by the same words.
 @functools.cache
 def _manifest_text(kinds: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(
@@ -219,9 +239,21 @@ def looks_like_manifest(text: str) -> bool:
 def _is_orgctl(value: Any) -> bool:
     if not isinstance(value, dict):
         return False
-    if "apiVersion" in value:
-        return str(value["apiVersion"]).startswith("orgctl/")
-    return value.get("kind") in kind_names()
+    api = value.get("apiVersion")
+    group = _api_group(api)
+    if group is not None:
+        # Another tool's API (a Kubernetes `rbac.authorization.k8s.io/v1` Role) is not
+        # ours; a misspelt `orgclt/v1` is.
+        return group == "orgctl" or bool(difflib.get_close_matches(group, ["orgctl"], 1, 0.6))
+    return value.get("kind") in kind_names() or str(api).startswith("orgctl/")
+
+
+def _api_group(api: Any) -> str | None:
+    """The group of an `apiVersion` written `group/version`, else None."""
+    if not isinstance(api, str):
+        return None
+    group, slash, version = api.partition("/")
+    return group if slash and group and version else None
 
 
 def includes_of(portal: Raw, folder: Path) -> tuple[list[Include], list[Problem]]:
@@ -319,6 +351,8 @@ def _message(loc: KeyPath, error: Any) -> str:
         return f"unknown field {key!r}"
     if kind == "missing":
         return "required field is missing"
+    if loc == ("apiVersion",):
+        return f"must be {models.API_VERSION!r}, not {error['input']!r}"
     if kind == "string_type" and loc[-1:] == ("version",):
         return 'must be a quoted string such as "10.6.1" (YAML reads 10.10 as the number 10.1)'
     message: str = error["msg"]

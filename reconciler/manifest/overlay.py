@@ -27,6 +27,7 @@ from typing import Any
 
 from reconciler.kinds.registry import registered
 from reconciler.manifest import yamltree
+from reconciler.manifest.models import API_VERSION
 from reconciler.manifest.problems import Problem, field_path
 from reconciler.manifest.raw import KeyPath, Raw, tagged
 
@@ -202,12 +203,27 @@ def _patched(base: Raw, overlays: list[Raw], merged: Merged) -> Raw:
     value, positions = base.value, base.positions
     for overlay in overlays:
         patching = _Patching(base, overlay, merged, sets)
+        _check_api_version(patching)
         value, positions = _mapping(
             patching, (), value, positions, overlay.value, overlay.positions
         )
     at = ", ".join(f"{o.file}:{o.line}" for o in overlays)
     base_at = f"base {base.file}:{base.line}{_included(base)}"
     return Raw(base.file, yamltree.Tree(value, positions), [base_at, f"patched by {at}"])
+
+
+def _check_api_version(patching: _Patching) -> None:
+    """The merged document keeps the base's own fields (`_OWN`): an overlay's apiVersion
+    is checked here, or no check would ever see it."""
+    written = patching.overlay.value.get("apiVersion")
+    if written == API_VERSION:
+        return
+    message = (
+        "required field is missing"
+        if written is None
+        else f"must be {API_VERSION!r}, not {written!r}"
+    )
+    patching.problem(("apiVersion",), message)
 
 
 def _mapping(

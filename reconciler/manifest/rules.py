@@ -14,7 +14,7 @@ from reconciler.addresses import extras, is_loopback
 from reconciler.environment import url_sources
 from reconciler.kinds.registry import Identity, kind_named, registered
 from reconciler.manifest import models
-from reconciler.manifest.checks import RuleContext, at
+from reconciler.manifest.checks import RuleContext, at, text
 from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import declared_platform, effective_urls
 from reconciler.manifest.problems import Problem
@@ -45,6 +45,7 @@ def check(
         documents=tuple(documents),
     )
     for document in documents:
+        problems += _names(document)
         if not isinstance(document.model, models.Portal):  # the Portal is no kind
             problems += kind_named(document.kind).rules(document, context)
     return problems
@@ -53,6 +54,18 @@ def check(
 def _portal_spec(document: Document) -> models.PortalSpec:
     assert isinstance(document.model, models.Portal)
     return document.model.spec
+
+
+def _names(document: Document) -> Iterator[Problem]:
+    """Names and identities reach addresses, URLs, terminals and comments: every kind's
+    (a Portal's, a Members label, usernames, collaboration and workspace ids), not only a
+    role's, refuse control characters by the service's own rule."""
+    yield from text(document, ("metadata", "name"), document.name)
+    if isinstance(document.model, models.Portal):
+        return
+    for identity in kind_named(document.kind).identities(document):
+        if identity.path != ("metadata", "name"):
+            yield from text(document, identity.path, identity.key, label=identity.what)
 
 
 # --- cross-document rules --------------------------------------------------------------------

@@ -45,8 +45,8 @@ def field_elements(change: Change) -> dict[str, Elements]:
     return found
 
 
-def granted_admin(change: Change) -> list[str]:
-    """The administrative privileges the change grants (a create's, an update's added)."""
+def granted_privileges(change: Change) -> list[str]:
+    """The privileges the change grants: a create's, an update's added ones."""
     if change.action is Action.CREATE:
         granted = (change.after or {}).get("privileges") or []
     elif change.action is Action.UPDATE:
@@ -54,7 +54,12 @@ def granted_admin(change: Change) -> list[str]:
         granted = list(diff.added) if diff else []
     else:
         granted = []
-    return sorted(p for p in granted if isinstance(p, str) and p.startswith(ADMIN_PREFIX))
+    return sorted(p for p in granted if isinstance(p, str))
+
+
+def granted_admin(change: Change) -> list[str]:
+    """The administrative privileges the change grants."""
+    return [p for p in granted_privileges(change) if p.startswith(ADMIN_PREFIX)]
 
 
 def _plain_list(value: Any) -> bool:

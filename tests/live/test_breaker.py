@@ -31,6 +31,7 @@ def refused() -> ConnectionFailure:
 def test_it_opens_on_a_streak_that_lasts_not_on_a_blip() -> None:
     clock = Clock()
     breaker = Breaker(streak=3, span=1.0, clock=clock)
+    breaker.answered()  # it answered earlier in the run
     for _ in range(5):  # five failures in the same instant: a blip, retried
         breaker.no_answer(refused(), "http://portal")
     breaker.check()
@@ -40,6 +41,15 @@ def test_it_opens_on_a_streak_that_lasts_not_on_a_blip() -> None:
     stopped = breaker.stopped()
     assert stopped is not None and "6 tries in a row over 1.5s" in stopped
     assert "connection refused" in stopped
+
+
+def test_a_portal_that_never_answered_is_unreachable_not_stopped() -> None:
+    clock = Clock()
+    breaker = Breaker(streak=2, span=1.0, clock=clock)
+    breaker.no_answer(refused(), "http://portal")
+    clock.now = 2.0
+    breaker.no_answer(refused(), "http://portal")
+    assert breaker.reason == "the portal at http://portal is unreachable"
 
 
 def test_an_answer_breaks_the_streak() -> None:

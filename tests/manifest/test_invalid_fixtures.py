@@ -179,6 +179,20 @@ CASES += [
     ),
     ("auth-incomplete", "portal.yaml", 8, ("spec.auth", "usernameEnv and passwordEnv")),
 ]
+# Nothing meant for orgctl is dropped in silence; every name refuses control characters.
+CASES += [
+    ("members-api-version-not-orgctl", "members.yaml", 2, ("apiVersion", "'orgctl/v1'", "123")),
+    ("portal-name-with-control-characters", "portal.yaml", 3, ("metadata.name", "U+000A")),
+    ("members-name-with-control-characters", "members.yaml", 3, ("metadata.name", "U+001B")),
+    ("username-with-control-characters", "members.yaml", 6, ("'username'", "U+000D")),
+    ("collaboration-name-with-bidi-override", "collaborations.yaml", 3, ("name", "U+202E")),
+    (
+        "collaboration-id-with-control-characters",
+        "collaborations.yaml",
+        3,
+        ("'collaboration id'", "U+0009"),
+    ),
+]
 _SETTINGS = {
     "notificationAttempts": 5,
     "notificationTimeOutInSeconds": 60,

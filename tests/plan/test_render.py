@@ -141,11 +141,11 @@ def test_markdown_is_truncated_with_a_note() -> None:
     text = render_markdown(plan)
     assert len(text) <= 65_000
     note = text.strip().splitlines()[-1]
-    assert note.startswith("> **Truncated:** ")
+    assert note.startswith("> **Truncated to fit one comment:** left out ")
     shown = text.count("\n@@ ~ Member/")
-    left_out = int(note.split("** ")[1].split(" changes")[0])
+    left_out = int(note.split("left out ")[1].split(" of ")[0].replace(",", ""))
     assert shown + left_out == 3000
-    assert " calls left out" in note
+    assert f"(Member: {left_out:,} to update) and all 3,000 calls" in note
     golden("truncated.tail.md", text[-600:])
 
 

@@ -4,12 +4,18 @@ line by line; each renderer only decides how a line looks."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from reconciler.plan.elements import Elements, field_elements, granted_admin
+from reconciler.plan.elements import (
+    ADMIN_PREFIX,
+    Elements,
+    field_elements,
+    granted_admin,
+    granted_privileges,
+)
 from reconciler.plan.model import Action, Call, Change, Plan, PlanProblem
 from reconciler.plan.normalize import TIME_FIELDS
 from reconciler.plan.render import Mode
@@ -111,20 +117,52 @@ def compact_line(change: Change) -> str:
     return f"@@ {line} @@" if change.action is Action.UPDATE else line
 
 
-def riskiest_first(changes: tuple[Change, ...]) -> list[Change]:
-    """Deletions, then grants of administrative privileges, then level changes, then the
-    rest; by address within each."""
+# What a reviewer must see first, and what a comment too short for the whole plan leaves
+# out last (README: Pull-request comments): deletions cannot be undone; privileges
+# granted widen what people may do, administrative ones most; a new role is a new set of
+# privileges; a level change can disable privileges and free or take a quota seat; a
+# member's role move is the everyday change, numerous and reviewed in bulk.
+RISK_ORDER = (
+    "deletions",
+    "administrative privilege grants",
+    "other privilege grants",
+    "creations",
+    "level changes",
+    "role assignments",
+    "other changes",
+)
 
-    def risk(change: Change) -> int:
-        if change.action is Action.DELETE:
-            return 0
-        if granted_admin(change):
-            return 1
-        if "level" in (change.after or {}):
-            return 2
+
+def risk(change: Change) -> int:
+    """The change's place in `RISK_ORDER` (0 riskiest)."""
+    if change.action is Action.DELETE:
+        return 0
+    granted = granted_privileges(change)
+    if any(p.startswith(ADMIN_PREFIX) for p in granted):
+        return 1
+    if granted:
+        return 2
+    if change.action is Action.CREATE:
         return 3
+    before, after = change.before or {}, change.after or {}
+    changed = {name for name in after if before.get(name) != after[name]}
+    if "level" in changed:
+        return 4
+    return 5 if "role" in changed else 6
 
+
+def riskiest_first(changes: tuple[Change, ...]) -> list[Change]:
+    """Changes in `RISK_ORDER`, by address within each."""
     return sorted(changes, key=lambda c: (risk(c), c.address))
+
+
+def kind_counts(changes: Iterable[Change]) -> dict[str, dict[Action, int]]:
+    """Per kind of resource (the address's first part), sorted: how many of each action."""
+    rows: dict[str, dict[Action, int]] = {}
+    for change in changes:
+        counts = rows.setdefault(change.address.split("/", 1)[0], dict.fromkeys(Action, 0))
+        counts[change.action] += 1
+    return dict(sorted(rows.items()))
 
 
 def call_line(call: Call) -> str:

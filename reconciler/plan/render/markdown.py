@@ -9,18 +9,20 @@ from __future__ import annotations
 from reconciler.plan.model import Action, Plan
 from reconciler.plan.render import Mode
 from reconciler.plan.render.lines import (
+    RISK_ORDER,
     address_line,
     call_line,
     compact_line,
     diff_lines,
+    kind_counts,
     riskiest_first,
     summary_line,
 )
 from reconciler.shown import longest_backtick_run, safe
 
 LIMIT = 65_000
-# Room kept for the closing fences and the note on what was left out.
-RESERVE = 400
+# Room kept for the closing fences and the note on what was left out (per kind).
+RESERVE = 1_200
 
 
 def heading(plan: Plan, mode: Mode) -> str:
@@ -52,14 +54,10 @@ def _kind_table(plan: Plan, mode: Mode) -> list[str]:
     with the calls, errors and warnings."""
     if not plan.changes:
         return []
-    rows: dict[str, dict[Action, int]] = {}
-    for change in plan.changes:
-        counts = rows.setdefault(change.address.split("/", 1)[0], dict.fromkeys(Action, 0))
-        counts[change.action] += 1
     summary = plan.summary()
     calls = summary["calls"] if mode == "plan" else 0
     lines = ["| kind | create | update | delete |", "|---|---:|---:|---:|"]
-    for kind, counts in sorted(rows.items()):
+    for kind, counts in kind_counts(plan.changes).items():
         cells = " | ".join(str(counts[a]) for a in (Action.CREATE, Action.UPDATE, Action.DELETE))
         lines.append(f"| {safe(kind)} | {cells} |")
     lines.append(f"| **all** | {summary['create']} | {summary['update']} | {summary['delete']} |")
@@ -139,10 +137,26 @@ def render_markdown(plan: Plan, mode: Mode = "plan", *, limit: int = LIMIT) -> s
         if shown:
             parts.extend(opening + shown + closing)
     if omitted:
-        left_out = " and ".join(f"{n} {what}" for what, n in omitted.items())
-        parts.append(
-            f"> **Truncated:** {left_out} left out to fit a comment (the least risky"
-            " last); the plan JSON holds everything."
-        )
-        parts.append("")
+        parts += [_truncation_note(plan, omitted), ""]
     return "\n".join(parts)
+
+
+def _truncation_note(plan: Plan, omitted: dict[str, int]) -> str:
+    """What the cut left out, per kind, and how to see everything."""
+    what = []
+    if "changes" in omitted:
+        left = riskiest_first(plan.changes)[-omitted["changes"] :]
+        per_kind = "; ".join(
+            f"{safe(kind)}: " + ", ".join(f"{n:,} to {a.value}" for a, n in counts.items() if n)
+            for kind, counts in kind_counts(left).items()
+        )
+        what.append(f"{len(left):,} of {len(plan.changes):,} changes ({per_kind})")
+    if "calls" in omitted:
+        calls, total = omitted["calls"], len(plan.calls)
+        what.append(f"all {total:,} calls" if calls == total else f"{calls:,} of {total:,} calls")
+    return (
+        f"> **Truncated to fit one comment:** left out {' and '.join(what)}. Changes are"
+        f" kept riskiest first ({', '.join(RISK_ORDER)}), so the least risky went. To see"
+        " everything, `orgctl plan --format markdown --split 60000` prints numbered parts"
+        " of one comment each; the plan JSON (`-o plan.json`) holds every value."
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections import Counter
 
 from rich.console import Console
 from rich.text import Text
@@ -13,9 +14,11 @@ from reconciler.plan.render.lines import (
     address_line,
     call_line,
     field_lines,
+    kind_counts,
     problem_line,
     summary_line,
 )
+from reconciler.shown import safe
 
 STYLES = {Action.CREATE: "green", Action.UPDATE: "yellow", Action.DELETE: "red"}
 
@@ -40,8 +43,12 @@ def _lines(plan: Plan, mode: Mode) -> list[Line]:
         body += [(f"  {call_line(call)}", None) for call in plan.calls]
         body += [("", None)]
     out = [summary, ("", None), *errors, *body]
-    if len(out) > LONG or plan.errors:
-        out += [*(errors if len(out) > LONG else []), summary]
+    if len(out) > LONG:
+        # Where the reader is left (apply asks for confirmation right below): what the
+        # thousands of lines above add up to, per kind.
+        out += [*errors, *_by_kind(plan, mode), summary]
+    elif plan.errors:
+        out += [summary]
     while out[-1] == ("", None):
         out.pop()
     return out
@@ -56,6 +63,30 @@ def _changes(plan: Plan, mode: Mode) -> list[Line]:
         out.append((f"  {address_line(change)}", style))
         out.extend((f"      {line}", None) for line in field_lines(change))
     return [*out, ("", None)] if out else out
+
+
+def _by_kind(plan: Plan, mode: Mode) -> list[Line]:
+    """Per kind: how many to create, update and delete, and (a plan) the calls."""
+    rows = kind_counts(plan.changes)
+    if not rows:
+        return []
+    calls: Counter[str] = Counter(c.address.split("/", 1)[0] for c in plan.calls)
+    with_calls = mode == "plan" and not plan.errors
+    totals = {action: sum(counts[action] for counts in rows.values()) for action in Action}
+    width = max(len("all"), *(len(safe(kind)) for kind in rows))
+
+    def row(kind: str, counts: dict[Action, int], call_count: int) -> Line:
+        cells = "".join(f"{counts[action]:>8}" for action in Action)
+        return (f"  {kind:<{width}}{cells}" + (f"{call_count:>8}" if with_calls else ""), None)
+
+    head = f"  {'kind':<{width}}  create  update  delete" + ("   calls" if with_calls else "")
+    return [
+        ("By kind:", "bold"),
+        (head, None),
+        *(row(safe(kind), counts, calls[kind]) for kind, counts in rows.items()),
+        row("all", totals, len(plan.calls)),
+        ("", None),
+    ]
 
 
 def _problems(title: str, problems: tuple[PlanProblem, ...], style: str) -> list[Line]:
