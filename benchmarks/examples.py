@@ -15,18 +15,18 @@ import asyncio
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from serving import DEMO_STATE, ORGCTL, ROOT
+from serving import EXAMPLES as EXAMPLES_FOLDER
+
+from orgctl_service.testing.service import Service
 from reconciler.manifest.desired import load_desired
 from reconciler.workflow import connect, plan_live
-from tests.service.harness import Service
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ("hq", "field", "cloud")
-ORGCTL = [sys.executable, "-m", "reconciler"]
 
 
 def environment(base: str, portal: str) -> dict[str, str]:
@@ -64,7 +64,7 @@ def planned_calls(folder: Path, env: dict[str, str]) -> int:
 
 
 def measure(base: str, name: str, journal: Path) -> str:
-    folder = ROOT / "examples" / name
+    folder = EXAMPLES_FOLDER / name
     env = environment(base, name)
     os.environ.update(env)
     requests, read_and_plan, calls = asyncio.run(requests_of_a_plan(folder))
@@ -92,8 +92,7 @@ def applied_calls(folder: Path, env: dict[str, str], journal: Path) -> int:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        state = ROOT / "examples" / "demo" / "state.yaml"
-        service = Service(Path(tmp) / "demo.sqlite", state, control=False).start()
+        service = Service(Path(tmp) / "demo.sqlite", DEMO_STATE, control=False).start()
         try:
             print(
                 f"{'example':<6} {'requests':>8} {'read+plan ms':>12} {'command ms':>12}"

@@ -1,9 +1,10 @@
 """Apply through random faults: runs and requests until the portal matches (benchmarks/README.md).
 
 For each row (fault kinds x rate), over `--seeds` seeds: starts `orgctl serve` with the
-demo state, puts the seeded fault proxy (tests/faults/chaos.py) in front of it, and runs
-`orgctl apply` of one example through the proxy until a plan straight to the service finds
-nothing to do (tests/faults/converge.py, the loop tests/e2e/test_chaos.py asserts on).
+demo state, puts the seeded fault proxy (orgctl_service/testing/chaos.py) in front of it,
+and runs `orgctl apply` of one example through the proxy until a plan straight to the
+service finds nothing to do (orgctl_service/testing/converge.py, the loop
+tests/e2e/test_chaos.py asserts on).
 Prints, per row: runs to converge (mean, max), the HTTP requests all those applies sent
 (mean), the faults injected (mean), and what must stay 0: seeds that did not converge
 within `--max-runs`, applies whose exit code disagreed with the portal, duplicate roles,
@@ -26,11 +27,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.cli import env_with
-from tests.e2e.harness import ADMIN, DEMO_STATE, EXAMPLES, PortalApi
-from tests.faults.chaos import HTML_5XX, JSON_5XX, MIXED, ChaosProxy, Fault, spread
-from tests.faults.converge import apply_until_converged, duplicate_roles
-from tests.service.harness import Api, Service
+from serving import DEMO_STATE, EXAMPLES
+
+from orgctl_service.testing.chaos import HTML_5XX, JSON_5XX, MIXED, ChaosProxy, Fault, spread
+from orgctl_service.testing.converge import apply_until_converged, duplicate_roles
+from orgctl_service.testing.service import ADMIN, Api, PortalApi, Service
+from reconciler.testing import env_with
 
 
 @dataclass(frozen=True)

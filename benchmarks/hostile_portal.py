@@ -1,4 +1,4 @@
-"""Each case of the hostile-portal proxy (tests/e2e/hostile.py) with orgctl's DEFAULT
+"""Each case of the hostile-portal proxy (orgctl_service/testing/hostile.py) with orgctl's DEFAULT
 limits: the wall time and peak memory of one `orgctl plan` (or `apply`) of examples/hq
 through it, and the last line it printed. Goal: every case ends within 60 s and 500 MB
 with one clear line. The tests run the same cases with small limits, to stay fast.
@@ -16,10 +16,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.cli import env_with, orgctl_command
-from tests.e2e.harness import ADMIN, DEMO_STATE, EXAMPLES
-from tests.e2e.hostile import CASES, HostileProxy
-from tests.service.harness import Service
+from serving import DEMO_STATE, EXAMPLES
+
+from orgctl_service.testing.hostile import CASES, HostileProxy
+from orgctl_service.testing.service import ADMIN, Service
+from reconciler.testing import env_with, orgctl_command
 
 TIMEOUT = 300.0
 

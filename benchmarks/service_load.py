@@ -1,6 +1,6 @@
 """Load of the reference service over loopback: requests/second for one read and one write.
 
-Starts `orgctl serve` on a free port with the end-to-end tests' world state, then for
+Starts `orgctl serve` on a free port with the demo state (examples/demo), then for
 `--seconds` drives `GET portals/<pid>/roles` and, separately, `POST .../setPrivileges`
 from `--clients` concurrent clients, and prints each rate. Not a test: figures depend on
 the machine. Usage: `.venv/bin/python benchmarks/service_load.py --seconds 10 --clients 4`.
@@ -17,10 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-from serving import timed_threads
+from serving import DEMO_STATE, timed_threads
 
-from tests.service.harness import Api, Service, write_state
-from tests.service.world import ANALYST, HQ
+from orgctl_service.testing.service import ADMIN, Api, PortalApi, Service
 
 PRIVILEGE_SETS = [
     ["portal:user:viewOrgItems"],
@@ -62,11 +61,13 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as directory:
         folder = Path(directory)
-        service = Service(folder / "state.sqlite", write_state("world", folder)).start()
+        service = Service(folder / "state.sqlite", DEMO_STATE).start()
         api = Api(service.url)
+        hq = PortalApi(api, "hq", *ADMIN)
+        analyst = hq.roles()["Analyst"]["id"]
         headers = api.auth_headers("hq")
-        roles_url = api.sharing("hq", f"portals/{HQ}/roles")
-        privileges_url = api.sharing("hq", f"portals/{HQ}/roles/{ANALYST}/setPrivileges")
+        roles_url = api.sharing("hq", f"portals/{hq.portal_id}/roles")
+        privileges_url = api.sharing("hq", f"portals/{hq.portal_id}/roles/{analyst}/setPrivileges")
 
         def read(http: httpx.Client, _: int) -> None:
             params = {"f": "json", "num": "100", "returnPrivileges": "true"}

@@ -16,6 +16,9 @@ from pathlib import Path
 
 READY = re.compile(r"http://127\.0\.0\.1:(\d+)")
 ORGCTL = [sys.executable, "-m", "reconciler"]
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+DEMO_STATE = EXAMPLES / "demo" / "state.yaml"
 
 
 @dataclass(frozen=True)

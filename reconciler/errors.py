@@ -48,9 +48,12 @@
     │                             is no id a portal issues: that call fails, unsent
     ├── _Retryable .............. the client's own signal between tries, never leaves
     │                             live/client.py
-    └── ApiError ................ the reference service refusing a request; answered as
-                                  the error envelope, never raised to a client
-                                  (service/errors.py)
+    ├── ApiError ................ the reference service refusing a request; answered as
+    │                             the error envelope, never raised to a client
+    │                             (service/errors.py)
+    └── UnexpectedAnswer ........ the reference service, driven by its test bench, answered
+                                  what its caller did not expect: a 500, a refused
+                                  sign-in, an error envelope (orgctl_service/testing)
 
 Anything else is a bug: it keeps its traceback, and no `except` turns it into a user
 error.

@@ -1,7 +1,8 @@
 """Drive the real `orgctl` against a real `orgctl serve`, both as subprocesses.
 
-The service's own test harness starts `orgctl serve` on a free loopback port (ready line,
-20 s timeout, its output shown on failure) and speaks its API; on top of it, `World`
+The package's harness (`orgctl_service.testing.service`) starts `orgctl serve` on a free
+loopback port (ready line, 20 s timeout, its output shown on failure) and speaks its API,
+`PortalApi` as one signed-in user; on top of it, `World`
 bundles one running service with the CLI runner, the per-portal environment and a
 `PortalApi` for "changes by hand" and for reading the state back.
 """
@@ -18,10 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from orgctl_service.testing.service import ADMIN as ADMIN
+from orgctl_service.testing.service import Api, PortalApi, Service
 from reconciler.environment import variable_stem
 from tests.cli import CLI_TIMEOUT_SECONDS, env_with, orgctl, orgctl_command, orgctl_subprocess
 from tests.cli import output_of as output_of  # re-exported: the e2e tests' one way to show a run
-from tests.service.harness import Api, Service
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -29,103 +31,6 @@ EXAMPLES = ROOT / "examples"
 DEMO_STATE = EXAMPLES / "demo" / "state.yaml"
 STATES = HERE / "states"
 MANIFESTS = HERE / "manifests"
-
-ADMIN = ("admin", "admin-pass")
-
-
-class ApiError(AssertionError):
-    """The service answered an error envelope where the test expected success."""
-
-
-class PortalApi:
-    """Raw calls to one portal, signed in as one user (generateToken, then the token in the
-    `X-Esri-Authorization` header); an error envelope fails the test."""
-
-    def __init__(self, api: Api, portal: str, username: str, password: str) -> None:
-        self._api = api
-        self.portal = portal
-        body = api.generate_token(portal, username, password)
-        if "token" not in body:
-            raise ApiError(f"sign-in of {username!r} on {portal!r} refused: {body}")
-        self.token: str = body["token"]
-        self.portal_id: str = self.get("portals/self")["id"]
-
-    @staticmethod
-    def _checked(what: str, body: dict[str, Any]) -> dict[str, Any]:
-        if "error" in body or body.get("status") == "error":
-            raise ApiError(f"{what}: {body}")
-        return body
-
-    def get(self, path: str, **params: Any) -> dict[str, Any]:
-        return self._checked(f"GET {path}", self.get_unchecked(path, **params))
-
-    def get_unchecked(self, path: str, **params: Any) -> dict[str, Any]:
-        """The reply as it is, error envelope or not."""
-        reply: dict[str, Any] = self._api.get(self.portal, path, auth=self.token, **params)
-        return reply
-
-    def post(self, path: str, **form: Any) -> dict[str, Any]:
-        reply = self._api.post(self.portal, path, auth=self.token, **form)
-        return self._checked(f"POST {path}", reply)
-
-    def admin_get(self, path: str, **params: Any) -> dict[str, Any]:
-        reply = self._api.admin_get(self.portal, path, auth=self.token, **params)
-        return self._checked(f"GET admin/{path}", reply)
-
-    def admin_post(self, path: str, **form: Any) -> dict[str, Any]:
-        reply = self._api.admin_post(self.portal, path, auth=self.token, **form)
-        return self._checked(f"POST admin/{path}", reply)
-
-    def listing(self, path: str, key: str, **params: Any) -> list[dict[str, Any]]:
-        """Every entry of a paged listing."""
-        entries: list[dict[str, Any]] = []
-        start = 1
-        while start != -1:
-            page = self.get(path, start=start, num=100, **params)
-            entries += page[key]
-            start = page["nextStart"]
-        return entries
-
-    # -- reads the tests assert on ------------------------------------------------------
-
-    def roles(self) -> dict[str, dict[str, Any]]:
-        """Custom roles by name, privileges included."""
-        roles = self.listing(f"portals/{self.portal_id}/roles", "roles", returnPrivileges="true")
-        return {r["name"]: r for r in roles}
-
-    def members(self) -> dict[str, dict[str, Any]]:
-        return {u["username"]: u for u in self.listing(f"portals/{self.portal_id}/users", "users")}
-
-    def set_privileges(self, role_name: str, privileges: list[str]) -> None:
-        role_id = self.roles()[role_name]["id"]
-        self.post(
-            f"portals/{self.portal_id}/roles/{role_id}/setPrivileges",
-            privileges=json.dumps({"privileges": privileges}),
-        )
-
-    def collaboration_state(self) -> dict[str, Any]:
-        """Each collaboration's workspaces and invitations, as the API shows them."""
-        state: dict[str, Any] = {}
-        base = f"portals/{self.portal_id}/collaborations"
-        for collaboration in self.listing(base, "collaborations"):
-            cid = collaboration["id"]
-            state[cid] = {
-                "collaboration": collaboration,
-                "workspaces": self.listing(f"{base}/{cid}/workspaces", "workspaces"),
-                "invitations": self.get(f"{base}/{cid}/invitations").get(
-                    "collaborationInvitations", []
-                ),
-            }
-        return state
-
-    def snapshot(self) -> dict[str, Any]:
-        """What a plan of the portal could change, to compare before and after."""
-        return {
-            "roles": self.roles(),
-            "members": self.members(),
-            "collaborations": self.collaboration_state(),
-            "webhooks": self.get(f"portals/{self.portal_id}/webhooks").get("webhooks", []),
-        }
 
 
 class World:

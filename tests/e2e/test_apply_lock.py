@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
+from orgctl_service.testing.proxy import FaultyProxy
 from reconciler.apply.lock import KEY, ApplyLock, LeaseStore, LockError
 from reconciler.live.client import PortalClient
 
 from .harness import EXAMPLES, World, output_of
-from .proxy import FaultyProxy
 from .test_faults import through
 
 pytestmark = pytest.mark.e2e

@@ -16,8 +16,8 @@ from fnmatch import fnmatchcase
 
 import pytest
 
-from tests.faults.chaos import HTML_5XX, JSON_5XX, MIXED, ChaosProxy, Fault, spread
-from tests.faults.converge import apply_until_converged, duplicate_roles
+from orgctl_service.testing.chaos import HTML_5XX, JSON_5XX, MIXED, ChaosProxy, Fault, spread
+from orgctl_service.testing.converge import apply_until_converged, duplicate_roles
 
 from .harness import EXAMPLES, World
 

@@ -9,8 +9,9 @@ import json
 
 import pytest
 
+from orgctl_service.testing.proxy import FaultyProxy
+
 from .harness import EXAMPLES, World, output_of
-from .proxy import FaultyProxy
 
 pytestmark = pytest.mark.e2e
 

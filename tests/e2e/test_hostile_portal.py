@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
+from orgctl_service.testing.hostile import CASES, HostileProxy, trickled
 from tests.cli import orgctl_command
 
 from .harness import EXAMPLES, World, output_of
-from .hostile import CASES, HostileProxy, trickled
 
 pytestmark = pytest.mark.e2e
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from orgctl_service.testing.proxy import FaultyProxy
 from reconciler.apply.lock import KEY, ApplyLock, LeaseStore
 from reconciler.live.client import PortalClient
 
 from .bulk import PORTAL, Running, bulk_manifests, bulk_state, journal_events, wait_for_done
 from .harness import EXAMPLES, Serve, World, output_of
-from .proxy import FaultyProxy
 from .test_apply_lock import lease, put_lease
 
 pytestmark = pytest.mark.e2e

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from orgctl_service.testing.proxy import FaultyProxy
+
 from .harness import MANIFESTS, Serve, one_call, output_of, plan_json
-from .proxy import FaultyProxy
 
 pytestmark = pytest.mark.e2e
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from orgctl_service.testing.proxy import FaultyProxy
 from reconciler.apply.lock import KEY
 from tests.cli import orgctl_command
 
@@ -30,7 +31,6 @@ from .bulk import (
     wait_for_done,
 )
 from .harness import Serve, World
-from .proxy import FaultyProxy
 from .test_apply_lock import lease
 
 pytestmark = pytest.mark.e2e

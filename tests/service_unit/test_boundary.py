@@ -51,3 +51,18 @@ def test_the_service_imports_only_the_shared_kernel() -> None:
         if name not in KERNEL
     }
     assert sorted(outside) == []
+
+
+def test_the_test_bench_adds_only_the_command_line_runner() -> None:
+    """`orgctl_service.testing` drives orgctl as a user does, through `reconciler.testing`;
+    like the service, it reaches no further into orgctl."""
+    bench = Path(orgctl_service.__file__).parent / "testing"
+    modules = sorted(bench.glob("*.py"))
+    assert len(modules) > 1
+    outside = {
+        f"{path.name}: {name}"
+        for path in modules
+        for name in _modules_imported(path)
+        if name not in KERNEL | {"reconciler.testing"}
+    }
+    assert sorted(outside) == []

@@ -212,7 +212,7 @@ class HostileProxy(FaultyProxy):
         self.seen: list[Seen] = []
         super().__init__(upstream)
         # orgctl ending a run drops the connections of its cancelled reads: not news.
-        self._server.handle_error = lambda request, address: None  # type: ignore[method-assign]
+        self._server.handle_error = lambda request, client_address: None  # type: ignore[method-assign]
 
     @classmethod
     def of(cls, upstream: str, case: Case) -> HostileProxy:

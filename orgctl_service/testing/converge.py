@@ -2,8 +2,8 @@
 
 Each run is `orgctl apply --auto-approve` through the proxy, then `orgctl plan
 --detailed-exitcode` straight to the service (no faults), which is the judge: exit 0 means
-converged, 2 that changes are left. Shared by tests/e2e/test_chaos.py and
-benchmarks/faults.py, so the figures the benchmark prints are those the tests assert on.
+converged, 2 that changes are left. orgctl's chaos tests and benchmarks/faults.py share it,
+so the figures the benchmark prints are those the tests assert on.
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.cli import orgctl, output_of
-from tests.e2e.harness import PortalApi
-
-from .chaos import ChaosProxy
+from orgctl_service.testing.chaos import ChaosProxy
+from orgctl_service.testing.service import PortalApi
+from reconciler.testing import orgctl, output_of
 
 URL_VARIABLES = ("ORGCTL_PORTAL_URL", "ORGCTL_ADMIN_URL")
 
