@@ -72,6 +72,7 @@ def _portal(raw: dict[str, Any], clock: int) -> Doc:
     platform = Platform.parse(raw["deployment"], str(raw["version"]))
     roles = {str(r["id"]): _role(r, clock) for r in raw.get("roles") or []}
     roles = {**_prebuilt_roles(platform, clock), **roles}
+    _refuse_repeated_names(roles, where)
     settings = {
         name: int((raw.get("webhookSettings") or {}).get(name, spec.default))
         for name, spec in WEBHOOK_SETTINGS.items()
@@ -111,6 +112,21 @@ def _role(raw: dict[str, Any], clock: int) -> Doc:
         "created": clock,
         "modified": clock,
     }
+
+
+def _refuse_repeated_names(roles: dict[str, Doc], where: str) -> None:
+    """Role names are unique regardless of case, the pre-built ones included, as createRole
+    keeps them (ROLE_1001): a state that lists a custom `Viewer` beside the pre-built one
+    would seed a portal no real organization can be."""
+    seen: dict[str, str] = {}
+    for role_id, role in roles.items():
+        key = str(role["name"]).casefold()
+        if key in seen:
+            raise ValueError(
+                f"{where}: roles {seen[key]!r} and {role_id!r} are both named"
+                f" {role['name']!r}; role names are unique regardless of case"
+            )
+        seen[key] = role_id
 
 
 def _prebuilt_roles(platform: Platform, clock: int) -> dict[str, Doc]:

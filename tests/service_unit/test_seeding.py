@@ -75,3 +75,12 @@ def test_a_world_from_the_database_asks_the_state_file(tmp_path: Path) -> None:
     state.write_text(STATE)
     assert world_ticks(state, World(clock=0)) is False
     assert world_ticks(None, World(clock=0)) is True
+
+
+def test_a_custom_role_named_like_a_prebuilt_one_is_refused(tmp_path: Path) -> None:
+    """The pre-built Viewer is in every portal: a custom `viewer` beside it would make the
+    roles listing name two roles alike, which no real organization answers."""
+    state = tmp_path / "state.yaml"
+    state.write_text(STATE + "    roles:\n      - {id: r1, name: viewer, privileges: []}\n")
+    with pytest.raises(UserError, match=r"'iAAAAAAAAAAAAAAA' and 'r1' are both named 'viewer'"):
+        load_state_file(state)
