@@ -8,31 +8,17 @@ from __future__ import annotations
 
 import ast
 import json
-from datetime import UTC, datetime
 from typing import Any
 
 from orgctl_service.errors import ApiError, bad_request
-
-# Below this a `startTime` in milliseconds falls before 1973-03-03, no schedule anyone
-# sets; above it in seconds it would fall after the year 5138. So a smaller value is a
-# time in seconds, as the documentation's schedule sample writes it (`1615586200`).
-SECONDS_BELOW = 100_000_000_000
+from reconciler.catalog import start_in_seconds_problem
 
 
 def start_time_in_seconds(start: int | None) -> None:
-    """Refuse a `startTime` that reads as seconds: taken as milliseconds it would start
-    the job in January 1970 and fire it at once; taken as seconds it would be a guess
-    against the parameter's own table. The message names both readings."""
-    if start is None or not 0 <= start < SECONDS_BELOW:
-        return
-    as_ms = datetime.fromtimestamp(start / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    as_s = datetime.fromtimestamp(start, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    raise ApiError(
-        400,
-        "COLL_1002",
-        f"startTime {start} is {as_ms} in milliseconds, the unit it takes; it looks like"
-        f" seconds ({as_s}): send Unix time in milliseconds ({start * 1000})",
-    )
+    """Refuse a `startTime` that reads as seconds (catalog.start_in_seconds_problem)."""
+    problem = start_in_seconds_problem(start)
+    if problem is not None:
+        raise ApiError(400, "COLL_1002", problem)
 
 
 def privileges_field(text: str) -> Any:

@@ -13,6 +13,7 @@ import difflib
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
 
 from reconciler.versions import Deployment, Platform, Release
@@ -384,7 +385,27 @@ def schedule_problem(
         return f"repeatCount must be at most {MAX_REPEAT_COUNT}, got {repeat_count}"
     if start_time is not None and not 0 <= start_time <= MAX_START_TIME_MS:
         return f"startTime must be a Unix time in milliseconds from 1970 to 9999, got {start_time}"
-    return None
+    return start_in_seconds_problem(start_time)
+
+
+# Below this a `startTime` in milliseconds falls before 1973-03-03, no schedule anyone
+# sets; above it in seconds it would fall after the year 5138. So a smaller value is a
+# time in seconds, as the vendor's schedule sample writes it (`1615586200`).
+SECONDS_BELOW = 100_000_000_000
+
+
+def start_in_seconds_problem(start: int | None) -> str | None:
+    """A `startTime` that reads as seconds: taken as milliseconds it would start the job in
+    January 1970 and fire it at once; taken as seconds it would be a guess against the
+    parameter's own table. The message names both readings."""
+    if start is None or not 0 <= start < SECONDS_BELOW:
+        return None
+    as_ms = datetime.fromtimestamp(start / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    as_s = datetime.fromtimestamp(start, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (
+        f"startTime {start} is {as_ms} in milliseconds, the unit it takes; it looks like"
+        f" seconds ({as_s}): send Unix time in milliseconds ({start * 1000})"
+    )
 
 
 # --- availability of operations and parameters (docs/rules.md §4, §9) -----------------------------

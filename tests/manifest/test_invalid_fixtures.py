@@ -42,6 +42,12 @@ CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
         7,
         ("schedule.startTime", "before 1970", "-5"),
     ),
+    (
+        "schedule-start-in-seconds",
+        "collaborations.yaml",
+        7,
+        ("schedule.startTime", "looks like seconds", "1615586200000"),
+    ),
     ("workspace-description-too-long", "collaborations.yaml", 7, ("ws1.description", "250")),
     (
         "unknown-privilege",
