@@ -29,8 +29,10 @@ CLI_TIMEOUT_SECONDS = 180.0
 
 
 def env_with(**variables: str) -> dict[str, str]:
-    """This process's environment without its ORGCTL_* variables, plus `variables`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ORGCTL_")}
+    """This process's environment without its ORGCTL_* variables and without `CI` (a run
+    in CI warns about ORGCTL_TRUSTED_ORIGINS; a test that wants CI says so), plus
+    `variables`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ORGCTL_") and k != "CI"}
     # Wide enough that tables and long URLs are never wrapped or cut.
     return {**env, "NO_COLOR": "1", "COLUMNS": "400", **variables}
 
