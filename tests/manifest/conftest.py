@@ -13,8 +13,9 @@ EXAMPLES = REPO / "examples"
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> Result:
-    # The URL overrides of the developer's shell must not leak into the tests.
-    base = {"ORGCTL_PORTAL_URL": "", "ORGCTL_ADMIN_URL": ""}
+    # The URL overrides of the developer's shell must not leak into the tests, nor CI's
+    # `CI=true`, which adds the ORGCTL_TRUSTED_ORIGINS warning to every live command.
+    base: dict[str, str | None] = {"ORGCTL_PORTAL_URL": "", "ORGCTL_ADMIN_URL": "", "CI": None}
     return CliRunner().invoke(cli, list(args), env={**base, **(env or {})})
 
 
