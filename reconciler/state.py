@@ -45,6 +45,9 @@ class Role:
     present: bool = True  # desired: False deletes the role
     id: str | None = None  # live only
     editable: bool = True  # live: the pre-built Viewer and Data Editor roles are not
+    # desired: names the role had before (metadata.previousNames): a live role of one of
+    # them is this role, renamed in place (reconciler.plan.renames)
+    previousNames: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +179,8 @@ class PortalTarget:
     maxDeletes: int = 10
     applyWindows: tuple[Window, ...] = ()  # empty: applies always allowed
     applier: str | None = None  # the member whose capabilities a plan predicts
+    pruneRoles: bool = False  # delete the custom roles no manifest declares
+    keepRoles: frozenset[str] = frozenset()  # never pruned: names (any case) or ids
 
 
 @dataclass(slots=True)
