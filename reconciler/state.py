@@ -45,9 +45,6 @@ class Role:
     present: bool = True  # desired: False deletes the role
     id: str | None = None  # live only
     editable: bool = True  # live: the pre-built Viewer and Data Editor roles are not
-    # desired: names the role had before (metadata.previousNames): a live role of one of
-    # them is this role, renamed in place (reconciler.plan.renames)
-    previousNames: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +192,9 @@ class DesiredState:
     webhookSettings: dict[str, int] | None = None  # only the declared fields
     webhookRemoval: WebhookRemoval | None = None
     retention: list[RunRetention] = field(default_factory=list)
+    # Each declared role's earlier names (metadata.previousNames), by its name: a live role
+    # of one of them is that role, renamed in place (reconciler.plan.renames).
+    previousNames: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)
     # What kinds registered beyond the built-in ones declare, by kind (reconciler.kinds).
     kinds: dict[str, Any] = field(default_factory=dict)

@@ -186,9 +186,10 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
 def _desired(desired: DesiredState, document: Document) -> None:
     spec = _model(document).spec
     privileges = frozenset(spec.privileges) if spec.privileges is not None else None
-    previous = tuple(_model(document).metadata.previousNames)
-    present = spec.state == "present"
-    role = state.Role(document.name, spec.description, privileges, present, previousNames=previous)
+    role = state.Role(document.name, spec.description, privileges, present=spec.state == "present")
+    previous = _model(document).metadata.previousNames
+    if previous:
+        desired.previousNames[document.name] = tuple(previous)
     desired.roles[document.name] = role
     desired.sources[ADDRESS.of(document.name)] = source(document)
 

@@ -21,30 +21,32 @@ def resolve_renames(draft: Draft) -> None:
     """File each renamed live role under its declared name (`draft.live` becomes a copy);
     two live roles matching one declaration are an error naming both."""
     renames: dict[str, str] = {}  # live name -> declared name
-    for name in sorted(draft.desired.roles):
-        want = draft.desired.roles[name]
-        if not want.present or not want.previousNames:
+    for name, previous in sorted(draft.desired.previousNames.items()):
+        want = draft.desired.roles.get(name)
+        if want is None or not want.present:
             continue
-        matches = _matches(want, draft.live.roles)
+        matches = _matches(name, previous, draft.live.roles)
         if len(matches) > 1:
-            draft.error(role_address(name), _ambiguous(want, matches, draft.live.roles))
+            draft.error(role_address(name), _ambiguous(name, matches, draft.live.roles))
         elif matches and matches[0] != name:
             renames[matches[0]] = name
     if renames:
         draft.live = renamed_live(draft.live, renames)
 
 
-def _matches(want: Role, live: dict[str, Role]) -> list[str]:
-    """The live roles named like `want` or like one of its previous names."""
-    folded = {previous.casefold() for previous in want.previousNames}
-    return sorted(name for name in live if name == want.name or name.casefold() in folded)
+def _matches(name: str, previous: tuple[str, ...], live: dict[str, Role]) -> list[str]:
+    """The live roles named `name` or like one of its `previous` names."""
+    folded = {spelled.casefold() for spelled in previous}
+    return sorted(
+        live_name for live_name in live if live_name == name or live_name.casefold() in folded
+    )
 
 
-def _ambiguous(want: Role, matches: list[str], live: dict[str, Role]) -> str:
+def _ambiguous(name: str, matches: list[str], live: dict[str, Role]) -> str:
     named = " and ".join(f"{name!r} (id {live[name].id})" for name in matches)
     return (
         f"the portal has {len(matches)} roles matching this role and its previousNames:"
-        f" {named}; only one can be renamed to {want.name!r}: delete or rename the other on"
+        f" {named}; only one can be renamed to {name!r}: delete or rename the other on"
         " the portal, or drop the previous name once a rename is done"
     )
 

@@ -171,10 +171,11 @@ def undeclared_roles(draft: Draft) -> list[str]:
     """The live custom roles that no Role document declares (by name or previous name,
     in any case), other than the Portal's keepRoles and the pre-built roles."""
     portal = draft.desired.portal
+    previous = draft.desired.previousNames
     declared = {
         spelled.casefold()
-        for role in draft.desired.roles.values()
-        for spelled in (role.name, *role.previousNames)
+        for name in draft.desired.roles
+        for spelled in (name, *previous.get(name, ()))
     }
     kept = {name.casefold() for name in portal.keepRoles}
     prebuilt = {role.id for role in catalog.PREBUILT_ROLES}

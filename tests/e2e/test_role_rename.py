@@ -79,9 +79,7 @@ def test_a_rename_keeps_every_member_s_role_with_one_call(demo: World) -> None:
     assert _holders(demo) == holders_before  # erin, whom no manifest lists, included
 
 
-def test_a_rename_with_new_privileges_renames_then_sets_them(
-    demo: World, tmp_path: Path
-) -> None:
+def test_a_rename_with_new_privileges_renames_then_sets_them(demo: World, tmp_path: Path) -> None:
     folder = _renamed_folder(tmp_path, "Field Analyst", "Analyst")
     roles = folder / "roles.yaml"
     roles.write_text(roles.read_text().replace("    - portal:user:createItem\n", ""))
