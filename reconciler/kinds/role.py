@@ -236,6 +236,7 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
         return added(address, files.append(role_document(role)))
     path, document = found
     spec = document.setdefault("spec", CommentedMap())
+    role = role or _renamed_from(live, document.get("metadata"))
     if role is None:
         return outcome(address, path, _mark_absent(spec), files)
     live_spec = role_document(role)["spec"]
@@ -245,6 +246,15 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
             spec[key] = to_node(value)
         return outcome(address, path, ["state", *live_spec], files)
     return outcome(address, path, merge_declared(spec, live_spec), files)
+
+
+def _renamed_from(live: LiveState, metadata: Any) -> state.Role | None:
+    """The one live role still named like one of the document's previousNames: a rename
+    not yet applied, whose live values are the role's (its name and previousNames stay)."""
+    listed = metadata.get("previousNames") if isinstance(metadata, dict) else None
+    previous = {str(name).casefold() for name in listed or ()}
+    found = [role for name, role in live.roles.items() if name.casefold() in previous]
+    return found[0] if len(found) == 1 else None
 
 
 def _mark_absent(spec: CommentedMap) -> list[str]:

@@ -136,3 +136,21 @@ def test_a_previous_name_another_declaration_uses_is_an_error_naming_both(
         assert "roles.yaml:8:" in shown, shown  # the previous name's line
         assert "'analyst' is the name of Role \"Analyst\" (at " in shown, shown
         assert "analyst.yaml:1)" in shown, shown
+
+
+def test_adopt_takes_the_live_values_of_a_role_not_yet_renamed_and_keeps_the_rename(
+    demo: World, tmp_path: Path
+) -> None:
+    """Analyst's privileges changed by hand before the rename is applied: adopt writes
+    them into the renamed role's document, whose name and previousNames stay, so the plan
+    left is the rename alone."""
+    folder = _renamed_folder(tmp_path, "Field Analyst", "Analyst")
+    demo.api("hq").set_privileges("Analyst", ["portal:user:joinGroup"])
+    adopted = demo.orgctl("adopt", "--drifted", folder, portal="hq")
+    assert adopted.returncode == 0, output_of(adopted)
+    roles = (folder / "roles.yaml").read_text()
+    assert "  name: Field Analyst\n  previousNames: [Analyst]\n" in roles, roles
+    assert "state: absent" not in roles and "    - portal:user:createItem" not in roles
+    planned = plan_json(demo.orgctl("plan", folder, "--format", "json", portal="hq"))
+    assert [c["operation"] for c in planned["calls"]] == ["updateRole"]
+    assert planned["changes"][0]["renamedFrom"] == "Analyst"
