@@ -154,6 +154,7 @@ def plan_role_deletions(draft: Draft) -> None:
         if not draft.desired.roles[name].present and have is not None:
             _delete(draft, have, name, "assign them another role in a Members document")
     undeclared = undeclared_roles(draft)
+    _warn_unmatched_keeps(draft)
     if draft.desired.portal.pruneRoles:
         for name in undeclared:
             _delete(
@@ -187,6 +188,17 @@ def undeclared_roles(draft: Draft) -> list[str]:
         and name.casefold() not in declared | kept
         and role.id not in portal.keepRoles
     )
+
+
+def _warn_unmatched_keeps(draft: Draft) -> None:
+    """A keepRoles entry that names no role is likely misspelt, and the role it meant to
+    keep is pruned: say so beside the deletion."""
+    live = draft.live.roles.values()
+    known = {role.name.casefold() for role in live} | {role.id for role in live if role.id}
+    known |= {name.casefold() for name in draft.desired.roles}
+    for kept in sorted(draft.desired.portal.keepRoles):
+        if kept.casefold() not in known and kept not in known:
+            draft.warn("Portal", f"keepRoles: {kept!r} names no role on the portal")
 
 
 def _delete(draft: Draft, have: Role, name: str, remedy: str) -> None:

@@ -163,3 +163,12 @@ def test_without_prune_the_undeclared_roles_are_information() -> None:
         "Information: 2 custom roles are not declared: Kept, Legacy Viewer",
     ]
     assert render_text(plan, "plan") == "No changes. The portal matches the manifests.\n"
+
+
+def test_a_kept_role_that_names_no_role_is_a_warning() -> None:
+    target = {"pruneRoles": True, "keepRoles": frozenset({"Legacy Veiwer", "analyst"})}
+    plan = plan_for(target=target, dave=Member("dave", "org_user"), erin=Member("erin", "org_user"))
+    assert [str(w) for w in plan.warnings if w.address == "Portal"] == [
+        "Portal: keepRoles: 'Legacy Veiwer' names no role on the portal"
+    ]
+    assert [c.address for c in plan.changes if c.action is Action.DELETE] == ["Role/Legacy Viewer"]
