@@ -43,7 +43,7 @@ def _matches(name: str, previous: tuple[str, ...], live: dict[str, Role]) -> lis
 
 
 def _ambiguous(name: str, matches: list[str], live: dict[str, Role]) -> str:
-    named = " and ".join(f"{name!r} (id {live[name].id})" for name in matches)
+    named = " and ".join(f"{found!r} (id {live[found].id})" for found in matches)
     return (
         f"the portal has {len(matches)} roles matching this role and its previousNames:"
         f" {named}; only one can be renamed to {name!r}: delete or rename the other on"

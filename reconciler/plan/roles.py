@@ -1,8 +1,9 @@
 """Custom roles: create, describe, rename, set privileges; delete those declared absent.
 
 Roles the manifests do not declare are left alone unless the Portal asks to prune them
-(`spec.pruneRoles`); then they are deleted too, but for `spec.keepRoles`. The names members may be
-assigned resolve here too, since a role being created is known only by placeholder.
+(`spec.pruneRoles`), but for `spec.keepRoles`. A role renamed in place (previousNames) is
+declared: `reconciler.plan.renames` files it under its new name first. The names members
+may be assigned resolve here too, since a role being created is known only by placeholder.
 """
 
 from __future__ import annotations
