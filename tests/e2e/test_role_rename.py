@@ -101,7 +101,13 @@ def test_a_case_only_rename_is_one_call_too(demo: World, tmp_path: Path) -> None
     assert [c["renamedFrom"] for c in planned["changes"]] == ["Analyst"]
     assert [c["params"]["name"] for c in planned["calls"]] == ["analyst"]
 
-    _apply_and_replan(demo, folder)
+    saved = tmp_path / "plan.json"  # a saved plan carries the rename as planned
+    assert demo.orgctl("plan", folder, "-o", saved, portal="hq").returncode == 0
+    applied = demo.orgctl("apply", "--plan", saved, "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    assert "~ Role/analyst (renamed from Analyst)" in applied.stdout, applied.stdout
+    again = demo.orgctl("plan", folder, "--detailed-exitcode", portal="hq")
+    assert again.returncode == 0, output_of(again)
     roles = demo.api("hq").roles()
     assert roles["analyst"]["id"] == ANALYST_ID and "Analyst" not in roles
     assert _holders(demo)["dave"] == _holders(demo)["erin"] == ANALYST_ID
