@@ -25,21 +25,24 @@ def resolve_renames(draft: Draft) -> None:
         want = draft.desired.roles.get(name)
         if want is None or not want.present:
             continue
-        matches = _matches(name, previous, draft.live.roles)
+        folded = {spelled.casefold() for spelled in previous}
+        matches = _matches(name, folded, draft.live.roles)
         if len(matches) > 1:
             draft.error(role_address(name), _ambiguous(name, matches, draft.live.roles))
-        elif matches and matches[0] != name:
+        elif matches and matches[0] != name and matches[0].casefold() in folded:
             renames[matches[0]] = name
+        # else: the declared name itself, or a case twin of it that is no previous name,
+        # which the roles planner reports (the portal would refuse a second such name)
     if renames:
         draft.live = renamed_live(draft.live, renames)
 
 
-def _matches(name: str, previous: tuple[str, ...], live: dict[str, Role]) -> list[str]:
-    """The live roles named `name` or like one of its `previous` names."""
-    folded = {spelled.casefold() for spelled in previous}
-    return sorted(
-        live_name for live_name in live if live_name == name or live_name.casefold() in folded
-    )
+def _matches(name: str, previous: set[str], live: dict[str, Role]) -> list[str]:
+    """The live roles named like `name` or one of its `previous` names (case-folded),
+    regardless of case: a rename to a name the portal holds in another case would be
+    refused, so such a role matches too."""
+    folded = {name.casefold(), *previous}
+    return sorted(live_name for live_name in live if live_name.casefold() in folded)
 
 
 def _ambiguous(name: str, matches: list[str], live: dict[str, Role]) -> str:

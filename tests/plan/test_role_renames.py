@@ -172,3 +172,14 @@ def test_a_kept_role_that_names_no_role_is_a_warning() -> None:
         "Portal: keepRoles: 'Legacy Veiwer' names no role on the portal"
     ]
     assert [c.address for c in plan.changes if c.action is Action.DELETE] == ["Role/Legacy Viewer"]
+
+
+def test_a_live_case_twin_of_the_new_name_makes_a_rename_ambiguous() -> None:
+    """The portal would refuse renaming Analyst to a name it holds in another case."""
+    live = hq_live()
+    live.roles["field analyst"] = Role("field analyst", "", frozenset(), id="rtwin")
+    plan = plan_for(FIELD_ANALYST, live=live)
+    ambiguous = "'Analyst' (id r0000000000001) and 'field analyst' (id rtwin)"
+    assert any(ambiguous in p.message for p in plan.errors), plan.errors
+    assert {p.address for p in plan.errors} == {"Role/Field Analyst"}
+    assert not [c for c in plan.calls if c.operation == "updateRole"]
