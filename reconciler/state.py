@@ -52,6 +52,13 @@ class Member:
     username: str
     role: str | None = None  # a built-in role id or a custom role's *name*
     level: int | None = None
+    # Live only, for the access report; never planned, diffed or fingerprinted. None: the
+    # portal did not say (or said something that is not a flag or a time).
+    disabled: bool | None = None
+    lastLogin: int | None = None  # Unix milliseconds; NEVER_SIGNED_IN when never
+
+
+NEVER_SIGNED_IN = -1  # `lastLogin` of a member who never signed in, as portals answer it
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +266,7 @@ def managed_fields(record: Any) -> dict[str, Any]:
     Live-only bookkeeping (ids, flags) is left out; nested records are expanded.
     """
     skip = {"id", "editable", "present", "timesTriggered", "hostPortalId", "invitations"}
+    skip |= {"disabled", "lastLogin"}
     out: dict[str, Any] = {}
     for f in fields(record):
         value = getattr(record, f.name)

@@ -16,6 +16,7 @@ from reconciler.errors import LiveRecordError, UserError
 from reconciler.kinds.forms import MEMBER, ORGANIZATION_WEBHOOK, ROLE, TASK, TASK_RUN, WORKSPACE
 from reconciler.operations import segment_problem, shown_value
 from reconciler.state import (
+    NEVER_SIGNED_IN,
     Caller,
     Collaboration,
     GroupLink,
@@ -203,7 +204,26 @@ def member(raw: Json, custom_names: Mapping[str, str]) -> Member:
         username=username,
         role=member_role(raw, custom_names, username),
         level=member_level(raw, username),
+        disabled=_lenient(boolean, raw.get("disabled")),
+        lastLogin=last_login(raw.get("lastLogin")),
     )
+
+
+def last_login(value: Any) -> int | None:
+    """Unix ms of the last sign-in, NEVER_SIGNED_IN for the portals' -1, None unknown."""
+    if value == NEVER_SIGNED_IN or value == str(NEVER_SIGNED_IN):
+        return NEVER_SIGNED_IN
+    return _lenient(epoch_ms, value)
+
+
+def _lenient(convert: Callable[[Any], T], value: Any) -> T | None:
+    """`convert(value)`, or None (unknown) when the portal answered something else: these
+    fields only inform the access report, so a bad one must not make the member
+    unreadable and keep it out of every plan."""
+    try:
+        return convert(value)
+    except ValueError:
+        return None
 
 
 def entry_id(raw: Any, resource: str) -> str:
