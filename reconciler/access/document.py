@@ -8,14 +8,14 @@ from them in one pass over the members.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from typing import Any
 
 from reconciler.access.findings import Finding, Judged, member_findings, unheld_roles
-from reconciler.access.holdings import Held, Holding, holdings, is_administrative, member_holds
+from reconciler.access.holdings import Holding, holdings, is_administrative, member_holds
 from reconciler.plan.admins import default_admins
 from reconciler.state import NEVER_SIGNED_IN, LiveState, Member
 
@@ -58,26 +58,22 @@ def access_document(
     by_privilege: dict[str, list[Json]] = {}
     holders: dict[str, int] = {}
     findings: list[Finding] = []
-    shown_cache: dict[tuple[str | None, int | None], tuple[tuple[Held, ...], list[Json]]] = {}
+    groups: dict[tuple[str | None, int | None], _Group] = {}
     for username in sorted(live.members):
         member = live.members[username]
         role = roles.get(member.role) if member.role is not None else None
         key = (role.name if role else None, member.level)
-        if key not in shown_cache:
-            held = member_holds(member, role)
-            shown = [_held(h) for h in held if query.wanted(h.name)]
-            shown_cache[key] = (held, shown)
-        held, shown = shown_cache[key]
+        group = groups.get(key) or groups.setdefault(key, _Group.of(member, role, query))
         if role is not None:
             holders[role.name] = holders.get(role.name, 0) + 1
-        findings += member_findings(Judged(member, role, held), admins, now_ms, query.stale_days)
-        if query.patterns and not shown:
+        judged = Judged(member, role, group.administrative, group.disabled_by_level)
+        findings += member_findings(judged, admins, now_ms, query.stale_days)
+        if query.patterns and not group.shown:
             continue
-        members.append(_member(member, role, shown))
-        for entry in shown:
-            by_privilege.setdefault(entry["name"], []).append(
-                {"username": username, "role": key[0], "disabledByLevel": entry["disabledByLevel"]}
-            )
+        members.append(_member(member, role, group.shown))
+        for name, disabled in group.pairs:
+            holder = {"username": username, "role": key[0], "disabledByLevel": disabled}
+            by_privilege.setdefault(name, []).append(holder)
     findings += unheld_roles(roles.values(), holders)
     return {
         "formatVersion": FORMAT_VERSION,
@@ -96,8 +92,28 @@ def access_document(
     }
 
 
-def _held(held: Held) -> Json:
-    return {"name": held.name, "disabledByLevel": held.disabledByLevel}
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """What every member of one role and level holds, worked out once for them all; the
+    members' `privileges` lists are this one list (JSON writes it out for each)."""
+
+    shown: list[Json]  # the privileges the query keeps, as the document lists them
+    pairs: tuple[tuple[str, bool], ...]  # (privilege, disabled by level) of `shown`
+    administrative: tuple[str, ...]  # usable administrative privileges, all of them
+    disabled_by_level: tuple[str, ...]
+
+    @classmethod
+    def of(cls, member: Member, role: Holding | None, query: AccessQuery) -> _Group:
+        held = member_holds(member, role)
+        kept = [h for h in held if query.wanted(h.name)]
+        return cls(
+            shown=[{"name": h.name, "disabledByLevel": h.disabledByLevel} for h in kept],
+            pairs=tuple((h.name, h.disabledByLevel) for h in kept),
+            administrative=tuple(
+                h.name for h in held if not h.disabledByLevel and is_administrative(h.name)
+            ),
+            disabled_by_level=tuple(h.name for h in held if h.disabledByLevel),
+        )
 
 
 def _member(member: Member, role: Holding | None, shown: list[Json]) -> Json:
@@ -147,7 +163,7 @@ def _findings(findings: list[Finding], query: AccessQuery) -> list[Json]:
 
 
 def iso_time(ms: int) -> str:
-    return datetime.fromtimestamp(ms // 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms // 1000))
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from reconciler.access.holdings import Held, Holding, is_administrative
+from reconciler.access.holdings import Holding
 from reconciler.state import NEVER_SIGNED_IN, Member
 
 ADMIN_CUSTOM_ROLE = "admin-custom-role"
@@ -69,18 +69,8 @@ class Judged:
 
     member: Member
     role: Holding | None
-    held: tuple[Held, ...]
-
-    @property
-    def administrative(self) -> tuple[str, ...]:
-        """The administrative privileges the member can use (its level leaves them)."""
-        return tuple(
-            h.name for h in self.held if not h.disabledByLevel and is_administrative(h.name)
-        )
-
-    @property
-    def disabled_by_level(self) -> tuple[str, ...]:
-        return tuple(h.name for h in self.held if h.disabledByLevel)
+    administrative: tuple[str, ...]  # the administrative privileges its level leaves usable
+    disabled_by_level: tuple[str, ...]  # the role's privileges its level disables
 
 
 def member_findings(
