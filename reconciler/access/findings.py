@@ -115,7 +115,7 @@ def _staleness(last_login: int | None, now_ms: int, stale_days: int) -> str | No
     if days <= stale_days:
         return None
     when = datetime.fromtimestamp(last_login / 1000, UTC).strftime("%Y-%m-%d")
-    return f"last signed in {days} days ago ({when}), more than {stale_days}"
+    return f"last signed in on {when}, {days} days ago (stale after {stale_days}),"
 
 
 def unheld_roles(roles: Iterable[Holding], holders: dict[str, int]) -> list[Finding]:
