@@ -301,3 +301,19 @@ def test_a_disabled_account_cannot_sign_in(serve: Serve, tmp_path: Path) -> None
     done = world.orgctl("access", HQ, portal="hq", username="dora", password="dora-pass")
     assert done.returncode == 1, output_of(done)
     assert "disabled" in done.stderr
+
+
+def test_the_limits_of_a_portal_s_answers_apply(demo: World) -> None:
+    done = demo.orgctl("access", HQ, "--max-answer-size", "1KB", portal="hq")
+    assert done.returncode == 1, output_of(done)
+    assert "--max-answer-size" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_markdown_says_why_no_report_could_be_made(demo: World) -> None:
+    done = demo.orgctl("access", HQ, "--format", "markdown", portal="hq", password="wrong-pass")
+    assert done.returncode == 1, output_of(done)
+    assert done.stdout.startswith(f"## orgctl access: {HQ}\n"), done.stdout
+    assert "**Failed: the portal could not be read for access; nothing was compared.**" in (
+        done.stdout
+    )
+    assert "wrong-pass" not in done.stdout + done.stderr
