@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from reconciler.access.holdings import Holding
+from reconciler.kinds.forms import MEMBER, ROLE
 from reconciler.state import NEVER_SIGNED_IN, Member
 
 ADMIN_CUSTOM_ROLE = "admin-custom-role"
@@ -82,7 +83,7 @@ def member_findings(
     found: list[Finding] = []
 
     def add(kind: str, message: str, privileges: Sequence[str]) -> None:
-        found.append(Finding(kind, f"Member/{name}", message, name, role_name, tuple(privileges)))
+        found.append(Finding(kind, MEMBER.of(name), message, name, role_name, tuple(privileges)))
 
     admin = judged.administrative
     counted = _count(admin, "administrative privilege")
@@ -122,7 +123,7 @@ def unheld_roles(roles: Iterable[Holding], holders: dict[str, int]) -> list[Find
     return [
         Finding(
             ROLE_UNHELD,
-            f"Role/{role.name}",
+            ROLE.of(role.name),
             f"no member holds the custom role {role.name}",
             None,
             role.name,
