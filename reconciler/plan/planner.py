@@ -17,6 +17,7 @@ from reconciler.plan.fingerprint import live_summary
 from reconciler.plan.model import Action, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
 from reconciler.plan.reach import with_holders
+from reconciler.plan.renames import resolve_renames
 from reconciler.plan.roles import role_address
 from reconciler.plan.unread import report_not_compared
 from reconciler.state import DesiredState, LiveState
@@ -46,6 +47,7 @@ def build_plan(
     if draft.errors:
         # Another kind of portal altogether: a plan of changes against it means nothing.
         return Plan(portal=_portal_ref(desired, live), errors=tuple(draft.errors))
+    resolve_renames(draft)
     kinds = registered()
     for kind in kinds:
         kind.plan(draft)
@@ -66,8 +68,11 @@ def build_plan(
     _check_privileges(draft)
     _check_deletes(draft, allow_deletes)
     # Holders are counted once every member change is known and the targets applied.
-    changes = tuple(sorted(with_holders(draft.changes, live), key=lambda c: c.address))
+    # Holders are counted on the live state as the plan names it (renamed roles by their
+    # new names); the digests on the live state as read (a renamed role by its old name).
+    changes = tuple(sorted(with_holders(draft.changes, draft.live), key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
+    touched |= {role_address(c.renamedFrom) for c in changes if c.renamedFrom is not None}
     fingerprint, digests = live_summary(live, touched)
     return Plan(
         portal=_portal_ref(desired, live),
@@ -79,6 +84,7 @@ def build_plan(
         liveDigests=digests,
         targets=tuple(targets),
         notCompared=dict(sorted(live.unread.items())),
+        undeclaredRoles=draft.undeclared_roles,
     )
 
 
