@@ -112,9 +112,9 @@ def _staleness(last_login: int | None, now_ms: int, stale_days: int) -> str | No
         return None
     if last_login == NEVER_SIGNED_IN:
         return "has never signed in"
-    days = (now_ms - last_login) // DAY_MS
-    if days <= stale_days:
+    if now_ms - last_login <= stale_days * DAY_MS:
         return None
+    days = (now_ms - last_login) // DAY_MS
     when = datetime.fromtimestamp(last_login / 1000, UTC).strftime("%Y-%m-%d")
     return f"last signed in on {when}, {days} days ago (stale after {stale_days}),"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -117,6 +118,13 @@ def test_each_finding_kind_from_the_members_that_raise_it() -> None:
 def test_stale_is_older_than_the_stale_days_or_never(days_ago: int, stale: bool) -> None:
     document = report(portal(member("sam", "org_admin", days_ago=days_ago)))
     assert (("warning", "admin-stale", "Member/sam") in findings(document)) is stale
+
+
+def test_stale_days_zero_makes_any_earlier_sign_in_stale() -> None:
+    live = portal(replace(member("sam", "org_admin"), lastLogin=NOW_MS - 1), roles={})
+    assert findings(report(live, 0)) == [("warning", "admin-stale", "Member/sam")]
+    just_now = portal(replace(member("sam", "org_admin"), lastLogin=NOW_MS), roles={})
+    assert findings(report(just_now, 0)) == []
 
 
 def test_a_disabled_account_is_not_also_called_stale() -> None:
