@@ -283,6 +283,12 @@ def test_a_fleet_root_reports_each_portal(demo: World) -> None:
     assert cloud["findings"] == len(cloud["report"]["findings"])
     assert "3 portals:" in done.stderr
 
+    table = demo.orgctl("access", FLEET, "--format", "csv", portal="", env=env)
+    assert table.returncode == 0, output_of(table)
+    rows = list(csv.reader(io.StringIO(table.stdout)))
+    assert rows[0][0] == "portal" and [r[0] for r in rows].count("portal") == 1
+    assert {r[0] for r in rows[1:]} == set(FLEET_PORTALS)
+
     broken = demo.fleet_env(
         FLEET_PORTALS, ORGCTL_FLEET_FIELD_USERNAME="admin", ORGCTL_FLEET_FIELD_PASSWORD="nope"
     )
