@@ -30,7 +30,7 @@ from reconciler.state import (
     Webhook,
     Workspace,
 )
-from reconciler.values import boolean, epoch_ms, int_keys, integer, number
+from reconciler.values import LATEST_MS, boolean, epoch_ms, int_keys, integer, number
 from reconciler.versions import Deployment, Platform, VersionError, release_text
 
 Json = dict[str, Any]
@@ -204,13 +204,25 @@ def member(raw: Json, custom_names: Mapping[str, str]) -> Member:
         username=username,
         role=member_role(raw, custom_names, username),
         level=member_level(raw, username),
-        disabled=_lenient(boolean, raw.get("disabled")),
+        disabled=account_disabled(raw.get("disabled")),
         lastLogin=last_login(raw.get("lastLogin")),
     )
 
 
+# A listing holds up to 100,000 members: what portals answer (a boolean, milliseconds)
+# is taken at once, and only other spellings go through the general conversions.
+
+
+def account_disabled(value: Any) -> bool | None:
+    if value is None or value is True or value is False:
+        return value
+    return _lenient(boolean, value)
+
+
 def last_login(value: Any) -> int | None:
     """Unix ms of the last sign-in, NEVER_SIGNED_IN for the portals' -1, None unknown."""
+    if type(value) is int and 0 <= value <= LATEST_MS:
+        return value
     if value == NEVER_SIGNED_IN or value == str(NEVER_SIGNED_IN):
         return NEVER_SIGNED_IN
     return _lenient(epoch_ms, value)
