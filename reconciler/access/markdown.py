@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from reconciler.access.text import privilege_count, through_roles
+from reconciler.access.text import few, privilege_count, through_roles
 from reconciler.shown import markdown_text, table_cell
 
 Json = dict[str, Any]
@@ -19,7 +19,7 @@ def render_markdown(document: Json) -> str:
     lines = [
         f"## orgctl access: {markdown_text(portal['name'])}",
         "",
-        f"{table_cell(portal['url'])} at {markdown_text(document['generatedAt'])}:"
+        f"{table_cell(portal['url'])} at {document['generatedAt']}:"
         f" {len(document['members'])} member(s), {len(document['roles'])} role(s);"
         f" sign-ins older than {document['staleDays']} days are stale.",
     ]
@@ -51,7 +51,7 @@ def _findings(findings: Sequence[Json]) -> list[str]:
             table_cell(f["kind"]),
             table_cell(f["subject"]),
             markdown_text(f["message"]),
-            ", ".join(table_cell(p) for p in f["privileges"]),
+            few(f["privileges"], table_cell),
         )
         for f in findings
     ]

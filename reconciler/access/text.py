@@ -5,7 +5,7 @@ and bidirectional characters as escapes (`shown.safe`)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from reconciler.access.holdings import is_administrative
@@ -47,14 +47,20 @@ def _findings(findings: Sequence[Json]) -> list[str]:
     )
     lines = [f"Findings ({told}):"]
     for f in findings:
-        privileges = f["privileges"]
-        named = ", ".join(privileges[:5]) + (
-            f" and {len(privileges) - 5} more" if len(privileges) > 5 else ""
-        )
+        named = few(f["privileges"])
         lines.append(f"  {f['severity']:<8} {f['kind']:<19} {f['message']}")
         if named:
             lines.append(f"  {'':<8} {'':<19}   {named}")
     return lines
+
+
+FEW = 5  # privileges a finding names in a line; the JSON names them all
+
+
+def few(privileges: Sequence[str], shown: Callable[[str], str] = str) -> str:
+    """The first privileges, then how many more."""
+    named = ", ".join(shown(p) for p in privileges[:FEW])
+    return named + (f" and {len(privileges) - FEW} more" if len(privileges) > FEW else "")
 
 
 def table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
