@@ -131,8 +131,8 @@ async def read_access(
         now = client.server_clock or time.time()
         root = client.root
     prefix = f"{desired.portal.name}: " if in_fleet else ""
-    for address, why in sorted(live.unreadable.items()):
-        say_on_stderr(safe(f"{prefix}Warning: {address} left out of the report: {why}"))
+    for _, why in sorted(live.unreadable.items()):  # each reason names its resource
+        say_on_stderr(safe(f"{prefix}Warning: left out of the report: {why}"))
     names = PortalNames(desired.portal.name, root, manifests)
     extra = sorted(desired.portal.extraPrivileges)
     return access_document(live, names, query, int(now * 1000), extra)

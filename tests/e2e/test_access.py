@@ -330,3 +330,15 @@ def test_markdown_says_why_no_report_could_be_made(demo: World) -> None:
         done.stdout
     )
     assert "wrong-pass" not in done.stdout + done.stderr
+
+
+def test_a_member_the_listing_answers_unreadably_is_left_out_with_a_warning(
+    serve: Serve, tmp_path: Path
+) -> None:
+    odd = "      - {username: 'x/../y', password: x-pass, role: org_admin, level: 2}\n"
+    world = serve(demo_state_with(tmp_path, {DEMO_HQ_ADMIN: odd}))
+    done = world.orgctl("access", HQ, "--format", "json", portal="hq")
+    assert done.returncode == 0, output_of(done)
+    said = 'Warning: left out of the report: the portal answered a member: username: "x/../y"'
+    assert said in done.stderr, done.stderr
+    assert "x/../y" not in [m["username"] for m in json.loads(done.stdout)["members"]]
