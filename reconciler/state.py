@@ -173,6 +173,8 @@ class PortalTarget:
     auth: Auth
     adminUrl: str | None = None
     extraPrivileges: frozenset[str] = frozenset()
+    # Privilege patterns every declared role keeps live (spec.ignorePrivileges).
+    ignorePrivileges: tuple[str, ...] = ()
     maxDeletes: int = 10
     applyWindows: tuple[Window, ...] = ()  # empty: applies always allowed
     applier: str | None = None  # the member whose capabilities a plan predicts
@@ -193,6 +195,13 @@ class DesiredState:
     sources: dict[str, Source] = field(default_factory=dict)
     # What kinds registered beyond the built-in ones declare, by kind (reconciler.kinds).
     kinds: dict[str, Any] = field(default_factory=dict)
+    # Ignore rules (reconciler.manifest.ignoring): a role's own privilege patterns, by
+    # name; each document's ignored spec paths, by its address.
+    ignorePrivileges: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ignoring: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The manifests with the fields ignoreChanges leaves out (None: nothing is ignored):
+    # what a resource orgctl creates is created with.
+    declared: DesiredState | None = None
 
 
 # --- live --------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from reconciler.kinds.registry import (
 )
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, source, text
+from reconciler.manifest.ignoring import pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.writer import to_node
@@ -51,6 +52,7 @@ class RoleSpec(models.Strict):
         list[str] | None, models.string_set(nullable=True, item=models.PRIVILEGE_MARK)
     ] = None
     state: models.Presence = "present"
+    ignorePrivileges: models.StringSet = Field([], description=models.IGNORE_PRIVILEGES)
 
 
 class Role(models.Document):
@@ -105,6 +107,7 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             ("spec", "state"),
             "a role declared absent cannot also declare a description or privileges",
         )
+    yield from pattern_problems(document, ("spec", "ignorePrivileges"), model.spec.ignorePrivileges)
     if context.platform is None:
         return
     for index, privilege in enumerate(model.spec.privileges or ()):
@@ -118,6 +121,8 @@ def _desired(desired: DesiredState, document: Document) -> None:
     privileges = frozenset(spec.privileges) if spec.privileges is not None else None
     role = state.Role(document.name, spec.description, privileges, present=spec.state == "present")
     desired.roles[document.name] = role
+    if spec.ignorePrivileges:
+        desired.ignorePrivileges[document.name] = tuple(spec.ignorePrivileges)
     desired.sources[ADDRESS.of(document.name)] = source(document)
 
 
@@ -189,7 +194,7 @@ KIND = Kind(
     model=Role,
     singleton=False,
     addresses=(ADDRESS,),
-    set_fields=(("spec", "privileges"),),
+    set_fields=(("spec", "privileges"), ("spec", "ignorePrivileges")),
     identities=_identities,
     rules=_rules,
     desired=_desired,

@@ -188,6 +188,54 @@ class PlanProblem:
         return {"address": self.address, "message": self.message}
 
 
+# Kept privileges named in an ignored line; the plan JSON names them all.
+NAMED_PRIVILEGES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Ignored:
+    """What the plan left alone at `address` by an ignore rule (`reason`, the manifest
+    field): the spec `paths` ignoreChanges names, or the live `privileges` kept because
+    they match `patterns` (ignorePrivileges)."""
+
+    address: str
+    reason: str
+    paths: tuple[str, ...] = ()
+    privileges: tuple[str, ...] = ()
+    patterns: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self.privileges:
+            count = len(self.privileges)
+            what = f"{count} live privilege{'s' if count > 1 else ''}"
+            named = ", ".join(self.privileges[:NAMED_PRIVILEGES])
+            more = count - NAMED_PRIVILEGES
+            return (
+                f"{self.address}: ignored {what} matching {', '.join(self.patterns)}"
+                f" ({self.reason}): {named}" + (f" and {more} more" if more > 0 else "")
+            )
+        return f"{self.address}: ignoring {', '.join(self.paths)} ({self.reason})"
+
+    def to_json(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"address": self.address, "reason": self.reason}
+        if self.privileges:
+            shown.update(privileges=list(self.privileges), patterns=list(self.patterns))
+        else:
+            shown["paths"] = list(self.paths)
+        return shown
+
+    @classmethod
+    def from_json(cls, item: Mapping[str, Any]) -> Ignored:
+        def texts(key: str) -> tuple[str, ...]:
+            found = item.get(key, [])
+            if not isinstance(found, list):
+                raise TypeError(f"ignored {key} must be a list")
+            return tuple(str(value) for value in found)
+
+        paths, privileges, patterns = texts("paths"), texts("privileges"), texts("patterns")
+        return cls(str(item["address"]), str(item["reason"]), paths, privileges, patterns)
+
+
 @dataclass(frozen=True, slots=True)
 class PortalRef:
     url: str
@@ -222,6 +270,9 @@ class Plan:
     # Parts of the portal the planning account may not read, by address or kind: why.
     # `apply --plan` leaves them out of the state it compares, as the plan did.
     notCompared: Mapping[str, str] = field(default_factory=dict)
+    # What ignore rules left alone, one entry per resource (not changes: an empty plan
+    # may have some).
+    ignored: tuple[Ignored, ...] = ()
 
     def with_manifests(self, manifests: str) -> Plan:
         return replace(self, manifests=manifests)

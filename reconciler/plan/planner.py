@@ -14,7 +14,8 @@ from reconciler.plan.admins import check_admins, check_caller_keeps
 from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
-from reconciler.plan.model import Action, Plan, PlanProblem, PortalRef
+from reconciler.plan.ignored import ignored_changes, keep_ignored, pattern_typos
+from reconciler.plan.model import Action, Ignored, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
 from reconciler.plan.reach import with_holders
 from reconciler.plan.roles import role_address
@@ -41,7 +42,9 @@ def build_plan(
     the one checked, whatever `spec.applier` says.
     """
     moment = time.time() if now is None else now
-    draft = Draft(desired, live, int(moment * 1000))
+    # The roles' privileges as they are to be sent: declared, and the live ones kept.
+    keeping, kept = keep_ignored(desired, live)
+    draft = Draft(keeping, live, int(moment * 1000))
     _check_platform(draft)
     if draft.errors:
         # Another kind of portal altogether: a plan of changes against it means nothing.
@@ -63,7 +66,9 @@ def build_plan(
         if who is not None:
             check_capabilities(draft, who)
             check_caller_keeps(draft, who)
-    _check_privileges(draft)
+    _check_privileges(draft, desired)
+    for address, typo in pattern_typos(desired, live):
+        draft.warn(address, typo)
     _check_deletes(draft, allow_deletes)
     # Holders are counted once every member change is known and the targets applied.
     changes = tuple(sorted(with_holders(draft.changes, live), key=lambda c: c.address))
@@ -79,6 +84,7 @@ def build_plan(
         liveDigests=digests,
         targets=tuple(targets),
         notCompared=dict(sorted(live.unread.items())),
+        ignored=_ignored([*kept, *ignored_changes(desired)], targets),
     )
 
 
@@ -123,11 +129,19 @@ def _check_platform(draft: Draft) -> None:
         )
 
 
-def _check_privileges(draft: Draft) -> None:
-    """Each declared privilege exists on the release the portal runs."""
+def _ignored(found: list[Ignored], targets: Sequence[str]) -> tuple[Ignored, ...]:
+    """One entry per resource, by address; within the targets, when given."""
+    heads = tuple(grouped())
+    shown = (i for i in found if not targets or matches(i.address, targets, heads))
+    return tuple(sorted(shown, key=lambda i: (i.address, i.reason)))
+
+
+def _check_privileges(draft: Draft, desired: DesiredState) -> None:
+    """Each declared privilege exists on the release the portal runs (a live one an
+    ignore pattern keeps is the portal's own, whatever the catalog says)."""
     platform = draft.live.portal.platform
-    extra = draft.desired.portal.extraPrivileges
-    for name, role in sorted(draft.desired.roles.items()):
+    extra = desired.portal.extraPrivileges
+    for name, role in sorted(desired.roles.items()):
         for privilege in sorted(role.privileges or ()):
             problem = privilege_problem(privilege, platform, extra)
             if problem:

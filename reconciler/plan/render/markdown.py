@@ -9,11 +9,13 @@ from __future__ import annotations
 from reconciler.plan.model import Action, Plan
 from reconciler.plan.render import Mode
 from reconciler.plan.render.lines import (
+    IGNORED_TITLE,
     RISK_ORDER,
     address_line,
     call_line,
     compact_line,
     diff_lines,
+    ignored_line,
     kind_counts,
     riskiest_first,
     summary_line,
@@ -46,6 +48,13 @@ def head_lines(plan: Plan, mode: Mode, limit: int) -> list[str]:
             items = [f"- {_code(safe(p.address))}: {safe(p.message)}" for p in problems]
             out.extend(_capped(items, limit // 4))
             out.append("")
+    if plan.ignored:
+        out.append("### Ignored")
+        out.append("")
+        out.append(IGNORED_TITLE)
+        out.append("")
+        out.extend(_capped([f"- {_code(ignored_line(i))}" for i in plan.ignored], limit // 4))
+        out.append("")
     return out
 
 
