@@ -82,13 +82,15 @@ def ignored_changes(desired: DesiredState) -> list[Ignored]:
 def pattern_typos(desired: DesiredState, live: LiveState) -> Iterator[tuple[str, str]]:
     """(address, warning) for each pattern without a wildcard that names no privilege the
     catalog, `extraPrivileges` or any live role knows: most likely a typo."""
-    known = set(catalog.privileges_for(live.portal.platform)) | desired.portal.extraPrivileges
-    for role in live.roles.values():
-        known |= role.privileges or frozenset()
     owners = [("Portal", desired.portal.ignorePrivileges)] + [
         (role_address(name), patterns)
         for name, patterns in sorted(desired.ignorePrivileges.items())
     ]
+    if not any(WILDCARDS.isdisjoint(p) for _owner, patterns in owners for p in patterns):
+        return
+    known = set(catalog.privileges_for(live.portal.platform)) | desired.portal.extraPrivileges
+    for role in live.roles.values():
+        known.update(role.privileges or ())
     for address, patterns in owners:
         for pattern in patterns:
             if WILDCARDS.isdisjoint(pattern) and pattern not in known:

@@ -1,0 +1,95 @@
+"""ignorePrivileges in the planner (reconciler.plan.ignored): live privileges matching a
+pattern are kept in the set sent and are no difference; a declared one is declared."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from reconciler.plan.model import Plan
+from reconciler.plan.planner import build_plan
+from reconciler.state import DesiredState, LiveState, Role
+from tests.plan.world import ANALYST_PRIVILEGES, NOW, hq_desired, hq_live
+
+VENDOR = frozenset({"features:user:edit", "features:user:vendorOnly"})  # one the catalog lacks
+
+
+def _live() -> LiveState:
+    live = hq_live()
+    analyst = live.roles["Analyst"]
+    live.roles["Analyst"] = replace(analyst, privileges=analyst.privileges | VENDOR)  # type: ignore[operator]
+    return live
+
+
+def _plan(desired: DesiredState, live: LiveState | None = None) -> Plan:
+    return build_plan(desired, live or _live(), now=NOW)
+
+
+def _desired(privileges: frozenset[str], portal: tuple[str, ...] = ()) -> DesiredState:
+    desired = hq_desired(ignorePrivileges=portal)
+    desired.roles["Analyst"] = Role("Analyst", privileges=privileges)
+    return desired
+
+
+def _sent(plan: Plan) -> set[str]:
+    (call,) = [c for c in plan.calls if c.operation == "setPrivileges"]
+    return set(json.loads(str(call.params["privileges"]))["privileges"])
+
+
+def test_live_privileges_matching_a_portal_pattern_are_no_difference() -> None:
+    plan = _plan(_desired(ANALYST_PRIVILEGES, ("features:user:*",)))
+    assert plan.empty and not plan.errors, plan
+    (ignored,) = plan.ignored
+    assert (ignored.address, ignored.reason) == ("Role/Analyst", "ignorePrivileges")
+    assert ignored.privileges == tuple(sorted(VENDOR))
+    assert ignored.patterns == ("features:user:*",)
+
+
+def test_the_set_sent_keeps_them_when_declared_privileges_change() -> None:
+    declared = ANALYST_PRIVILEGES | {"portal:user:shareToGroup"}
+    plan = _plan(_desired(declared, ("features:user:*",)))
+    assert _sent(plan) == declared | VENDOR
+    (change,) = plan.changes
+    assert set(change.after["privileges"]) - set(change.before["privileges"]) == {  # type: ignore[index]
+        "portal:user:shareToGroup"
+    }
+    assert not plan.errors, plan.errors  # the catalog's gaps are the portal's own privileges
+
+
+def test_a_role_pattern_joins_the_portal_s_and_matches_case_sensitively() -> None:
+    desired = _desired(ANALYST_PRIVILEGES | {"portal:user:shareToGroup"})
+    desired.ignorePrivileges["Analyst"] = ("features:user:vendor*", "FEATURES:USER:EDIT")
+    plan = _plan(desired)
+    assert _sent(plan) == ANALYST_PRIVILEGES | {
+        "portal:user:shareToGroup",
+        "features:user:vendorOnly",
+    }
+
+
+def test_a_declared_privilege_matching_a_pattern_is_added_when_missing() -> None:
+    declared = ANALYST_PRIVILEGES | {"features:user:fullEdit"}
+    plan = _plan(_desired(declared, ("features:user:*",)))
+    assert _sent(plan) == declared | VENDOR
+
+
+def test_unmanaged_privileges_or_a_role_declared_absent_keep_nothing() -> None:
+    desired = _desired(ANALYST_PRIVILEGES, ("features:user:*",))
+    desired.roles["Analyst"] = Role("Analyst", description="Analysts")
+    assert _plan(desired).ignored == ()
+    desired.roles["Analyst"] = Role("Analyst", present=False)
+    assert _plan(desired).ignored == ()
+
+
+def test_a_pattern_without_wildcard_naming_nothing_known_is_a_warning() -> None:
+    desired = _desired(ANALYST_PRIVILEGES, ("portal:user:joinGroops", "features:user:vendorOnly"))
+    warnings = [str(w) for w in _plan(desired).warnings]
+    assert warnings == [
+        "Portal: ignorePrivileges pattern 'portal:user:joinGroops' has no wildcard and names no"
+        " privilege the catalog or the portal knows (did you mean 'portal:user:joinGroup'?)"
+    ]
+
+
+def test_targets_limit_what_is_said_to_be_ignored() -> None:
+    desired = _desired(ANALYST_PRIVILEGES, ("features:user:*",))
+    assert build_plan(desired, _live(), now=NOW, targets=["Member/erin"]).ignored == ()
+    assert len(build_plan(desired, _live(), now=NOW, targets=["Role/Analyst"]).ignored) == 1
