@@ -8,8 +8,16 @@ from dataclasses import replace
 
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
-from reconciler.state import DesiredState, LiveState, Role
-from tests.plan.world import ANALYST_PRIVILEGES, NOW, hq_desired, hq_live
+from reconciler.state import Collaboration, DesiredState, LiveState, Role, Schedule, Workspace
+from tests.plan.world import (
+    ANALYST_PRIVILEGES,
+    DAY_MS,
+    NOW,
+    field_desired,
+    field_live,
+    hq_desired,
+    hq_live,
+)
 
 VENDOR = frozenset({"features:user:edit", "features:user:vendorOnly"})  # one the catalog lacks
 
@@ -93,3 +101,35 @@ def test_targets_limit_what_is_said_to_be_ignored() -> None:
     desired = _desired(ANALYST_PRIVILEGES, ("features:user:*",))
     assert build_plan(desired, _live(), now=NOW, targets=["Member/erin"]).ignored == ()
     assert len(build_plan(desired, _live(), now=NOW, targets=["Role/Analyst"]).ignored) == 1
+
+
+def _field_without_job(start: int) -> tuple[DesiredState, LiveState]:
+    """ws1 has no live job; the manifests declare a finite one whose startTime is ignored."""
+    live = field_live()
+    collaboration = live.collaborations["c1"]
+    workspace = replace(collaboration.workspaces["ws1"], schedule=None)
+    live.collaborations["c1"] = replace(collaboration, workspaces={"ws1": workspace})
+
+    def declaring(schedule: Schedule) -> Collaboration:
+        return Collaboration("c1", workspaces={"ws1": Workspace("ws1", schedule=schedule)})
+
+    desired = field_desired()
+    desired.collaborations["c1"] = declaring(Schedule(None, 24, 3))  # startTime ignored
+    declared = desired.declared = field_desired()
+    declared.collaborations["c1"] = declaring(Schedule(start, 24, 3))
+    desired.ignoring["Collaboration/c1"] = ("spec.workspaces.*.schedule.startTime",)
+    return desired, live
+
+
+def test_a_job_the_portal_lacks_is_created_with_its_ignored_start() -> None:
+    start = int(NOW * 1000) + DAY_MS
+    desired, live = _field_without_job(start)
+    plan = build_plan(desired, live, now=NOW)
+    (call,) = plan.calls
+    assert call.params["startTime"] == str(start), call.params
+
+
+def test_a_finite_job_past_its_last_trigger_is_complete_though_its_start_is_ignored() -> None:
+    desired, live = _field_without_job(int(NOW * 1000) - 10 * DAY_MS)
+    plan = build_plan(desired, live, now=NOW)
+    assert plan.empty, plan.changes
