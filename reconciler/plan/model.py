@@ -205,16 +205,20 @@ class Ignored:
     patterns: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        if self.privileges:
-            count = len(self.privileges)
-            what = f"{count} live privilege{'s' if count > 1 else ''}"
-            named = ", ".join(self.privileges[:NAMED_PRIVILEGES])
-            more = count - NAMED_PRIVILEGES
-            return (
-                f"{self.address}: ignored {what} matching {', '.join(self.patterns)}"
-                f" ({self.reason}): {named}" + (f" and {more} more" if more > 0 else "")
-            )
-        return f"{self.address}: ignoring {', '.join(self.paths)} ({self.reason})"
+        return f"{self.address}: {self.what}"
+
+    @property
+    def what(self) -> str:
+        """What was ignored, without the address."""
+        if not self.privileges:
+            return f"ignoring {', '.join(self.paths)} ({self.reason})"
+        count = len(self.privileges)
+        named = ", ".join(self.privileges[:NAMED_PRIVILEGES])
+        more = f" and {count - NAMED_PRIVILEGES} more" if count > NAMED_PRIVILEGES else ""
+        return (
+            f"ignored {count} live privilege{'s' if count > 1 else ''} matching"
+            f" {', '.join(self.patterns)} ({self.reason}): {named}{more}"
+        )
 
     def to_json(self) -> dict[str, Any]:
         shown: dict[str, Any] = {"address": self.address, "reason": self.reason}

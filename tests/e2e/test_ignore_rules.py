@@ -149,7 +149,7 @@ def test_ignored_description_and_levels_are_neither_planned_nor_drift(demo: Worl
         {"address": "Role/Analyst", "reason": "ignoreChanges", "paths": ["spec.description"]},
     ]
     markdown = demo.orgctl("plan", CHANGES_HQ, "--format", "markdown", portal="hq")
-    assert "- `Role/Analyst: ignoring spec.description (ignoreChanges)`" in markdown.stdout
+    assert "- `Role/Analyst`: ignoring spec.description (ignoreChanges)\n" in markdown.stdout
 
 
 def test_without_ignore_changes_the_same_manifests_differ(demo: World, tmp_path: Path) -> None:

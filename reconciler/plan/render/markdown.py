@@ -9,13 +9,11 @@ from __future__ import annotations
 from reconciler.plan.model import Action, Plan
 from reconciler.plan.render import Mode
 from reconciler.plan.render.lines import (
-    IGNORED_TITLE,
     RISK_ORDER,
     address_line,
     call_line,
     compact_line,
     diff_lines,
-    ignored_line,
     kind_counts,
     riskiest_first,
     summary_line,
@@ -49,11 +47,9 @@ def head_lines(plan: Plan, mode: Mode, limit: int) -> list[str]:
             out.extend(_capped(items, limit // 4))
             out.append("")
     if plan.ignored:
-        out.append("### Ignored")
-        out.append("")
-        out.append(IGNORED_TITLE)
-        out.append("")
-        out.extend(_capped([f"- {_code(ignored_line(i))}" for i in plan.ignored], limit // 4))
+        out += ["### Ignored by the manifests' ignore rules (neither changed nor drift)", ""]
+        items = [f"- {_code(safe(i.address))}: {safe(i.what)}" for i in plan.ignored]
+        out.extend(_capped(items, limit // 4))
         out.append("")
     return out
 
