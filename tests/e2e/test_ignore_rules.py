@@ -200,6 +200,8 @@ def test_an_ignored_schedule_start_is_no_drift_and_kept_live_when_the_job_change
     assert drift.returncode == 0, output_of(drift)
     line = "  Collaboration/c1: ignoring spec.workspaces.*.schedule.startTime (ignoreChanges)"
     assert line in drift.stdout.splitlines(), drift.stdout
+    empty = demo.orgctl("plan", CHANGES_FIELD, "--detailed-exitcode", portal="field")
+    assert empty.returncode == 0, output_of(empty)
 
     folder = tmp_path / "interval"
     shutil.copytree(CHANGES_FIELD, folder)
