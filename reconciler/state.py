@@ -180,6 +180,15 @@ class PortalTarget:
     applier: str | None = None  # the member whose capabilities a plan predicts
 
 
+@dataclass(frozen=True, slots=True)
+class IgnoredPaths:
+    """A document's metadata.ignoreChanges: the spec paths, and the addresses of the
+    resources the document declares (where a difference it hides may be)."""
+
+    paths: tuple[str, ...]
+    addresses: frozenset[str]
+
+
 @dataclass(slots=True)
 class DesiredState:
     """Everything the manifests declare, keyed by identity; `sources` maps a resource
@@ -196,9 +205,9 @@ class DesiredState:
     # What kinds registered beyond the built-in ones declare, by kind (reconciler.kinds).
     kinds: dict[str, Any] = field(default_factory=dict)
     # Ignore rules (reconciler.manifest.ignoring): a role's own privilege patterns, by
-    # name; each document's ignored spec paths, by its address.
+    # name; what each document ignores, by the document's address.
     ignorePrivileges: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    ignoring: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ignoring: dict[str, IgnoredPaths] = field(default_factory=dict)
     # The manifests with the fields ignoreChanges leaves out (None: nothing is ignored):
     # what a resource orgctl creates is created with.
     declared: DesiredState | None = None

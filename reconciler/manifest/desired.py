@@ -51,15 +51,18 @@ def _add(desired: state.DesiredState, document: Document) -> None:
     before = set(desired.sources)
     kind_named(document.kind).desired(desired, stripped(document))
     if paths:
-        desired.ignoring[_address(desired, document, before)] = tuple(map(shown, paths))
+        added = [a for a in desired.sources if a not in before]
+        ignored = state.IgnoredPaths(tuple(map(shown, paths)), frozenset(added))
+        desired.ignoring[_address(desired, document, added)] = ignored
 
 
-def _address(desired: state.DesiredState, document: Document, before: set[str]) -> str:
+def _address(desired: state.DesiredState, document: Document, added: list[str]) -> str:
     """The address the document declares as a whole (`Role/<name>`, `Collaboration/<id>`),
     or `<kind>/<name>` for one declaring several resources (a Members document)."""
     whole = source(document)
-    added = (a for a in desired.sources if a not in before and desired.sources[a] == whole)
-    return next(added, f"{document.kind}/{document.name}")
+    return next(
+        (a for a in added if desired.sources[a] == whole), f"{document.kind}/{document.name}"
+    )
 
 
 def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarget:

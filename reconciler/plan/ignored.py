@@ -8,19 +8,21 @@ matches a pattern is declared: added when missing, as the manifest says it must 
 (the pattern tolerates what the vendor adds; it never takes away what a role declares).
 
 `metadata.ignoreChanges` is applied to the manifests (`reconciler.manifest.ignoring`);
-here it is only reported.
+here it is reported, with the resources whose live value differs in an ignored field.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from fnmatch import fnmatchcase
 
 from reconciler import catalog
+from reconciler.kinds.registry import registered
 from reconciler.manifest.ignoring import WILDCARDS
-from reconciler.plan.model import Ignored
+from reconciler.plan.draft import Draft
+from reconciler.plan.model import Action, Change, Hidden, Ignored
 from reconciler.plan.roles import role_address
 from reconciler.state import DesiredState, LiveState, Role
 
@@ -72,11 +74,57 @@ def _managed(role: Role) -> bool:
     return role.present and role.privileges is not None
 
 
-def ignored_changes(desired: DesiredState) -> list[Ignored]:
+def ignored_changes(
+    desired: DesiredState, live: LiveState, now_ms: int, planned: Sequence[Change]
+) -> list[Ignored]:
+    """One entry per document with ignoreChanges, naming the resources whose live value
+    differs in the ignored fields: what a plan of the documents as declared would change
+    that the plan without those fields (`planned`) does not."""
+    if not desired.ignoring:
+        return []
+    hidden = _hidden(desired, live, now_ms, planned)
     return [
-        Ignored(address, CHANGES, paths=paths)
-        for address, paths in sorted(desired.ignoring.items())
+        Ignored(
+            address,
+            CHANGES,
+            paths=ignored.paths,
+            differs=tuple(h for h in hidden if h.address in ignored.addresses),
+        )
+        for address, ignored in sorted(desired.ignoring.items())
     ]
+
+
+def _hidden(
+    desired: DesiredState, live: LiveState, now_ms: int, planned: Sequence[Change]
+) -> list[Hidden]:
+    if desired.declared is None:
+        return []
+    # Only the documents with ignoreChanges, planned as declared; their calls and errors
+    # are of no use (the real plan has its own), only their differences.
+    keeping, _kept = keep_ignored(desired.declared, live)
+    draft = Draft(keeping, live, now_ms)
+    for kind in registered():
+        kind.plan(draft)
+    shown = {change.address: _fields(change) for change in planned}
+    found = []
+    for change in draft.changes:
+        if change.action is not Action.UPDATE or change.address in live.unreadable:
+            continue  # a resource orgctl creates is created as declared
+        fields = sorted(_fields(change) - shown.get(change.address, set()))
+        if fields:
+            found.append(Hidden(change.address, tuple(fields)))
+    return sorted(found, key=lambda h: h.address)
+
+
+def _fields(change: Change) -> set[str]:
+    """The fields an update changes, a nested record's by sub-field (`schedule.startTime`)."""
+    names: set[str] = set()
+    for name, value in (change.after or {}).items():
+        if isinstance(value, Mapping) and value:
+            names.update(f"{name}.{sub}" for sub in value)
+        else:
+            names.add(name)
+    return names
 
 
 def pattern_typos(desired: DesiredState, live: LiveState) -> Iterator[tuple[str, str]]:

@@ -188,21 +188,38 @@ class PlanProblem:
         return {"address": self.address, "message": self.message}
 
 
-# Kept privileges named in an ignored line; the plan JSON names them all.
-NAMED_PRIVILEGES = 5
+# Kept privileges, and resources whose difference is ignored, named in an ignored line;
+# the plan JSON names them all.
+NAMED_IN_LINE = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """A resource whose live value differs in fields an ignoreChanges path names."""
+
+    address: str
+    fields: tuple[str, ...]  # `description`, `schedule.startTime`
+
+    def __str__(self) -> str:
+        return f"{self.address} ({', '.join(self.fields)})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"address": self.address, "fields": list(self.fields)}
 
 
 @dataclass(frozen=True, slots=True)
 class Ignored:
     """What the plan left alone at `address` by an ignore rule (`reason`, the manifest
-    field): the spec `paths` ignoreChanges names, or the live `privileges` kept because
-    they match `patterns` (ignorePrivileges)."""
+    field): the spec `paths` ignoreChanges names (and `differs`, the resources whose live
+    value differs there), or the live `privileges` kept because they match `patterns`
+    (ignorePrivileges)."""
 
     address: str
     reason: str
     paths: tuple[str, ...] = ()
     privileges: tuple[str, ...] = ()
     patterns: tuple[str, ...] = ()
+    differs: tuple[Hidden, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.address}: {self.what}"
@@ -210,34 +227,52 @@ class Ignored:
     @property
     def what(self) -> str:
         """What was ignored, without the address."""
-        if not self.privileges:
-            return f"ignoring {', '.join(self.paths)} ({self.reason})"
-        count = len(self.privileges)
-        named = ", ".join(self.privileges[:NAMED_PRIVILEGES])
-        more = f" and {count - NAMED_PRIVILEGES} more" if count > NAMED_PRIVILEGES else ""
-        return (
-            f"ignored {count} live privilege{'s' if count > 1 else ''} matching"
-            f" {', '.join(self.patterns)} ({self.reason}): {named}{more}"
-        )
+        if self.privileges:
+            count = len(self.privileges)
+            return (
+                f"ignored {count} live privilege{'s' if count > 1 else ''} matching"
+                f" {', '.join(self.patterns)} ({self.reason}): {_named(self.privileges)}"
+            )
+        rule = f"ignoring {', '.join(self.paths)} ({self.reason})"
+        if not self.differs:
+            return f"{rule}; the live values match"
+        return f"{rule}; live differs at {_named(tuple(str(h) for h in self.differs))}"
 
     def to_json(self) -> dict[str, Any]:
         shown: dict[str, Any] = {"address": self.address, "reason": self.reason}
         if self.privileges:
             shown.update(privileges=list(self.privileges), patterns=list(self.patterns))
         else:
-            shown["paths"] = list(self.paths)
+            shown.update(paths=list(self.paths), differs=[h.to_json() for h in self.differs])
         return shown
 
     @classmethod
     def from_json(cls, item: Mapping[str, Any]) -> Ignored:
-        def texts(key: str) -> tuple[str, ...]:
+        def listed(key: str) -> list[Any]:
             found = item.get(key, [])
             if not isinstance(found, list):
                 raise TypeError(f"ignored {key} must be a list")
-            return tuple(str(value) for value in found)
+            return found
 
-        paths, privileges, patterns = texts("paths"), texts("privileges"), texts("patterns")
-        return cls(str(item["address"]), str(item["reason"]), paths, privileges, patterns)
+        def texts(key: str) -> tuple[str, ...]:
+            return tuple(str(value) for value in listed(key))
+
+        differs = tuple(
+            Hidden(str(h["address"]), tuple(str(f) for f in h["fields"])) for h in listed("differs")
+        )
+        return cls(
+            str(item["address"]),
+            str(item["reason"]),
+            texts("paths"),
+            texts("privileges"),
+            texts("patterns"),
+            differs,
+        )
+
+
+def _named(items: tuple[str, ...]) -> str:
+    more = len(items) - NAMED_IN_LINE
+    return ", ".join(items[:NAMED_IN_LINE]) + (f" and {more} more" if more > 0 else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,8 @@ def build_plan(
             kind.plan_last(draft)
     report_not_compared(draft)
     _leave_out_unreadable(draft)
+    # Compared with every change, before --target leaves some out.
+    ignored = [*kept, *ignored_changes(desired, live, draft.now_ms, draft.changes)]
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
@@ -84,7 +86,7 @@ def build_plan(
         liveDigests=digests,
         targets=tuple(targets),
         notCompared=dict(sorted(live.unread.items())),
-        ignored=_ignored([*kept, *ignored_changes(desired)], targets),
+        ignored=_ignored(ignored, targets),
     )
 
 

@@ -25,6 +25,14 @@ VENDOR = ("features:user:edit", "features:user:fullEdit")
 ANALYST_LAST = (
     "          - portal:user:createItem    # beyond the level-1 nine: disabled for erin\n"
 )
+DESCRIPTION_LINE = (
+    "Role/Analyst: ignoring spec.description (ignoreChanges); live differs at Role/Analyst"
+    " (description)"
+)
+LEVEL_LINE = (
+    "Members/staff: ignoring spec.members.*.level (ignoreChanges); live differs at"
+    " Member/erin (level)"
+)
 KEPT_LINE = (
     "Role/Analyst: ignored 2 live privileges matching features:user:* (ignorePrivileges):"
     " features:user:edit, features:user:fullEdit"
@@ -135,8 +143,8 @@ def test_ignored_description_and_levels_are_neither_planned_nor_drift(demo: Worl
     drift = demo.orgctl("drift", CHANGES_HQ, portal="hq")
     assert drift.returncode == 0, output_of(drift)
     lines = drift.stdout.splitlines()
-    assert "  Role/Analyst: ignoring spec.description (ignoreChanges)" in lines, drift.stdout
-    assert "  Members/staff: ignoring spec.members.*.level (ignoreChanges)" in lines, drift.stdout
+    assert f"  {DESCRIPTION_LINE}" in lines, drift.stdout
+    assert f"  {LEVEL_LINE}" in lines, drift.stdout
 
     planned = demo.orgctl(
         "plan", CHANGES_HQ, "--format", "json", "--detailed-exitcode", portal="hq"
@@ -145,11 +153,22 @@ def test_ignored_description_and_levels_are_neither_planned_nor_drift(demo: Worl
     plan = plan_json(planned)
     assert plan["changes"] == [] and plan["calls"] == []
     assert _ignored(plan) == [
-        {"address": "Members/staff", "reason": "ignoreChanges", "paths": ["spec.members.*.level"]},
-        {"address": "Role/Analyst", "reason": "ignoreChanges", "paths": ["spec.description"]},
+        {
+            "address": "Members/staff",
+            "reason": "ignoreChanges",
+            "paths": ["spec.members.*.level"],
+            "differs": [{"address": "Member/erin", "fields": ["level"]}],  # dave's matches
+        },
+        {
+            "address": "Role/Analyst",
+            "reason": "ignoreChanges",
+            "paths": ["spec.description"],
+            "differs": [{"address": "Role/Analyst", "fields": ["description"]}],
+        },
     ]
     markdown = demo.orgctl("plan", CHANGES_HQ, "--format", "markdown", portal="hq")
-    assert "- `Role/Analyst`: ignoring spec.description (ignoreChanges)\n" in markdown.stdout
+    what = DESCRIPTION_LINE.split(": ", 1)[1]
+    assert f"- `Role/Analyst`: {what}\n" in markdown.stdout, markdown.stdout
 
 
 def test_without_ignore_changes_the_same_manifests_differ(demo: World, tmp_path: Path) -> None:
@@ -198,7 +217,10 @@ def test_an_ignored_schedule_start_is_no_drift_and_kept_live_when_the_job_change
 ) -> None:
     drift = demo.orgctl("drift", CHANGES_FIELD, portal="field")
     assert drift.returncode == 0, output_of(drift)
-    line = "  Collaboration/c1: ignoring spec.workspaces.*.schedule.startTime (ignoreChanges)"
+    line = (
+        "  Collaboration/c1: ignoring spec.workspaces.*.schedule.startTime (ignoreChanges);"
+        " live differs at Workspace/c1/ws1 (schedule.startTime)"
+    )
     assert line in drift.stdout.splitlines(), drift.stdout
     empty = demo.orgctl("plan", CHANGES_FIELD, "--detailed-exitcode", portal="field")
     assert empty.returncode == 0, output_of(empty)
@@ -214,6 +236,10 @@ def test_an_ignored_schedule_start_is_no_drift_and_kept_live_when_the_job_change
     assert change["after"] == {"schedule": {"interval": 12}}
     params = one_call(plan, "Workspace/c1/ws1", "schedule/update")["params"]
     assert params["startTime"] == "1767225600000"  # the live start, 2026-01-01, not June's
+    (ignored,) = _ignored(plan)
+    assert ignored["differs"] == [  # startTime, not the interval the plan changes
+        {"address": "Workspace/c1/ws1", "fields": ["schedule.startTime"]}
+    ]
 
     strict = tmp_path / "strict"
     shutil.copytree(CHANGES_FIELD, strict)

@@ -6,9 +6,17 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from reconciler.plan.model import Plan
+from reconciler.plan.model import Hidden, Ignored, Plan
 from reconciler.plan.planner import build_plan
-from reconciler.state import Collaboration, DesiredState, LiveState, Role, Schedule, Workspace
+from reconciler.state import (
+    Collaboration,
+    DesiredState,
+    IgnoredPaths,
+    LiveState,
+    Role,
+    Schedule,
+    Workspace,
+)
 from tests.plan.world import (
     ANALYST_PRIVILEGES,
     DAY_MS,
@@ -117,7 +125,10 @@ def _field_without_job(start: int) -> tuple[DesiredState, LiveState]:
     desired.collaborations["c1"] = declaring(Schedule(None, 24, 3))  # startTime ignored
     declared = desired.declared = field_desired()
     declared.collaborations["c1"] = declaring(Schedule(start, 24, 3))
-    desired.ignoring["Collaboration/c1"] = ("spec.workspaces.*.schedule.startTime",)
+    desired.ignoring["Collaboration/c1"] = IgnoredPaths(
+        ("spec.workspaces.*.schedule.startTime",),
+        frozenset({"Collaboration/c1", "Workspace/c1/ws1"}),
+    )
     return desired, live
 
 
@@ -133,3 +144,29 @@ def test_a_finite_job_past_its_last_trigger_is_complete_though_its_start_is_igno
     desired, live = _field_without_job(int(NOW * 1000) - 10 * DAY_MS)
     plan = build_plan(desired, live, now=NOW)
     assert plan.empty, plan.changes
+
+
+def test_an_ignored_entry_reads_back_from_the_plan_file() -> None:
+    entries = (
+        Ignored("Role/A", "ignorePrivileges", privileges=("x:y:z",), patterns=("x:*",)),
+        Ignored(
+            "Members/m",
+            "ignoreChanges",
+            ("spec.members.*.level",),
+            differs=(Hidden("Member/b", ("level",)),),
+        ),
+        Ignored("Role/B", "ignoreChanges", ("spec.description",)),
+    )
+    for entry in entries:
+        assert Ignored.from_json(entry.to_json()) == entry
+    assert (
+        str(entries[2])
+        == "Role/B: ignoring spec.description (ignoreChanges); the live values match"
+    )
+    many = Ignored(
+        "Role/C",
+        "ignorePrivileges",
+        privileges=tuple(f"a:b:{i}" for i in range(7)),
+        patterns=("a:*",),
+    )
+    assert str(many).endswith("a:b:0, a:b:1, a:b:2, a:b:3, a:b:4 and 2 more")
