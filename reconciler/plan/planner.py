@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from reconciler import catalog
 from reconciler.catalog import privilege_problem
@@ -132,9 +133,17 @@ def _check_platform(draft: Draft) -> None:
 
 
 def _ignored(found: list[Ignored], targets: Sequence[str]) -> tuple[Ignored, ...]:
-    """One entry per resource, by address; within the targets, when given."""
+    """One entry per resource, by address; within the targets, when given (a Members
+    document's entry, with the targeted members whose ignored fields differ)."""
     heads = tuple(grouped())
-    shown = (i for i in found if not targets or matches(i.address, targets, heads))
+    shown = []
+    for ignored in found:
+        if not targets or matches(ignored.address, targets, heads):
+            shown.append(ignored)
+            continue
+        differs = tuple(h for h in ignored.differs if matches(h.address, targets, heads))
+        if differs:
+            shown.append(replace(ignored, differs=differs))
     return tuple(sorted(shown, key=lambda i: (i.address, i.reason)))
 
 

@@ -13,6 +13,7 @@ from reconciler.state import (
     DesiredState,
     IgnoredPaths,
     LiveState,
+    Member,
     Role,
     Schedule,
     Workspace,
@@ -170,3 +171,18 @@ def test_an_ignored_entry_reads_back_from_the_plan_file() -> None:
         patterns=("a:*",),
     )
     assert str(many).endswith("a:b:0, a:b:1, a:b:2, a:b:3, a:b:4 and 2 more")
+
+
+def test_a_targeted_member_keeps_its_document_s_entry_with_only_its_difference() -> None:
+    desired = hq_desired()
+    declared = desired.declared = hq_desired()
+    for state, level in ((desired, None), (declared, 2)):
+        state.members = {u: Member(u, "Analyst", level) for u in ("dave", "erin")}
+    desired.ignoring["Members/staff"] = IgnoredPaths(
+        ("spec.members.*.level",), frozenset({"Member/dave", "Member/erin"})
+    )
+    (whole,) = build_plan(desired, hq_live(), now=NOW).ignored
+    assert whole.differs == (Hidden("Member/erin", ("level",)),)  # dave is at 2 already
+    (targeted,) = build_plan(desired, hq_live(), now=NOW, targets=["Member/erin"]).ignored
+    assert targeted == whole
+    assert build_plan(desired, hq_live(), now=NOW, targets=["Member/dave"]).ignored == ()
