@@ -4,12 +4,25 @@ any key or element."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from reconciler.kinds.registry import kind_named
-from reconciler.manifest.ignoring import every_path, path_problem, remove, segments, spec_model
+from reconciler.manifest import models
+from reconciler.manifest.ignoring import (
+    every_path,
+    path_problem,
+    remove,
+    segments,
+    spec_model,
+    stripped,
+)
+from reconciler.manifest.validation import check
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _problem(kind: str, path: str) -> str | None:
@@ -108,3 +121,38 @@ def test_remove_walks_list_elements_and_ignores_what_is_not_there() -> None:
     remove(before, segments("members.carol.level"))
     remove(before, segments("nothing.*.here"))
     assert before == _spec()
+
+
+@pytest.mark.parametrize("example", ["hq", "field"])
+def test_every_ignorable_path_of_the_examples_strips_to_a_valid_document(example: str) -> None:
+    """Each path validate accepts takes its field out of a real document, which stays
+    valid (the kind then sees the field as left out, never a validation error)."""
+    checked = check(EXAMPLES / example, {})
+    assert not checked.problems, checked.problems
+    count = 0
+    for document in checked.documents:
+        if isinstance(document.model, models.Portal):
+            continue
+        model = spec_model(kind_named(document.kind).model)
+        for path in every_path(model):
+            if path_problem(model, path) is not None:
+                continue
+            metadata = document.model.metadata.model_copy(update={"ignoreChanges": [path]})
+            ignoring = replace(
+                document, model=document.model.model_copy(update={"metadata": metadata})
+            )
+            spec = stripped(ignoring).model.model_dump()["spec"]
+            assert _absent(spec, segments(path)), (document.resource, path)
+            count += 1
+    assert count > 10
+
+
+def _absent(data: Any, parts: tuple[str, ...]) -> bool:
+    """Nothing is left at `parts` but a field's unmanaged default."""
+    head, rest = parts[0], parts[1:]
+    if isinstance(data, dict):
+        keys = list(data) if head == "*" else [head] if head in data else []
+        if not rest:
+            return all(data[key] in (None, [], {}) for key in keys)
+        return all(_absent(data[key], rest) for key in keys)
+    return True
