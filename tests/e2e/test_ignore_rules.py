@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import MANIFESTS, World, demo_state_with, one_call, output_of, plan_json
+from .harness import MANIFESTS, Serve, World, demo_state_with, one_call, output_of, plan_json
 
 pytestmark = pytest.mark.e2e
 
@@ -40,13 +40,10 @@ KEPT_LINE = (
 
 
 @pytest.fixture
-def vendor(serve: object, tmp_path: Path) -> World:
+def vendor(serve: Serve, tmp_path: Path) -> World:
     """The demo world whose live Analyst also holds the two `VENDOR` privileges."""
     added = "".join(f"          - {privilege}\n" for privilege in VENDOR)
-    state = demo_state_with(tmp_path, {ANALYST_LAST: added})
-    assert callable(serve)
-    world: World = serve(state)
-    return world
+    return serve(demo_state_with(tmp_path, {ANALYST_LAST: added}))
 
 
 def _analyst_privileges(world: World) -> set[str]:
@@ -254,3 +251,28 @@ def test_validate_names_a_misspelt_path_with_the_field_meant(demo: World) -> Non
     assert checked.returncode == 1, output_of(checked)
     assert "members.yaml:7:" in checked.stdout + checked.stderr, output_of(checked)
     assert "did you mean spec.members.*.level?" in checked.stdout + checked.stderr
+
+
+def test_a_privilege_the_portal_adds_after_planning_makes_the_saved_plan_stale(
+    vendor: World, tmp_path: Path
+) -> None:
+    """The set a saved plan sends holds the privileges kept when it was made: one the
+    portal adds later would be taken away, so the plan is refused as stale instead."""
+    saved = tmp_path / "plan.json"
+    planned = vendor.orgctl("plan", PRIVILEGES, "-o", saved, portal="hq")
+    assert planned.returncode == 0, output_of(planned)
+    api = vendor.api("hq")
+    analyst = api.roles()["Analyst"]
+    added = sorted({*analyst["privileges"], "features:user:manageVersions"})
+    api.post(
+        f"portals/{api.portal_id}/roles/{analyst['id']}/setPrivileges",
+        privileges=json.dumps({"privileges": added}),
+    )
+
+    refused = vendor.orgctl("apply", "--plan", saved, "--auto-approve", portal="hq")
+    assert refused.returncode == 1, output_of(refused)
+    assert "stale plan" in refused.stdout + refused.stderr, output_of(refused)
+    assert "features:user:manageVersions" in _analyst_privileges(vendor)
+    replanned = vendor.orgctl("apply", PRIVILEGES, "--auto-approve", portal="hq")
+    assert replanned.returncode == 0, output_of(replanned)
+    assert {"features:user:manageVersions", *VENDOR} <= _analyst_privileges(vendor)
