@@ -182,11 +182,13 @@ class PortalTarget:
 
 @dataclass(frozen=True, slots=True)
 class IgnoredPaths:
-    """A document's metadata.ignoreChanges: the spec paths, and the addresses of the
-    resources the document declares (where a difference it hides may be)."""
+    """A document's metadata.ignoreChanges: the spec paths, the addresses of the
+    resources the document declares (where a difference it hides may be) and its kind
+    (a policy, such as OrganizationWebhooks, declares no address of what it deletes)."""
 
     paths: tuple[str, ...]
     addresses: frozenset[str]
+    kind: str
 
 
 @dataclass(slots=True)

@@ -52,7 +52,7 @@ def _add(desired: state.DesiredState, document: Document) -> None:
     kind_named(document.kind).desired(desired, stripped(document))
     if paths:
         added = [a for a in desired.sources if a not in before]
-        ignored = state.IgnoredPaths(tuple(map(shown, paths)), frozenset(added))
+        ignored = state.IgnoredPaths(tuple(map(shown, paths)), frozenset(added), document.kind)
         desired.ignoring[_address(desired, document, added)] = ignored
 
 

@@ -19,12 +19,12 @@ from dataclasses import replace
 from fnmatch import fnmatchcase
 
 from reconciler import catalog
-from reconciler.kinds.registry import registered
+from reconciler.kinds.registry import owner, registered
 from reconciler.manifest.ignoring import WILDCARDS
 from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change, Hidden, Ignored
 from reconciler.plan.roles import role_address
-from reconciler.state import DesiredState, LiveState, Role
+from reconciler.state import DesiredState, IgnoredPaths, LiveState, Role
 
 PRIVILEGES = "ignorePrivileges"
 CHANGES = "ignoreChanges"
@@ -83,12 +83,20 @@ def ignored_changes(
     if not desired.ignoring:
         return []
     hidden = _hidden(desired, live, now_ms, planned)
+    declared = {a for ignored in desired.ignoring.values() for a in ignored.addresses}
+
+    def belongs(found: Hidden, ignored: IgnoredPaths) -> bool:
+        if found.address in declared:
+            return found.address in ignored.addresses
+        kind = owner(found.address.split("/", 1)[0])  # what a policy deletes
+        return kind is not None and kind[0].name == ignored.kind
+
     return [
         Ignored(
             address,
             CHANGES,
             paths=ignored.paths,
-            differs=tuple(h for h in hidden if h.address in ignored.addresses),
+            differs=tuple(h for h in hidden if belongs(h, ignored)),
         )
         for address, ignored in sorted(desired.ignoring.items())
     ]
@@ -108,8 +116,12 @@ def _hidden(
     shown = {change.address: _fields(change) for change in planned}
     found = []
     for change in draft.changes:
-        if change.action is not Action.UPDATE or change.address in live.unreadable:
+        if change.action is Action.CREATE or change.address in live.unreadable:
             continue  # a resource orgctl creates is created as declared
+        if change.action is Action.DELETE:
+            if change.address not in shown:  # a policy's field (OrganizationWebhooks' absent)
+                found.append(Hidden(change.address, (), deleted=True))
+            continue
         fields = sorted(_fields(change) - shown.get(change.address, set()))
         if fields:
             found.append(Hidden(change.address, tuple(fields)))

@@ -195,16 +195,26 @@ NAMED_IN_LINE = 5
 
 @dataclass(frozen=True, slots=True)
 class Hidden:
-    """A resource whose live value differs in fields an ignoreChanges path names."""
+    """A resource whose live value differs in fields an ignoreChanges path names, or
+    (`deleted`, no fields) that the document as declared would delete."""
 
     address: str
     fields: tuple[str, ...]  # `description`, `schedule.startTime`
+    deleted: bool = False
 
     def __str__(self) -> str:
-        return f"{self.address} ({', '.join(self.fields)})"
+        return f"{self.address} ({'deleted' if self.deleted else ', '.join(self.fields)})"
 
     def to_json(self) -> dict[str, Any]:
-        return {"address": self.address, "fields": list(self.fields)}
+        shown: dict[str, Any] = {"address": self.address, "fields": list(self.fields)}
+        return {**shown, "deleted": True} if self.deleted else shown
+
+    @classmethod
+    def from_json(cls, item: Mapping[str, Any]) -> Hidden:
+        fields = item["fields"]
+        if not isinstance(fields, list):
+            raise TypeError("ignored differs fields must be a list")
+        return cls(str(item["address"]), tuple(str(f) for f in fields), item.get("deleted") is True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,9 +267,7 @@ class Ignored:
         def texts(key: str) -> tuple[str, ...]:
             return tuple(str(value) for value in listed(key))
 
-        differs = tuple(
-            Hidden(str(h["address"]), tuple(str(f) for f in h["fields"])) for h in listed("differs")
-        )
+        differs = tuple(Hidden.from_json(dict(h)) for h in listed("differs"))
         return cls(
             str(item["address"]),
             str(item["reason"]),

@@ -16,6 +16,7 @@ from reconciler.state import (
     Member,
     Role,
     Schedule,
+    WebhookRemoval,
     Workspace,
 )
 from tests.plan.world import (
@@ -129,6 +130,7 @@ def _field_without_job(start: int) -> tuple[DesiredState, LiveState]:
     desired.ignoring["Collaboration/c1"] = IgnoredPaths(
         ("spec.workspaces.*.schedule.startTime",),
         frozenset({"Collaboration/c1", "Workspace/c1/ws1"}),
+        "Collaboration",
     )
     return desired, live
 
@@ -179,10 +181,28 @@ def test_a_targeted_member_keeps_its_document_s_entry_with_only_its_difference()
     for state, level in ((desired, None), (declared, 2)):
         state.members = {u: Member(u, "Analyst", level) for u in ("dave", "erin")}
     desired.ignoring["Members/staff"] = IgnoredPaths(
-        ("spec.members.*.level",), frozenset({"Member/dave", "Member/erin"})
+        ("spec.members.*.level",), frozenset({"Member/dave", "Member/erin"}), "Members"
     )
     (whole,) = build_plan(desired, hq_live(), now=NOW).ignored
     assert whole.differs == (Hidden("Member/erin", ("level",)),)  # dave is at 2 already
     (targeted,) = build_plan(desired, hq_live(), now=NOW, targets=["Member/erin"]).ignored
     assert targeted == whole
     assert build_plan(desired, hq_live(), now=NOW, targets=["Member/dave"]).ignored == ()
+
+
+def test_a_deletion_an_ignored_policy_field_spares_is_named() -> None:
+    """OrganizationWebhooks ignoring `absent`: what the policy as declared would delete
+    is what the line names (its document declares no address of it)."""
+    desired = field_desired()
+    desired.webhookRemoval = WebhookRemoval()
+    declared = desired.declared = field_desired()
+    declared.webhookRemoval = WebhookRemoval(absent=frozenset({"old-sync-hook"}))
+    desired.ignoring["OrganizationWebhooks"] = IgnoredPaths(
+        ("spec.absent",), frozenset({"OrganizationWebhooks"}), "OrganizationWebhooks"
+    )
+    plan = build_plan(desired, field_live(), now=NOW)
+    assert plan.empty, plan.changes
+    (ignored,) = plan.ignored
+    assert ignored.differs == (Hidden("OrganizationWebhook/w2", (), deleted=True),)
+    assert str(ignored).endswith("live differs at OrganizationWebhook/w2 (deleted)")
+    assert Ignored.from_json(ignored.to_json()) == ignored
