@@ -54,11 +54,11 @@ def keep_ignored(desired: DesiredState, live: LiveState) -> tuple[DesiredState, 
         patterns = patterns_for(desired, name)
         if not patterns or have is None or not _managed(want) or not have.privileges:
             continue
-        assert want.privileges is not None
-        found = matching(have.privileges - want.privileges, patterns)
+        declared = frozenset(want.privileges or ())
+        found = matching(frozenset(have.privileges) - declared, patterns)
         kept = frozenset(p for privileges in found.values() for p in privileges)
         if kept:
-            roles[name] = replace(want, privileges=want.privileges | kept)
+            roles[name] = replace(want, privileges=declared | kept)
             notes.append(
                 Ignored(
                     role_address(name),
