@@ -178,6 +178,8 @@ class PortalTarget:
     maxDeletes: int = 10
     applyWindows: tuple[Window, ...] = ()  # empty: applies always allowed
     applier: str | None = None  # the member whose capabilities a plan predicts
+    pruneRoles: bool = False  # delete the custom roles no manifest declares
+    keepRoles: frozenset[str] = frozenset()  # never pruned: names (any case) or ids
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +205,9 @@ class DesiredState:
     webhookSettings: dict[str, int] | None = None  # only the declared fields
     webhookRemoval: WebhookRemoval | None = None
     retention: list[RunRetention] = field(default_factory=list)
+    # Each declared role's earlier names (metadata.previousNames), by its name: a live role
+    # of one of them is that role, renamed in place (reconciler.plan.renames).
+    previousNames: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)
     # What kinds registered beyond the built-in ones declare, by kind (reconciler.kinds).
     kinds: dict[str, Any] = field(default_factory=dict)

@@ -27,7 +27,7 @@ from reconciler.kinds.registry import (
     Identity,
     Kind,
 )
-from reconciler.kinds.role import absent_roles
+from reconciler.kinds.role import absent_roles, renamed_roles
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, gate, source
 from reconciler.manifest.loader import Document
@@ -87,6 +87,13 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             yield document.problem(
                 (*where, "role"),
                 f"role {member.role!r} is declared absent (at {at(absent[member.role])})",
+            )
+        renamed = renamed_roles(context).get(member.role.casefold()) if member.role else None
+        if renamed is not None and member.role != renamed.name:
+            yield document.problem(
+                (*where, "role"),
+                f"role {member.role!r} is renamed to {renamed.name!r} (previousNames at"
+                f" {at(renamed)}): name it by its new name",
             )
 
 

@@ -81,5 +81,7 @@ def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarge
         ignorePrivileges=tuple(spec.ignorePrivileges),
         maxDeletes=spec.safety.maxDeletes,
         applier=spec.applier,
+        pruneRoles=spec.pruneRoles,
+        keepRoles=frozenset(spec.keepRoles),
         applyWindows=tuple(Window(w.schedule, w.duration, w.timeZone) for w in spec.applyWindows),
     )

@@ -174,6 +174,16 @@ class PortalSpec(Strict):
         " may do, whoever signs in to make it (a reviewer's read-only account)",
     )
     safety: Safety = Safety()
+    pruneRoles: bool = Field(
+        False,
+        description="delete the custom roles no Role document declares (by name or"
+        " previousNames), except keepRoles and the pre-built roles",
+    )
+    keepRoles: list[Annotated[str, Field(min_length=1)]] = Field(
+        [],
+        description="custom roles pruneRoles never deletes and drift does not list as"
+        " undeclared: names (any case) or role ids",
+    )
     # Empty: applies are always allowed; else only while one of the windows is open.
     applyWindows: list[ApplyWindow] = []
     include: list[str] = Field(

@@ -64,21 +64,21 @@ class Holders:
 @dataclass(frozen=True, slots=True)
 class Change:
     """One resource that differs; `before`/`after` hold only managed fields. `holders`:
-    for a change of a role's privileges, who holds the role once applied."""
+    for a change of a role's privileges, who holds the role once applied. `renamedFrom`:
+    the live name of a role this update renames in place (metadata.previousNames)."""
 
     address: str
     action: Action
     before: dict[str, Any] | None
     after: dict[str, Any] | None
     holders: Holders | None = None
+    renamedFrom: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        shown = {
-            "address": self.address,
-            "action": str(self.action),
-            "before": self.before,
-            "after": self.after,
-        }
+        shown: dict[str, Any] = {"address": self.address, "action": str(self.action)}
+        if self.renamedFrom is not None:
+            shown["renamedFrom"] = self.renamedFrom
+        shown.update(before=self.before, after=self.after)
         if self.holders is not None:
             shown["holders"] = self.holders.to_json()
         return shown
@@ -320,6 +320,9 @@ class Plan:
     # What ignore rules left alone, one entry per resource (not changes: an empty plan
     # may have some).
     ignored: tuple[Ignored, ...] = ()
+    # The live custom roles no manifest declares, left alone (no spec.pruneRoles): what
+    # a drift report mentions as information, never as drift.
+    undeclaredRoles: tuple[str, ...] = ()
 
     def with_manifests(self, manifests: str) -> Plan:
         return replace(self, manifests=manifests)

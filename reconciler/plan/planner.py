@@ -19,6 +19,7 @@ from reconciler.plan.ignored import ignored_changes, keep_ignored, pattern_typos
 from reconciler.plan.model import Action, Ignored, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
 from reconciler.plan.reach import with_holders
+from reconciler.plan.renames import resolve_renames
 from reconciler.plan.roles import role_address
 from reconciler.plan.unread import report_not_compared
 from reconciler.state import DesiredState, LiveState
@@ -43,13 +44,15 @@ def build_plan(
     the one checked, whatever `spec.applier` says.
     """
     moment = time.time() if now is None else now
-    # The roles' privileges as they are to be sent: declared, and the live ones kept.
-    keeping, kept = keep_ignored(desired, live)
-    draft = Draft(keeping, live, int(moment * 1000))
+    draft = Draft(desired, live, int(moment * 1000))
     _check_platform(draft)
     if draft.errors:
         # Another kind of portal altogether: a plan of changes against it means nothing.
         return Plan(portal=_portal_ref(desired, live), errors=tuple(draft.errors))
+    resolve_renames(draft)
+    # The roles' privileges as they are to be sent: declared, and the live ones kept
+    # (of a renamed role too: the live state names it as the manifests do).
+    draft.desired, kept = keep_ignored(desired, draft.live)
     kinds = registered()
     for kind in kinds:
         kind.plan(draft)
@@ -59,7 +62,7 @@ def build_plan(
     report_not_compared(draft)
     _leave_out_unreadable(draft)
     # Compared with every change, before --target leaves some out.
-    ignored = [*kept, *ignored_changes(desired, live, draft.now_ms, draft.changes)]
+    ignored = [*kept, *ignored_changes(desired, draft.live, draft.now_ms, draft.changes)]
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
@@ -74,8 +77,11 @@ def build_plan(
         draft.warn(address, typo)
     _check_deletes(draft, allow_deletes)
     # Holders are counted once every member change is known and the targets applied.
-    changes = tuple(sorted(with_holders(draft.changes, live), key=lambda c: c.address))
+    # Holders are counted on the live state as the plan names it (renamed roles by their
+    # new names); the digests on the live state as read (a renamed role by its old name).
+    changes = tuple(sorted(with_holders(draft.changes, draft.live), key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
+    touched |= {role_address(c.renamedFrom) for c in changes if c.renamedFrom is not None}
     fingerprint, digests = live_summary(live, touched)
     return Plan(
         portal=_portal_ref(desired, live),
@@ -88,6 +94,7 @@ def build_plan(
         targets=tuple(targets),
         notCompared=dict(sorted(live.unread.items())),
         ignored=_ignored(ignored, targets),
+        undeclaredRoles=draft.undeclared_roles,
     )
 
 

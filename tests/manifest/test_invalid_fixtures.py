@@ -240,6 +240,32 @@ for _name, _high in _SETTINGS.items():
     CASES.append((f"webhook-{_name}-zero", "webhooks.yaml", 5, (f"from 1 to {_high}, got 0",)))
 
 
+# Renames in place and strict mode for roles (metadata.previousNames, spec.pruneRoles).
+CASES += [
+    (
+        "role-previous-name-declared",
+        "roles.yaml",
+        9,
+        ("previousNames[1]", "'analyst' is the name of Role \"Analyst\"", "roles.yaml:1)"),
+    ),
+    (
+        "role-previous-name-claimed-twice",
+        "roles.yaml",
+        12,
+        ("'ANALYST' is also a previous name of Role \"Field Analyst\"", "roles.yaml:1)"),
+    ),
+    ("role-previous-name-is-own-name", "roles.yaml", 5, ("'Analyst' is the role's own name",)),
+    ("role-absent-with-previous-names", "roles.yaml", 5, ("declared absent", "previousNames")),
+    (
+        "members-role-by-previous-name",
+        "members.yaml",
+        6,
+        ("dave.role", "'analyst' is renamed to 'Field Analyst'", "name it by its new name"),
+    ),
+    ("portal-prune-roles-not-boolean", "portal.yaml", 9, ("spec.pruneRoles", "valid boolean")),
+]
+
+
 @pytest.mark.parametrize(("folder", "file", "line", "words"), CASES, ids=[c[0] for c in CASES])
 def test_each_error_class_is_refused_with_file_line_and_reason(
     folder: str, file: str, line: int, words: tuple[str, ...]

@@ -14,6 +14,7 @@ from reconciler.plan.render.lines import (
     call_line,
     compact_line,
     diff_lines,
+    information_line,
     kind_counts,
     riskiest_first,
     summary_line,
@@ -40,6 +41,9 @@ def head_lines(plan: Plan, mode: Mode, limit: int) -> list[str]:
         "",
         *_kind_table(plan, mode),
     ]
+    information = information_line(plan, mode)
+    if information:
+        out += [information, ""]
     for title, problems in (("Errors", plan.errors), ("Warnings", plan.warnings)):
         if problems:
             out.append(f"### {title}")

@@ -16,6 +16,7 @@ from reconciler.plan.render.lines import (
     call_line,
     field_lines,
     ignored_line,
+    information_line,
     kind_counts,
     problem_line,
     summary_line,
@@ -36,10 +37,13 @@ def _lines(plan: Plan, mode: Mode) -> list[Line]:
     """Summary and errors first; then the changes, warnings and (only for a plan that can
     be applied) the calls; the errors and summary again at the end of a long output."""
     summary: Line = (summary_line(plan, mode), "bold")
+    information = information_line(plan, mode)
+    noted: list[Line] = [(information, None)] if information else []
     if plan.empty and not plan.errors and not plan.warnings and not plan.ignored:
-        return [summary]
+        return [summary, *noted]
     errors = _problems("Errors:", plan.errors, "bold red")
-    body = _changes(plan, mode) + _ignored(plan) + _problems("Warnings:", plan.warnings, "yellow")
+    warnings = _problems("Warnings:", plan.warnings, "yellow")
+    body = _changes(plan, mode) + _ignored(plan) + warnings + noted
     if mode == "plan" and plan.calls and not plan.errors:
         body += [("Calls, in order:", "bold")]
         body += [(f"  {call_line(call)}", None) for call in plan.calls]
