@@ -276,3 +276,24 @@ def test_a_privilege_the_portal_adds_after_planning_makes_the_saved_plan_stale(
     replanned = vendor.orgctl("apply", PRIVILEGES, "--auto-approve", portal="hq")
     assert replanned.returncode == 0, output_of(replanned)
     assert {"features:user:manageVersions", *VENDOR} <= _analyst_privileges(vendor)
+
+
+def test_a_renamed_role_keeps_its_vendor_privileges(vendor: World, tmp_path: Path) -> None:
+    """Renamed in place (previousNames) while its privileges change: the set sent still
+    holds what the patterns keep."""
+    folder = tmp_path / "renamed"
+    shutil.copytree(PRIVILEGES, folder)
+    roles = folder / "roles.yaml"
+    roles.write_text(
+        roles.read_text().replace(
+            "  name: Analyst\n", "  name: Field Analyst\n  previousNames: [Analyst]\n"
+        )
+    )
+    before = vendor.api("hq").roles()["Analyst"]["id"]
+    applied = vendor.orgctl("apply", folder, "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    role = vendor.api("hq").roles()["Field Analyst"]
+    assert role["id"] == before
+    assert {*VENDOR, "portal:user:shareToGroup"} <= set(role["privileges"])
+    drift = vendor.orgctl("drift", folder, portal="hq")
+    assert drift.returncode == 0, output_of(drift)
