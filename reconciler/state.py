@@ -215,8 +215,9 @@ class DesiredState:
     # name; what each document ignores, by the document's address.
     ignorePrivileges: dict[str, tuple[str, ...]] = field(default_factory=dict)
     ignoring: dict[str, IgnoredPaths] = field(default_factory=dict)
-    # The manifests with the fields ignoreChanges leaves out (None: nothing is ignored):
-    # what a resource orgctl creates is created with.
+    # The documents with ignoreChanges, every field as declared (None: nothing is
+    # ignored): what a resource orgctl creates is created with, and what the plan
+    # compares to name the differences the rules hide.
     declared: DesiredState | None = None
 
 
