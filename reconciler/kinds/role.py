@@ -177,6 +177,11 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             ("metadata", "previousNames"),
             "a role declared absent has nothing to rename: drop previousNames",
         )
+    if model.spec.state == "absent" and model.spec.ignorePrivileges:
+        yield document.problem(
+            ("spec", "ignorePrivileges"),
+            "a role declared absent keeps no privileges: drop ignorePrivileges",
+        )
     yield from pattern_problems(document, ("spec", "ignorePrivileges"), model.spec.ignorePrivileges)
     if context.platform is None:
         return

@@ -214,6 +214,7 @@ CASES += [
     ),
     ("ignore-changes-state", "roles.yaml", 5, ("ignoreChanges[1]", "spec.state", "'present'")),
     ("ignore-privileges-blank-pattern", "roles.yaml", 6, ("ignorePrivileges[1]", "blank")),
+    ("ignore-privileges-on-absent-role", "roles.yaml", 6, ("spec.ignorePrivileges", "absent")),
     (
         "ignore-privileges-pattern-with-control-character",
         "portal.yaml",
