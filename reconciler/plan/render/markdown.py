@@ -50,6 +50,11 @@ def head_lines(plan: Plan, mode: Mode, limit: int) -> list[str]:
             items = [f"- {inline_code(safe(p.address))}: {safe(p.message)}" for p in problems]
             out.extend(_capped(items, limit // 4))
             out.append("")
+    if plan.ignored:
+        out += ["### Ignored by the manifests' ignore rules (neither changed nor drift)", ""]
+        items = [f"- {inline_code(safe(i.address))}: {safe(i.what)}" for i in plan.ignored]
+        out.extend(_capped(items, limit // 4))
+        out.append("")
     return out
 
 
