@@ -1,4 +1,4 @@
-"""A Markdown report of a plan or drift check that could not be made.
+"""A Markdown report of a plan, drift check or access report that could not be made.
 
 Markdown output is posted as it is (a pull-request comment, an issue): when the manifests
 are invalid or the portal cannot be read, an empty output would be posted as an empty
@@ -14,12 +14,11 @@ from contextlib import contextmanager
 import click
 
 from reconciler.errors import UserError
-from reconciler.plan import Mode
 from reconciler.shown import longest_backtick_run, safe
 
 
 @contextmanager
-def markdown_failure(fmt: str, mode: Mode, where: str) -> Iterator[None]:
+def markdown_failure(fmt: str, mode: str, where: str) -> Iterator[None]:
     """With `--format markdown`, a `UserError` also prints a Markdown report saying why
     nothing could be compared; the error then ends the command as before (exit 1)."""
     try:
@@ -30,12 +29,16 @@ def markdown_failure(fmt: str, mode: Mode, where: str) -> Iterator[None]:
         raise
 
 
-def failure_markdown(mode: Mode, where: str, lines: list[str]) -> str:
+# What each command could not do, for the report's "Failed:" line.
+_NOT_DONE = {"plan": "planned", "drift": "checked for drift", "access": "read for access"}
+
+
+def failure_markdown(mode: str, where: str, lines: list[str]) -> str:
     """The report: each line of the error escaped as every other output escapes it, so
     a line break in a role name cannot start a line of its own inside the fence."""
     message = "\n".join(safe(line) for line in lines)
     fence = "`" * max(3, longest_backtick_run(message) + 1)
-    what = "planned" if mode == "plan" else "checked for drift"
+    what = _NOT_DONE.get(mode, "read")
     return (
         f"## orgctl {mode}: {safe(where)}\n\n"
         f"**Failed: the portal could not be {what}; nothing was compared.**\n\n"

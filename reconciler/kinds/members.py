@@ -104,8 +104,12 @@ def _desired(desired: DesiredState, document: Document) -> None:
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
+    # Only what a plan depends on, encoded as the record was before it grew the access
+    # report's fields: a sign-in (lastLogin) or an account disabled between plan and apply
+    # leaves a saved plan as good as it was.
     for user, member in live.members.items():
-        yield ADDRESS.of(user), (member, live.memberDetails.get(user))
+        planned = {"username": member.username, "role": member.role, "level": member.level}
+        yield ADDRESS.of(user), (planned, live.memberDetails.get(user))
 
 
 def _export(given: ExportInput) -> ExportPart:

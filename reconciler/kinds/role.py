@@ -28,6 +28,7 @@ from reconciler.kinds.registry import (
 )
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, source, text
+from reconciler.manifest.ignoring import pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.writer import to_node
@@ -51,6 +52,7 @@ class RoleSpec(models.Strict):
         list[str] | None, models.string_set(nullable=True, item=models.PRIVILEGE_MARK)
     ] = None
     state: models.Presence = "present"
+    ignorePrivileges: models.StringSet = Field([], description=models.IGNORE_PRIVILEGES)
 
 
 class RoleMetadata(models.DocumentMetadata):
@@ -175,6 +177,12 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             ("metadata", "previousNames"),
             "a role declared absent has nothing to rename: drop previousNames",
         )
+    if model.spec.state == "absent" and model.spec.ignorePrivileges:
+        yield document.problem(
+            ("spec", "ignorePrivileges"),
+            "a role declared absent keeps no privileges: drop ignorePrivileges",
+        )
+    yield from pattern_problems(document, ("spec", "ignorePrivileges"), model.spec.ignorePrivileges)
     if context.platform is None:
         return
     for index, privilege in enumerate(model.spec.privileges or ()):
@@ -191,6 +199,8 @@ def _desired(desired: DesiredState, document: Document) -> None:
     if previous:
         desired.previousNames[document.name] = tuple(previous)
     desired.roles[document.name] = role
+    if spec.ignorePrivileges:
+        desired.ignorePrivileges[document.name] = tuple(spec.ignorePrivileges)
     desired.sources[ADDRESS.of(document.name)] = source(document)
 
 
@@ -272,7 +282,7 @@ KIND = Kind(
     model=Role,
     singleton=False,
     addresses=(ADDRESS,),
-    set_fields=(("spec", "privileges"),),
+    set_fields=(("spec", "privileges"), ("spec", "ignorePrivileges")),
     identities=_identities,
     rules=_rules,
     desired=_desired,

@@ -85,6 +85,11 @@ def string_set(
 
 StringSet = Annotated[list[str], string_set()]
 
+IGNORE_PRIVILEGES = (
+    "shell-style patterns (fnmatch, e.g. features:user:*): a live privilege matching one is"
+    " kept and never reported as drift, unless declared"
+)
+
 
 # --- metadata ------------------------------------------------------------------------------
 
@@ -109,6 +114,11 @@ class DocumentMetadata(Metadata):
     )
     overlay: bool = Field(
         False, description="patches the document of this kind and name of an included folder"
+    )
+    ignoreChanges: list[Annotated[str, Field(min_length=1)]] = Field(
+        [],
+        description="field paths under spec that are neither planned nor reported as drift"
+        " ('*' for any key or element), e.g. description, members.*.level",
     )
 
 
@@ -156,6 +166,7 @@ class PortalSpec(Strict):
     version: str
     auth: AuthSpec
     extraPrivileges: list[str] = []
+    ignorePrivileges: list[str] = Field([], description=IGNORE_PRIVILEGES)
     applier: str | None = Field(
         None,
         min_length=1,

@@ -39,7 +39,9 @@ def plan_roles(draft: Draft) -> None:
         if not want.present:
             continue  # deletions wait until member reassignments are known
         if have is None:
-            _create(draft, want)
+            # Created as declared: ignoreChanges spares the fields of a role that exists.
+            declared = draft.desired.declared
+            _create(draft, declared.roles.get(name, want) if declared else want)
         else:
             _update(draft, want, have)
 

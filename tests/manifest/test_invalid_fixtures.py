@@ -199,6 +199,29 @@ CASES += [
         ("'collaboration id'", "U+0009"),
     ),
 ]
+# Ignore rules: a path the kind lacks (with the one meant), one whose absence means
+# something, a blank pattern, a pattern that would drive a terminal.
+CASES += [
+    (
+        "ignore-changes-unknown-path",
+        "collaborations.yaml",
+        6,
+        (
+            "metadata.ignoreChanges[0]",
+            "spec.workspaces.*.schedule has no field 'startTme'",
+            "did you mean spec.workspaces.*.schedule.startTime?",
+        ),
+    ),
+    ("ignore-changes-state", "roles.yaml", 5, ("ignoreChanges[1]", "spec.state", "'present'")),
+    ("ignore-privileges-blank-pattern", "roles.yaml", 6, ("ignorePrivileges[1]", "blank")),
+    ("ignore-privileges-on-absent-role", "roles.yaml", 6, ("spec.ignorePrivileges", "absent")),
+    (
+        "ignore-privileges-pattern-with-control-character",
+        "portal.yaml",
+        9,
+        ("spec.ignorePrivileges[0]", "U+001B"),
+    ),
+]
 _SETTINGS = {
     "notificationAttempts": 5,
     "notificationTimeOutInSeconds": 60,

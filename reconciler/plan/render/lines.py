@@ -17,7 +17,7 @@ from reconciler.plan.elements import (
     granted_admin,
     granted_privileges,
 )
-from reconciler.plan.model import Action, Call, Change, Holders, Plan, PlanProblem
+from reconciler.plan.model import Action, Call, Change, Holders, Ignored, Plan, PlanProblem
 from reconciler.plan.normalize import TIME_FIELDS
 from reconciler.plan.render import Mode
 from reconciler.shown import safe
@@ -218,6 +218,13 @@ def address_line(change: Change) -> str:
     flag = f"  (grants administrative privileges: {named})" if admin else ""
     renamed = f" (renamed from {change.renamedFrom})" if change.renamedFrom is not None else ""
     return safe(f"{SIGNS[change.action]} {change.address}{renamed}{flag}")
+
+
+IGNORED_TITLE = "Ignored by the manifests' ignore rules (neither changed nor drift):"
+
+
+def ignored_line(ignored: Ignored) -> str:
+    return safe(str(ignored))
 
 
 def problem_line(problem: PlanProblem) -> str:
