@@ -51,13 +51,17 @@ def table_cell(text: str) -> str:
     return inline_code(safe(text)).replace("|", "\\|")
 
 
-_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+# The characters that can open Markdown or HTML inside a line: emphasis, code, links and
+# images, raw HTML and entities, strikethrough, table cells, headings. Commas, quotes,
+# colons and hyphens mid-line open nothing, and escaping them would only clutter the
+# comment's source.
+_MARKDOWN_MARKUP = re.compile(r"([\\`*_\[\]<>!|~&#])")
 
 
 def markdown_text(text: str) -> str:
-    """`text` as Markdown prose that is shown as written: every ASCII punctuation
-    character backslash-escaped, so no `<script>`, link, emphasis or `|` takes effect."""
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", safe(text))
+    """`text` as Markdown prose that is shown as written: every character that could
+    open markup backslash-escaped, so no `<script>`, link, emphasis or `|` takes effect."""
+    return _MARKDOWN_MARKUP.sub(r"\\\1", safe(text))
 
 
 __all__ = ["inline_code", "longest_backtick_run", "markdown_text", "safe", "table_cell"]

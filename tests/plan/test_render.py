@@ -134,6 +134,21 @@ def test_markdown_comment() -> None:
     golden("busy.plan.md", render_markdown(busy_plan()))
 
 
+def test_markdown_messages_name_a_role_as_text_never_as_markup() -> None:
+    """A warning quotes the role's name, which a pull request's author chooses: in the
+    comment it must read as written, not open a link, an image or raw HTML."""
+    hostile = "Zeta](https://example.invalid)<img src=x>![t](https://example.invalid/t.png)"
+    desired = busy_hq()
+    desired.members["alice"] = Member("alice", hostile, 1)
+    desired.roles[hostile] = Role(
+        hostile, "z", frozenset({"portal:user:joinGroup", "portal:user:createItem"})
+    )
+    text = render_markdown(build_plan(desired, hq_live(), now=NOW))
+    warnings = text.split("### Warnings\n", 1)[1].split("\n\n", 1)[0]
+    assert "Zeta\\](https://example.invalid)\\<img src=x\\>\\!\\[t\\]" in warnings, warnings
+    assert "<img" not in warnings.replace("\\<img", "")
+
+
 def test_markdown_is_truncated_with_a_note() -> None:
     live = hq_live()
     desired = hq_desired()

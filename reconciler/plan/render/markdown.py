@@ -19,7 +19,7 @@ from reconciler.plan.render.lines import (
     riskiest_first,
     summary_line,
 )
-from reconciler.shown import inline_code, longest_backtick_run, safe
+from reconciler.shown import inline_code, longest_backtick_run, markdown_text, safe
 
 LIMIT = 65_000
 # Room kept for the closing fences and the note on what was left out (per kind).
@@ -28,7 +28,12 @@ RESERVE = 1_200
 
 def heading(plan: Plan, mode: Mode) -> str:
     title = "orgctl drift" if mode == "drift" else "orgctl plan"
-    return f"## {title}: {safe(plan.portal.url)}"
+    return f"## {title}: {inline_code(safe(plan.portal.url))}"
+
+
+def _listed(address: str, message: str) -> str:
+    # The message quotes names a pull request's author chooses: prose, never markup.
+    return f"- {inline_code(safe(address))}: {markdown_text(message)}"
 
 
 def head_lines(plan: Plan, mode: Mode, limit: int) -> list[str]:
@@ -47,12 +52,12 @@ def head_lines(plan: Plan, mode: Mode, limit: int) -> list[str]:
     for title, problems in (("Errors", plan.errors), ("Warnings", plan.warnings)):
         if problems:
             out.append(f"### {title}")
-            items = [f"- {inline_code(safe(p.address))}: {safe(p.message)}" for p in problems]
+            items = [_listed(p.address, p.message) for p in problems]
             out.extend(_capped(items, limit // 4))
             out.append("")
     if plan.ignored:
         out += ["### Ignored by the manifests' ignore rules (neither changed nor drift)", ""]
-        items = [f"- {inline_code(safe(i.address))}: {safe(i.what)}" for i in plan.ignored]
+        items = [_listed(i.address, i.what) for i in plan.ignored]
         out.extend(_capped(items, limit // 4))
         out.append("")
     return out
