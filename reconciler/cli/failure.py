@@ -14,19 +14,23 @@ from contextlib import contextmanager
 import click
 
 from reconciler.errors import UserError
+from reconciler.html import render_failure_html
 from reconciler.plan import Mode
 from reconciler.shown import longest_backtick_run, safe
 
 
 @contextmanager
 def markdown_failure(fmt: str, mode: Mode, where: str) -> Iterator[None]:
-    """With `--format markdown`, a `UserError` also prints a Markdown report saying why
-    nothing could be compared; the error then ends the command as before (exit 1)."""
+    """With `--format markdown` (or html), a `UserError` also prints a report in that
+    format saying why nothing could be compared; the error then ends the command as
+    before (exit 1)."""
     try:
         yield
     except UserError as exc:
         if fmt == "markdown":
             click.echo(failure_markdown(mode, where, exc.lines), nl=False)
+        elif fmt == "html":
+            click.echo(render_failure_html(mode, where, exc.lines), nl=False)
         raise
 
 

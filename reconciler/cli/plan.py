@@ -42,7 +42,7 @@ from reconciler.workflow import (
     ),
 )
 @options.manifest_paths
-@options.report_format("text", "json", "markdown")
+@options.report_format("text", "json", "markdown", "html")
 @options.output_file("Also save the plan as JSON, for `orgctl apply --plan`.")
 @click.option(
     "--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes, 0 when none."
