@@ -95,6 +95,7 @@ SCRIPT = """
     var given = cell.getAttribute("data-sort");
     return given === null ? cell.textContent.trim() : given;
   }
+  function counted(n) { return n.toLocaleString("en-US") + (n === 1 ? " row" : " rows"); }
   function setup(table) {
     var body = table.tBodies[0];
     if (!body) { return; }
@@ -120,7 +121,8 @@ SCRIPT = """
         if (keep) { shown++; }
       }
       if (count) {
-        count.textContent = words.length ? shown + " of " + total + " rows" : total + " rows";
+        count.textContent = words.length ? shown.toLocaleString("en-US") + " of " + counted(total)
+          : counted(total);
       }
     }
     if (input) {

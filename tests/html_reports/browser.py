@@ -107,12 +107,21 @@ class Opened:
         return rows
 
     def filter(self, table: str, words: str) -> None:
+        """Type `words` in the table's filter box and wait until the page has applied
+        them (it waits for a pause in typing on a long table): its count says so."""
         box = self.page.get_by_label(f"Filter {table}", exact=True)
         box.fill(words)
-        # The page waits for a pause in typing on a long table; wait for the count.
-        count = self.page.locator(f"#{box.get_attribute('id')[: -len('-filter')]}-count")
-        if words:
-            count.filter(has_text=" of ").wait_for()
+        count = f"{str(box.get_attribute('id'))[: -len('-filter')]}-count"
+        try:
+            self.page.wait_for_function(
+                """([count, filtered]) =>
+                    document.getElementById(count).textContent.includes(" of ") === filtered""",
+                arg=[count, bool(words.strip())],
+                timeout=10_000,
+            )
+        except Exception:
+            self.assert_clean()  # a script error says more than the timeout
+            raise
 
     def sort(self, table: str, column: str) -> None:
         box = self.page.get_by_label(f"Filter {table}", exact=True)

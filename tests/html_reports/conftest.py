@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.html.browser import chromium, missing
+from tests.e2e.conftest import demo, serve  # noqa: F401  (the end-to-end pages' service)
+from tests.html_reports.browser import chromium, missing
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
