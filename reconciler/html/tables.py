@@ -2,8 +2,9 @@
 
 A table is `<table class="data" id=ID>` with a button in each header (click to sort) and
 a search box `ID-filter` above it (type to hide the rows that do not hold every word);
-both work from the DOM alone. A cell's `data-sort` (a number, a date) orders it where
-its text would not.
+both work from the DOM alone. A long table shows its first `SHOWN` rows (of those that
+match) and a button `ID-more` to show them all. A cell's `data-sort` (a number, a date)
+orders it where its text would not.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from reconciler.html.page import Markup, text
+from reconciler.html.page import SHOWN, Markup, text
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,15 +67,22 @@ def table(
 ) -> Markup:
     """The filter box, the row count and the table; `empty` in their place without rows.
     `ident` is made here (`Ids`), never from data."""
-    body = ["<tr>" + "".join(c.html() for c in row) + "</tr>" for row in rows]
+    body = [
+        ("<tr>" if index < SHOWN else "<tr hidden>") + "".join(c.html() for c in row) + "</tr>"
+        for index, row in enumerate(rows)
+    ]
     if not body:
         return Markup(f'<p class="muted">{text(empty)}</p>')
     count = f"{len(body):,} row" + ("" if len(body) == 1 else "s")
+    more = ""
+    if len(body) > SHOWN:
+        count += f" (first {SHOWN:,} shown)"
+        more = f'<button type="button" id="{ident}-more">Show all {len(body):,}</button>'
     return Markup(
         '<div class="filter">'
         f'<input type="search" id="{ident}-filter" aria-label="Filter {text(label)}"'
         f' placeholder="Filter {text(label)}" autocomplete="off" spellcheck="false">'
-        f'<span id="{ident}-count" class="muted" aria-live="polite">{count}</span></div>\n'
+        f'<span id="{ident}-count" class="muted" aria-live="polite">{count}</span>{more}</div>\n'
         f'<div class="scroll"><table class="data" id="{ident}">'
         f"<thead><tr>{''.join(_head(c) for c in columns)}</tr></thead>\n<tbody>\n"
         + "\n".join(body)

@@ -18,6 +18,7 @@ from reconciler.html import (
     render_fleet_html,
     render_html,
 )
+from reconciler.html.page import SHOWN
 from tests.e2e.harness import EXAMPLES, World, output_of
 from tests.html_reports.browser import DESKTOP, PHONE, Opened, open_report
 from tests.html_reports.documents import (
@@ -203,4 +204,31 @@ def test_cli_drift_of_a_fleet_page(browser: Browser, demo: World, tmp_path: Path
     section = opened.page.locator("#portal-3")
     assert "fleet-hq: drifted" in section.locator("summary").first.inner_text()
     assert section.locator("table.data").count() >= 2  # its kinds and its changes
+    opened.assert_clean()
+
+
+def test_a_long_table_shows_its_first_rows_and_filters_and_sorts_them_all(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Past SHOWN rows, the page lays out only the first ones (10,000 rows stay quick);
+    filtering and sorting still reach every row, and "Show all" shows them."""
+    document = access_document()
+    extra = [dict(document["members"][1], username=f"m{i:04}") for i in range(SHOWN + 100)]
+    document["members"] = document["members"] + extra
+    total = len(document["members"])
+    opened = _opened(browser, tmp_path, render_access_html(document), "long")
+    assert len(_usernames(opened)) == SHOWN
+    count = opened.page.locator(f"#{_ident(opened, 'members')}-count")
+    assert count.inner_text() == f"{total:,} rows (first {SHOWN} shown)"
+    last = f"m{SHOWN + 99:04}"
+    opened.filter("members", last)
+    assert _usernames(opened) == [last]
+    opened.filter("members", "")
+    opened.sort("members", "Username")
+    opened.sort("members", "Username")  # descending: rows from past the first SHOWN lead
+    assert _usernames(opened)[:2] == [last, f"m{SHOWN + 98:04}"]
+    assert len(_usernames(opened)) == SHOWN
+    opened.page.get_by_role("button", name=f"Show all {total:,}").click()
+    assert len(_usernames(opened)) == total
+    assert opened.page.get_by_role("button", name=f"Show all {total:,}").is_hidden()
     opened.assert_clean()
