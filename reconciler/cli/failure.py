@@ -21,15 +21,14 @@ from reconciler.shown import longest_backtick_run, safe
 
 @contextmanager
 def markdown_failure(fmt: str, mode: Mode, where: str) -> Iterator[None]:
-    """With `--format markdown` (or html), a `UserError` also prints a report in that
-    format saying why nothing could be compared; the error then ends the command as
-    before (exit 1)."""
+    """With `--format markdown`, a `UserError` also prints a Markdown report saying why
+    nothing could be compared; the error then ends the command as before (exit 1)."""
     try:
         yield
     except UserError as exc:
         if fmt == "markdown":
             click.echo(failure_markdown(mode, where, exc.lines), nl=False)
-        elif fmt == "html":
+        elif fmt == "html":  # a page in its place, as the Markdown report
             click.echo(render_failure_html(mode, where, exc.lines), nl=False)
         raise
 

@@ -186,10 +186,14 @@ def _section(portal: PortalReport, anchor: str, mode: Mode, ids: Ids) -> str:
     )
 
 
-def render_failure_html(mode: Mode, where: str, lines: Sequence[str]) -> str:
-    """The report of a plan or drift check that could not be made, saying why."""
-    what = "planned" if mode == "plan" else "checked for drift"
-    title = f"{TITLES[mode]}: {where}"
+# What each command could not do, for the failure page's first line.
+_NOT_DONE = {"plan": "planned", "drift": "checked for drift", "access": "read for access"}
+
+
+def render_failure_html(command: str, where: str, lines: Sequence[str]) -> str:
+    """The page of a report that could not be made (plan, drift, access), saying why."""
+    what = _NOT_DONE.get(command, "read")
+    title = f"orgctl {command}: {where}"
     body = (
         f"<h1>{text(title)}</h1>\n"
         f'<p class="summary error">Failed: the portal could not be {what};'

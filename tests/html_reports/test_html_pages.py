@@ -21,6 +21,9 @@ from reconciler.html import (
     render_html,
 )
 from reconciler.html.page import SCRIPT, STYLE
+from tests.cli import env_with, orgctl
+from tests.e2e.harness import EXAMPLES, output_of
+from tests.e2e.test_markdown_failure import dead_url
 from tests.html_reports.documents import (
     HOSTILE,
     HOSTILE_DESCRIPTION,
@@ -187,3 +190,17 @@ def test_the_plan_page_says_what_the_markdown_says() -> None:
     assert positions == sorted(positions)
     for hunk in hunks(plan):
         assert all(text(line) in page for line in hunk.lines)
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("command", ["plan", "drift"])
+def test_a_report_that_cannot_be_made_is_a_page_saying_why(command: str) -> None:
+    """As with Markdown: the page a CI step keeps says why, never an empty file; no
+    secret is in it."""
+    env = env_with(ORGCTL_PORTAL_URL=dead_url(), ORGCTL_TOKEN="t0ken-value")
+    result = orgctl(command, EXAMPLES / "hq", "--format", "html", env=env)
+    assert result.returncode == 1, output_of(result)
+    assert result.stdout.startswith("<!DOCTYPE html>"), output_of(result)
+    assert "Failed: the portal could not be" in result.stdout
+    assert "is unreachable" in result.stdout
+    assert "t0ken-value" not in result.stdout + result.stderr
