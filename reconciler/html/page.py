@@ -49,9 +49,9 @@ p.summary { font-weight: 600; }
 .muted { color: var(--muted); }
 .scroll { overflow-x: auto; max-width: 100%; border: 1px solid var(--line);
   border-radius: 6px; }
-table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+table { border-collapse: collapse; width: max-content; min-width: 100%; font-size: .9rem; }
 th, td { padding: .35rem .5rem; border-bottom: 1px solid var(--line); text-align: left;
-  vertical-align: top; overflow-wrap: normal; }
+  vertical-align: top; overflow-wrap: normal; max-width: 30rem; }
 thead th { background: var(--head); position: sticky; top: 0; white-space: nowrap; }
 th button { all: unset; cursor: pointer; font-weight: 600; }
 th button:focus-visible { outline: 2px solid var(--muted); }

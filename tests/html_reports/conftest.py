@@ -1,6 +1,10 @@
 """The browser the HTML report tests open pages in: one headless Chromium per test
-process; without Chromium or Playwright, the tests that need it skip saying how to
-install them."""
+module; without Chromium or Playwright, the tests that need it skip saying how to
+install them.
+
+Per module, not per session: Playwright's synchronous API keeps an event loop running in
+the test process while it is open, and a later test running orgctl in process (its own
+`asyncio.run`) would fail; so the browser closes once its module is done."""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     why = missing()
     if why is not None:
