@@ -218,13 +218,16 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     report = document(args.members, args.roles)
-    start = time.perf_counter()
-    page = render_access_html(report)
-    render = time.perf_counter() - start
+    wall, cpu = float("inf"), float("inf")
+    for _ in range(args.runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        page = render_access_html(report)
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - start_cpu)
     print(
         f"access HTML of {args.members:,} members, {args.roles:,} roles,"
         f" {len(report['findings']):,} findings: {len(page.encode()) / 1e6:.2f} MB,"
-        f" rendered in {render:.2f} s"
+        f" rendered in {wall:.2f} s ({cpu:.2f} s CPU)"
     )
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "access.html"
