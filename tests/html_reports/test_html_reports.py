@@ -18,7 +18,7 @@ from reconciler.html import (
     render_fleet_html,
     render_html,
 )
-from reconciler.html.page import SHOWN
+from reconciler.html.page import SHOWN, Markup, page
 from tests.e2e.harness import EXAMPLES, World, output_of
 from tests.html_reports.browser import DESKTOP, PHONE, Opened, open_report
 from tests.html_reports.documents import (
@@ -232,3 +232,20 @@ def test_a_long_table_shows_its_first_rows_and_filters_and_sorts_them_all(
     assert len(_usernames(opened)) == total
     assert opened.page.get_by_role("button", name=f"Show all {total:,}").is_hidden()
     opened.assert_clean()
+
+
+def test_the_watch_catches_a_load_and_what_the_policy_blocks(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """The checks above can fail: a page that loads an image is seen doing so, and the
+    same markup inside a report's shell is refused by its policy, which the console says."""
+    image = '<img src="http://127.0.0.1:9/x.png" alt="">'
+    plain = tmp_path / "plain.html"
+    plain.write_text(f"<!DOCTYPE html><html><body>{image}</body></html>", encoding="utf-8")
+    opened = open_report(browser, plain)
+    assert opened.requests == ["http://127.0.0.1:9/x.png"]
+    shell = tmp_path / "shell.html"
+    shell.write_text(page("shell", Markup(image + "<script>alert(3)</script>")), encoding="utf-8")
+    opened = open_report(browser, shell)
+    assert opened.requests == [] and opened.dialogs == []
+    assert any("Content Security Policy" in e for e in opened.console_errors), opened
