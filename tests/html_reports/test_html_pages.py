@@ -8,6 +8,7 @@ import base64
 import hashlib
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +23,8 @@ from reconciler.html import (
 )
 from reconciler.html.page import SCRIPT, STYLE
 from tests.cli import env_with, orgctl
-from tests.e2e.harness import EXAMPLES, output_of
+from tests.e2e.harness import EXAMPLES, World, output_of
+from tests.e2e.test_apply_windows import ALWAYS, with_window
 from tests.e2e.test_markdown_failure import dead_url
 from tests.html_reports.documents import (
     HOSTILE,
@@ -204,3 +206,13 @@ def test_a_report_that_cannot_be_made_is_a_page_saying_why(command: str) -> None
     assert "Failed: the portal could not be" in result.stdout
     assert "is unreachable" in result.stdout
     assert "t0ken-value" not in result.stdout + result.stderr
+
+
+@pytest.mark.e2e
+def test_the_apply_window_sentence_stays_off_the_page(demo: World, tmp_path: Path) -> None:
+    """As with JSON, the sentence goes to stderr: stdout is the page alone."""
+    folder = with_window(tmp_path, ALWAYS)
+    planned = demo.orgctl("plan", folder, "--format", "html", portal="hq")
+    assert planned.returncode == 0, output_of(planned)
+    assert planned.stdout.startswith("<!DOCTYPE html>") and planned.stdout.endswith("</html>\n")
+    assert "Apply window: open now, until" in planned.stderr
