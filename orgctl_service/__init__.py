@@ -45,6 +45,10 @@ Auth
   (the default when `client` is omitted) to the address asking; a mismatch is 498.
   Passwords are kept as salted scrypt hashes (`passwords`), tokens as their SHA-256
   (`auth.token_key`); sign-ins lock after repeated failures (`signin`).
+- A sign-in records the member's `lastLogin` (epoch ms, service clock; -1 until the
+  first, or as the state file seeds it). A member seeded `disabled: true` cannot sign
+  in: code 400, GWM_0009, "This account has been disabled." once the password matched
+  (a wrong one answers as for anyone), as a disabled account is refused by real portals.
 - org_admin holds every privilege of its platform, so any organization administrator
   passes "holds portal:admin:manageWebhooks"; org_publisher and org_user hold the user
   and publisher privileges (`auth`).

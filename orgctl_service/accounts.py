@@ -31,7 +31,6 @@ _NEUTRAL: dict[str, Any] = {
     "description": None,
     "idpUsername": None,
     "favGroupId": None,
-    "lastLogin": NEVER,  # sign-ins are not recorded
     "mfaEnabled": False,
     "access": "org",
     "storageUsage": 0,
@@ -62,6 +61,11 @@ def profile(user: Doc, portal: Doc) -> dict[str, Any]:
         "modified": user["created"],
         **user_type(user, portal),
     }
+
+
+def last_login(user: Doc) -> int:
+    """Epoch ms of the member's last sign-in; -1 when never (or in an older database)."""
+    return int(user.get("lastLogin", NEVER))
 
 
 def user_type(user: Doc, portal: Doc) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import secrets
 from orgctl_service.context import Ctx
 from orgctl_service.errors import ApiError, forbidden
 from orgctl_service.world import Doc, portal_platform
-from reconciler.catalog import LEVEL_ONE_PRIVILEGES, privileges_for
+from reconciler.catalog import LEVEL_ONE_PRIVILEGES, builtin_role_privileges, privileges_for
 
 MINUTE_MS = 60_000
 TOKEN_MINUTES_DEFAULT = 60
@@ -78,13 +78,7 @@ def binding(client: str, value: str) -> str:
 
 def builtin_privileges(role: str, portal: Doc) -> set[str]:
     every = privileges_for(portal_platform(portal)) | set(portal.get("extraPrivileges") or [])
-    if role == "org_admin":
-        return set(every)
-    prefixes: tuple[str, ...] = ("portal:user:",)
-    if role == "org_publisher":
-        prefixes = ("portal:user:", "portal:publisher:", "premium:", "features:user:")
-    chosen = {p for p in every if p.startswith(prefixes)}
-    return chosen | ({"features:user:edit"} & every)
+    return set(builtin_role_privileges(role, every))
 
 
 def effective_privileges(user: Doc, portal: Doc) -> list[str]:

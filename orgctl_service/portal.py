@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from orgctl_service.accounts import profile
+from orgctl_service.accounts import last_login, profile
 from orgctl_service.auth import (
     TOKEN_MINUTES_DEFAULT,
     TOKEN_MINUTES_MAX,
@@ -120,8 +120,9 @@ def member_view(user: Doc, portal: Doc) -> dict[str, Any]:
         **({"roleId": user["role"]} if custom else {}),
         "level": str(user["level"]),
         "orgId": portal["id"],
-        "disabled": False,
+        "disabled": bool(user.get("disabled", False)),
         "created": user["created"],
+        "lastLogin": last_login(user),
         # Not in real portals' answers (they tell only the built-in Administrator role
         # by `roleId`): this service keeps one default administrator, who alone creates
         # roles and sets privileges and whose role cannot change, and says who it is.

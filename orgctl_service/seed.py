@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from orgctl_service.accounts import NEVER
 from orgctl_service.clock import now_real_ms, parse_time
 from orgctl_service.passwords import forget_seeded, seed_hash
 from orgctl_service.world import Doc, World
@@ -167,7 +168,19 @@ def _user(raw: dict[str, Any], roles: dict[str, Doc], where: str, clock: int) ->
         "ownedGroups": int(raw.get("ownedGroups", 0)),
         "appLicenses": [str(a) for a in raw.get("appLicenses") or []],
         "created": clock,
+        "disabled": bool(raw.get("disabled", False)),
+        # Epoch ms of the last sign-in (ISO 8601 or ms in the state); -1: never signed in.
+        "lastLogin": _last_login(raw.get("lastLogin"), where, raw.get("username")),
     }
+
+
+def _last_login(value: object, where: str, username: object) -> int:
+    if value is None or value == -1:
+        return NEVER
+    try:
+        return parse_time(value)
+    except ValueError as exc:
+        raise ValueError(f"{where}: user {username!r} lastLogin: {exc}") from None
 
 
 def _webhook(raw: dict[str, Any], clock: int) -> Doc:

@@ -8,7 +8,8 @@ service does the same, per member name of a portal, whether or not the member ex
 20 consecutive failures within 15 minutes whatever names they tried, so one address
 cannot spray a password across many names. A successful sign-in clears both counts. A
 locked name or address is refused without checking the password, even the right one,
-until the lock ends.
+until the lock ends. A disabled account is refused even with its password; a sign-in
+records the member's `lastLogin` on the service clock.
 
 Locks run on real time, not on the service clock (`lockout`): a state whose clock
 stands still still unlocks after 15 minutes; a test ends a lock by moving the clock 15
@@ -25,6 +26,7 @@ from orgctl_service.passwords import hash_password, needs_rehash, unknown_member
 from orgctl_service.world import Doc
 
 INVALID = "Invalid username or password."
+DISABLED = "This account has been disabled."
 
 
 def sign_in(ctx: Ctx, username: str, password: str) -> Doc:
@@ -52,8 +54,13 @@ def sign_in(ctx: Ctx, username: str, password: str) -> Doc:
         ctx.sign_ins.failed(keys)
         raise ApiError(400, "GWM_0009", "Unable to generate token.", [INVALID])
     ctx.sign_ins.succeeded(keys)
+    if user.get("disabled"):
+        # Told only to who knows the password, as a real portal tells it.
+        raise ApiError(400, "GWM_0009", "Unable to generate token.", [DISABLED])
     if needs_rehash(stored):  # unsalted (an older database) or seeded at a lower cost
         stored = user["passwordHash"] = hash_password(password)
-        ctx.touch_member(username)
+    # The member's `lastLogin`, as real portals record each sign-in.
+    user["lastLogin"] = ctx.now
+    ctx.touch_member(username)
     remembered.keep(who, stored, password)
     return user  # type: ignore[no-any-return]

@@ -261,6 +261,26 @@ LEVEL_ONE_PRIVILEGES: frozenset[str] = frozenset(
 
 BUILTIN_ROLES: tuple[str, ...] = ("org_admin", "org_publisher", "org_user")
 
+# What each built-in role holds, by privilege prefix (the vendor's role documentation:
+# the Administrator holds every privilege, the Publisher the user's and the publishing and
+# premium ones, the User the user's and editing). None: every privilege offered.
+_BUILTIN_PREFIXES: dict[str, tuple[str, ...] | None] = {
+    "org_admin": None,
+    "org_publisher": ("portal:user:", "portal:publisher:", "premium:", "features:user:"),
+    "org_user": ("portal:user:",),
+}
+
+
+def builtin_role_privileges(role: str, offered: Iterable[str]) -> frozenset[str]:
+    """The privileges a built-in role holds among those `offered` (the platform's catalog
+    and the portal's extra privileges); an unknown role holds what org_user holds."""
+    offered = frozenset(offered)
+    prefixes = _BUILTIN_PREFIXES.get(role, _BUILTIN_PREFIXES["org_user"])
+    if prefixes is None:
+        return offered
+    chosen = {p for p in offered if p.startswith(prefixes)}
+    return frozenset(chosen | ({"features:user:edit"} & offered))
+
 
 @dataclass(frozen=True, slots=True)
 class PrebuiltRole:

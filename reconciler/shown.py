@@ -39,4 +39,25 @@ def longest_backtick_run(text: str) -> int:
     return max((len(run) for run in runs), default=0)
 
 
-__all__ = ["longest_backtick_run", "safe"]
+def inline_code(text: str) -> str:
+    """`text` as Markdown inline code that its own backticks cannot end."""
+    ticks = "`" * (longest_backtick_run(text) + 1)
+    return f"{ticks} {text} {ticks}" if ticks != "`" else f"`{text}`"
+
+
+def table_cell(text: str) -> str:
+    """`text` as inline code in a Markdown table cell: a `|` would end the cell even
+    inside code, so it is escaped (GitHub shows it as `|` in the code)."""
+    return inline_code(safe(text)).replace("|", "\\|")
+
+
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def markdown_text(text: str) -> str:
+    """`text` as Markdown prose that is shown as written: every ASCII punctuation
+    character backslash-escaped, so no `<script>`, link, emphasis or `|` takes effect."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", safe(text))
+
+
+__all__ = ["inline_code", "longest_backtick_run", "markdown_text", "safe", "table_cell"]

@@ -52,6 +52,13 @@ class Member:
     username: str
     role: str | None = None  # a built-in role id or a custom role's *name*
     level: int | None = None
+    # Live only, for the access report; never planned, diffed or fingerprinted. None: the
+    # portal did not say (or said something that is not a flag or a time).
+    disabled: bool | None = None
+    lastLogin: int | None = None  # Unix milliseconds; NEVER_SIGNED_IN when never
+
+
+NEVER_SIGNED_IN = -1  # `lastLogin` of a member who never signed in, as portals answer it
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,9 +180,24 @@ class PortalTarget:
     auth: Auth
     adminUrl: str | None = None
     extraPrivileges: frozenset[str] = frozenset()
+    # Privilege patterns every declared role keeps live (spec.ignorePrivileges).
+    ignorePrivileges: tuple[str, ...] = ()
     maxDeletes: int = 10
     applyWindows: tuple[Window, ...] = ()  # empty: applies always allowed
     applier: str | None = None  # the member whose capabilities a plan predicts
+    pruneRoles: bool = False  # delete the custom roles no manifest declares
+    keepRoles: frozenset[str] = frozenset()  # never pruned: names (any case) or ids
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoredPaths:
+    """A document's metadata.ignoreChanges: the spec paths, the addresses of the
+    resources the document declares (where a difference it hides may be) and its kind
+    (a policy, such as OrganizationWebhooks, declares no address of what it deletes)."""
+
+    paths: tuple[str, ...]
+    addresses: frozenset[str]
+    kind: str
 
 
 @dataclass(slots=True)
@@ -190,9 +212,20 @@ class DesiredState:
     webhookSettings: dict[str, int] | None = None  # only the declared fields
     webhookRemoval: WebhookRemoval | None = None
     retention: list[RunRetention] = field(default_factory=list)
+    # Each declared role's earlier names (metadata.previousNames), by its name: a live role
+    # of one of them is that role, renamed in place (reconciler.plan.renames).
+    previousNames: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)
     # What kinds registered beyond the built-in ones declare, by kind (reconciler.kinds).
     kinds: dict[str, Any] = field(default_factory=dict)
+    # Ignore rules (reconciler.manifest.ignoring): a role's own privilege patterns, by
+    # name; what each document ignores, by the document's address.
+    ignorePrivileges: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ignoring: dict[str, IgnoredPaths] = field(default_factory=dict)
+    # The documents with ignoreChanges, every field as declared (None: nothing is
+    # ignored): what a resource orgctl creates is created with, and what the plan
+    # compares to name the differences the rules hide.
+    declared: DesiredState | None = None
 
 
 # --- live --------------------------------------------------------------------------------
@@ -259,6 +292,7 @@ def managed_fields(record: Any) -> dict[str, Any]:
     Live-only bookkeeping (ids, flags) is left out; nested records are expanded.
     """
     skip = {"id", "editable", "present", "timesTriggered", "hostPortalId", "invitations"}
+    skip |= {"disabled", "lastLogin"}
     out: dict[str, Any] = {}
     for f in fields(record):
         value = getattr(record, f.name)

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from reconciler.cli import COMMANDS, cli
 
 # Commands that talk to a portal read its credentials, URLs and TLS settings.
-TALKS_TO_A_PORTAL = {"adopt", "apply", "drift", "export", "force-unlock", "plan"}
+TALKS_TO_A_PORTAL = {"access", "adopt", "apply", "drift", "export", "force-unlock", "plan"}
 
 
 def help_of(name: str) -> str:

@@ -18,6 +18,7 @@ from reconciler.shown import safe
 
 # command name -> "module:attribute" of its click.Command
 COMMANDS: dict[str, str] = {
+    "access": "reconciler.cli.access:command",
     "adopt": "reconciler.cli.adopt:command",
     "apply": "reconciler.cli.apply:command",
     "drift": "reconciler.cli.drift:command",
@@ -34,6 +35,7 @@ COMMANDS: dict[str, str] = {
 
 # command name -> the line `orgctl --help` shows, so listing the commands imports none
 SUMMARIES: dict[str, str] = {
+    "access": "Report who holds which privileges, administrative ones first.",
     "adopt": "Write live values of drifted resources into the manifests.",
     "apply": "Converge the portal on the manifests (or on a saved --plan).",
     "drift": "Report every difference between the portal and the manifests.",

@@ -85,24 +85,32 @@ def run_fleet(targets: Sequence[Target], request: FleetRequest) -> list[Outcome]
 
 
 async def _all(targets: Sequence[Target], request: FleetRequest) -> list[Outcome]:
-    bound = asyncio.Semaphore(request.jobs)
+    return await each_portal(
+        targets,
+        request.jobs,
+        lambda target: _planned(target, request),
+        lambda target, lines: _failed(target, request, lines),
+    )
+
+
+async def each_portal(
+    targets: Sequence[Target],
+    jobs: int,
+    work: Callable[[Target], Awaitable[Outcome]],
+    failed: Callable[[Target, list[str]], Outcome],
+) -> list[Outcome]:
+    """`work` on every portal, up to `jobs` at once, in the order of `targets`; a portal
+    whose work raises a `UserError` gets `failed` with its lines, and the others go on."""
+    bound = asyncio.Semaphore(jobs)
 
     async def one(target: Target) -> Outcome:
         async with bound:
-            return await _guarded(target, request, _planned)
+            try:
+                return await work(target)
+            except UserError as exc:
+                return failed(target, exc.lines)
 
     return list(await asyncio.gather(*(one(t) for t in targets)))
-
-
-async def _guarded(
-    target: Target,
-    request: FleetRequest,
-    work: Callable[[Target, FleetRequest], Awaitable[Outcome]],
-) -> Outcome:
-    try:
-        return await work(target, request)
-    except UserError as exc:
-        return _failed(target, request, exc.lines)
 
 
 async def _planned(target: Target, request: FleetRequest) -> Outcome:

@@ -186,18 +186,11 @@ def _section(portal: PortalReport, anchor: str, mode: Mode, ids: Ids) -> str:
     )
 
 
-# What each command could not do, for the failure page's first line.
-_NOT_DONE = {"plan": "planned", "drift": "checked for drift", "access": "read for access"}
-
-
-def render_failure_html(command: str, where: str, lines: Sequence[str]) -> str:
-    """The page of a report that could not be made (plan, drift, access), saying why."""
-    what = _NOT_DONE.get(command, "read")
-    title = f"orgctl {command}: {where}"
+def render_failure_html(title: str, failed: str, lines: Sequence[str]) -> str:
+    """The page of a report that could not be made: `failed` says so, `lines` why."""
     body = (
         f"<h1>{text(title)}</h1>\n"
-        f'<p class="summary error">Failed: the portal could not be {what};'
-        " nothing was compared.</p>\n"
+        f'<p class="summary error">{text(failed)}</p>\n'
         f"<pre>{join([text(line) for line in lines], chr(10))}</pre>"
     )
     return page(title, Markup(body))

@@ -27,7 +27,7 @@ from reconciler.kinds.registry import (
     Identity,
     Kind,
 )
-from reconciler.kinds.role import absent_roles
+from reconciler.kinds.role import absent_roles, renamed_roles
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, gate, source
 from reconciler.manifest.loader import Document
@@ -88,6 +88,13 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
                 (*where, "role"),
                 f"role {member.role!r} is declared absent (at {at(absent[member.role])})",
             )
+        renamed = renamed_roles(context).get(member.role.casefold()) if member.role else None
+        if renamed is not None and member.role != renamed.name:
+            yield document.problem(
+                (*where, "role"),
+                f"role {member.role!r} is renamed to {renamed.name!r} (previousNames at"
+                f" {at(renamed)}): name it by its new name",
+            )
 
 
 def _desired(desired: DesiredState, document: Document) -> None:
@@ -97,8 +104,12 @@ def _desired(desired: DesiredState, document: Document) -> None:
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
+    # Only what a plan depends on, encoded as the record was before it grew the access
+    # report's fields: a sign-in (lastLogin) or an account disabled between plan and apply
+    # leaves a saved plan as good as it was.
     for user, member in live.members.items():
-        yield ADDRESS.of(user), (member, live.memberDetails.get(user))
+        planned = {"username": member.username, "role": member.role, "level": member.level}
+        yield ADDRESS.of(user), (planned, live.memberDetails.get(user))
 
 
 def _export(given: ExportInput) -> ExportPart:

@@ -27,7 +27,8 @@ from reconciler.kinds.registry import (
     Kind,
 )
 from reconciler.manifest import models
-from reconciler.manifest.checks import RuleContext, source, text
+from reconciler.manifest.checks import RuleContext, at, source, text
+from reconciler.manifest.ignoring import pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.writer import to_node
@@ -51,11 +52,20 @@ class RoleSpec(models.Strict):
         list[str] | None, models.string_set(nullable=True, item=models.PRIVILEGE_MARK)
     ] = None
     state: models.Presence = "present"
+    ignorePrivileges: models.StringSet = Field([], description=models.IGNORE_PRIVILEGES)
+
+
+class RoleMetadata(models.DocumentMetadata):
+    previousNames: list[Annotated[str, Field(min_length=1)]] = Field(
+        [],
+        description="names the role had before: a live role of one of them (any case) is"
+        " renamed to this name in place, keeping its id and every member who holds it",
+    )
 
 
 class Role(models.Document):
     kind: Literal["Role"]
-    metadata: models.DocumentMetadata
+    metadata: RoleMetadata
     spec: RoleSpec = RoleSpec()
 
 
@@ -81,9 +91,66 @@ def absent_roles(context: RuleContext) -> dict[str, Document]:
     return found
 
 
+def renamed_roles(context: RuleContext) -> dict[str, Document]:
+    """The declared roles by each of their previous names, case-folded (the service
+    compares role names regardless of case)."""
+    found = context.memo.get("renamed roles")
+    if found is None:
+        found = context.memo["renamed roles"] = {}
+        for d in context.documents:
+            if isinstance(d.model, Role):
+                for previous in d.model.metadata.previousNames:
+                    found.setdefault(previous.casefold(), d)
+    return found
+
+
+def _declared_roles(context: RuleContext) -> dict[str, Document]:
+    """The declared roles by name, case-folded."""
+    found = context.memo.get("declared roles")
+    if found is None:
+        found = context.memo["declared roles"] = {
+            d.name.casefold(): d for d in context.documents if isinstance(d.model, Role)
+        }
+    return found
+
+
+def _previous_names(document: Document, context: RuleContext) -> Iterator[Problem]:
+    """Each previous name names one live role that only this declaration may claim: not
+    the role's own name, not another declaration's name or previous name."""
+    name = document.name
+    seen: set[str] = set()
+    for index, previous in enumerate(_model(document).metadata.previousNames):
+        where = ("metadata", "previousNames", index)
+        folded = previous.casefold()
+        other = _declared_roles(context).get(folded)
+        claimed = renamed_roles(context).get(folded)
+        if previous == name:
+            yield document.problem(where, f"{previous!r} is the role's own name")
+        elif folded in seen:
+            yield document.problem(where, f"{previous!r} is listed twice (names ignore case)")
+        elif other is not None and other is not document:
+            yield document.problem(
+                where,
+                f"{previous!r} is the name of {other.resource} (at {at(other)}): a role"
+                " still declared cannot be renamed; rename one or drop the previous name",
+            )
+        elif claimed is not None and claimed is not document:
+            yield document.problem(
+                where,
+                f"{previous!r} is also a previous name of {claimed.resource} (at"
+                f" {at(claimed)}): one live role cannot become two",
+            )
+        elif previous != previous.strip() or len(previous) > catalog.ROLE_NAME_MAX:
+            yield document.problem(
+                where, f"{previous!r} cannot be a role's name (trimmed, up to 128 characters)"
+            )
+        seen.add(folded)
+
+
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
     model = _model(document)
     name = model.metadata.name
+    yield from _previous_names(document, context)
     if len(name) > catalog.ROLE_NAME_MAX:
         yield document.problem(
             ("metadata", "name"),
@@ -105,6 +172,17 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             ("spec", "state"),
             "a role declared absent cannot also declare a description or privileges",
         )
+    if model.spec.state == "absent" and model.metadata.previousNames:
+        yield document.problem(
+            ("metadata", "previousNames"),
+            "a role declared absent has nothing to rename: drop previousNames",
+        )
+    if model.spec.state == "absent" and model.spec.ignorePrivileges:
+        yield document.problem(
+            ("spec", "ignorePrivileges"),
+            "a role declared absent keeps no privileges: drop ignorePrivileges",
+        )
+    yield from pattern_problems(document, ("spec", "ignorePrivileges"), model.spec.ignorePrivileges)
     if context.platform is None:
         return
     for index, privilege in enumerate(model.spec.privileges or ()):
@@ -117,7 +195,12 @@ def _desired(desired: DesiredState, document: Document) -> None:
     spec = _model(document).spec
     privileges = frozenset(spec.privileges) if spec.privileges is not None else None
     role = state.Role(document.name, spec.description, privileges, present=spec.state == "present")
+    previous = _model(document).metadata.previousNames
+    if previous:
+        desired.previousNames[document.name] = tuple(previous)
     desired.roles[document.name] = role
+    if spec.ignorePrivileges:
+        desired.ignorePrivileges[document.name] = tuple(spec.ignorePrivileges)
     desired.sources[ADDRESS.of(document.name)] = source(document)
 
 
@@ -163,6 +246,7 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
         return added(address, files.append(role_document(role)))
     path, document = found
     spec = document.setdefault("spec", CommentedMap())
+    role = role or _renamed_from(live, document.get("metadata"))
     if role is None:
         return outcome(address, path, _mark_absent(spec), files)
     live_spec = role_document(role)["spec"]
@@ -172,6 +256,15 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
             spec[key] = to_node(value)
         return outcome(address, path, ["state", *live_spec], files)
     return outcome(address, path, merge_declared(spec, live_spec), files)
+
+
+def _renamed_from(live: LiveState, metadata: Any) -> state.Role | None:
+    """The one live role still named like one of the document's previousNames: a rename
+    not yet applied, whose live values are the role's (its name and previousNames stay)."""
+    listed = metadata.get("previousNames") if isinstance(metadata, dict) else None
+    previous = {str(name).casefold() for name in listed or ()}
+    found = [role for name, role in live.roles.items() if name.casefold() in previous]
+    return found[0] if len(found) == 1 else None
 
 
 def _mark_absent(spec: CommentedMap) -> list[str]:
@@ -189,7 +282,7 @@ KIND = Kind(
     model=Role,
     singleton=False,
     addresses=(ADDRESS,),
-    set_fields=(("spec", "privileges"),),
+    set_fields=(("spec", "privileges"), ("spec", "ignorePrivileges")),
     identities=_identities,
     rules=_rules,
     desired=_desired,

@@ -139,6 +139,28 @@ async def _read(reader: _Reader) -> LiveState:
     return live
 
 
+async def read_people(client: PortalClient) -> LiveState:
+    """Only `portals/self`, the roles and the members: what an access review needs, with
+    none of the other reads a plan makes. A refused listing fails as a plan's does,
+    saying who may read it (the reads table's access)."""
+    reader = _Reader(client, Needs(), None)
+    try:
+        async with asyncio.TaskGroup() as group:
+            reader.portal = group.create_task(reader.portal_info())
+            reader.listed_roles = group.create_task(reader.roles())
+            reading_members = group.create_task(reader.members())
+    except BaseExceptionGroup as failed:
+        raise first_failure(failed) from None
+    members = reading_members.result()
+    return LiveState(
+        portal=reader.portal.result(),
+        roles={r.name: r for r in reader.listed_roles.result()},
+        members=members.named,
+        unreadable=reader.unreadable,
+        defaultAdmins=members.default_admins,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class _Members:
     named: dict[str, Member]

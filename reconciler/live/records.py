@@ -16,6 +16,7 @@ from reconciler.errors import LiveRecordError, UserError
 from reconciler.kinds.forms import MEMBER, ORGANIZATION_WEBHOOK, ROLE, TASK, TASK_RUN, WORKSPACE
 from reconciler.operations import segment_problem, shown_value
 from reconciler.state import (
+    NEVER_SIGNED_IN,
     Caller,
     Collaboration,
     GroupLink,
@@ -29,7 +30,7 @@ from reconciler.state import (
     Webhook,
     Workspace,
 )
-from reconciler.values import boolean, epoch_ms, int_keys, integer, number
+from reconciler.values import LATEST_MS, boolean, epoch_ms, int_keys, integer, number
 from reconciler.versions import Deployment, Platform, VersionError, release_text
 
 Json = dict[str, Any]
@@ -203,7 +204,38 @@ def member(raw: Json, custom_names: Mapping[str, str]) -> Member:
         username=username,
         role=member_role(raw, custom_names, username),
         level=member_level(raw, username),
+        disabled=account_disabled(raw.get("disabled")),
+        lastLogin=last_login(raw.get("lastLogin")),
     )
+
+
+# A listing holds up to 100,000 members: what portals answer (a boolean, milliseconds)
+# is taken at once, and only other spellings go through the general conversions.
+
+
+def account_disabled(value: Any) -> bool | None:
+    if value is None or value is True or value is False:
+        return value
+    return _lenient(boolean, value)
+
+
+def last_login(value: Any) -> int | None:
+    """Unix ms of the last sign-in, NEVER_SIGNED_IN for the portals' -1, None unknown."""
+    if type(value) is int and 0 <= value <= LATEST_MS:
+        return value
+    if value == NEVER_SIGNED_IN or value == str(NEVER_SIGNED_IN):
+        return NEVER_SIGNED_IN
+    return _lenient(epoch_ms, value)
+
+
+def _lenient(convert: Callable[[Any], T], value: Any) -> T | None:
+    """`convert(value)`, or None (unknown) when the portal answered something else: these
+    fields only inform the access report, so a bad one must not make the member
+    unreadable and keep it out of every plan."""
+    try:
+        return convert(value)
+    except ValueError:
+        return None
 
 
 def entry_id(raw: Any, resource: str) -> str:

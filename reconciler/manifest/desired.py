@@ -11,6 +11,7 @@ from reconciler.errors import ManifestError
 from reconciler.kinds.registry import kind_named
 from reconciler.manifest import models
 from reconciler.manifest.checks import source
+from reconciler.manifest.ignoring import ignore_changes, shown, stripped
 from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import declared_platform, effective_urls
 from reconciler.manifest.validation import Checked, check
@@ -33,10 +34,35 @@ def desired_from(checked: Checked, environ: Mapping[str, str]) -> state.DesiredS
     portal = next(d for d in documents if isinstance(d.model, models.Portal))
     desired = state.DesiredState(portal=_target(portal, env))
     desired.sources["Portal"] = source(portal)
-    for document in documents:
-        if not isinstance(document.model, models.Portal):  # the Portal is no kind
-            kind_named(document.kind).desired(desired, document)
+    kinds = [d for d in documents if not isinstance(d.model, models.Portal)]  # no kind
+    for document in kinds:
+        _add(desired, document)
+    ignoring = [d for d in kinds if ignore_changes(d)]
+    if ignoring:
+        declared = desired.declared = state.DesiredState(portal=desired.portal)
+        for document in ignoring:
+            kind_named(document.kind).desired(declared, document)
     return desired
+
+
+def _add(desired: state.DesiredState, document: Document) -> None:
+    """The document's declarations, without the fields it ignores (`ignoring`)."""
+    paths = ignore_changes(document)
+    before = set(desired.sources)
+    kind_named(document.kind).desired(desired, stripped(document))
+    if paths:
+        added = [a for a in desired.sources if a not in before]
+        ignored = state.IgnoredPaths(tuple(map(shown, paths)), frozenset(added), document.kind)
+        desired.ignoring[_address(desired, document, added)] = ignored
+
+
+def _address(desired: state.DesiredState, document: Document, added: list[str]) -> str:
+    """The address the document declares as a whole (`Role/<name>`, `Collaboration/<id>`),
+    or `<kind>/<name>` for one declaring several resources (a Members document)."""
+    whole = source(document)
+    return next(
+        (a for a in added if desired.sources[a] == whole), f"{document.kind}/{document.name}"
+    )
 
 
 def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarget:
@@ -52,7 +78,10 @@ def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarge
         platform=platform,
         auth=state.Auth(spec.auth.tokenEnv, spec.auth.usernameEnv, spec.auth.passwordEnv),
         extraPrivileges=frozenset(spec.extraPrivileges),
+        ignorePrivileges=tuple(spec.ignorePrivileges),
         maxDeletes=spec.safety.maxDeletes,
         applier=spec.applier,
+        pruneRoles=spec.pruneRoles,
+        keepRoles=frozenset(spec.keepRoles),
         applyWindows=tuple(Window(w.schedule, w.duration, w.timeZone) for w in spec.applyWindows),
     )

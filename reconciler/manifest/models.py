@@ -85,6 +85,11 @@ def string_set(
 
 StringSet = Annotated[list[str], string_set()]
 
+IGNORE_PRIVILEGES = (
+    "shell-style patterns (fnmatch, e.g. features:user:*): a live privilege matching one is"
+    " kept and never reported as drift, unless declared"
+)
+
 
 # --- metadata ------------------------------------------------------------------------------
 
@@ -109,6 +114,11 @@ class DocumentMetadata(Metadata):
     )
     overlay: bool = Field(
         False, description="patches the document of this kind and name of an included folder"
+    )
+    ignoreChanges: list[Annotated[str, Field(min_length=1)]] = Field(
+        [],
+        description="field paths under spec that are neither planned nor reported as drift"
+        " ('*' for any key or element), e.g. description, members.*.level",
     )
 
 
@@ -156,6 +166,7 @@ class PortalSpec(Strict):
     version: str
     auth: AuthSpec
     extraPrivileges: list[str] = []
+    ignorePrivileges: list[str] = Field([], description=IGNORE_PRIVILEGES)
     applier: str | None = Field(
         None,
         min_length=1,
@@ -163,6 +174,16 @@ class PortalSpec(Strict):
         " may do, whoever signs in to make it (a reviewer's read-only account)",
     )
     safety: Safety = Safety()
+    pruneRoles: bool = Field(
+        False,
+        description="delete the custom roles no Role document declares (by name or"
+        " previousNames), except keepRoles and the pre-built roles",
+    )
+    keepRoles: list[Annotated[str, Field(min_length=1)]] = Field(
+        [],
+        description="custom roles pruneRoles never deletes and drift does not list as"
+        " undeclared: names (any case) or role ids",
+    )
     # Empty: applies are always allowed; else only while one of the windows is open.
     applyWindows: list[ApplyWindow] = []
     include: list[str] = Field(

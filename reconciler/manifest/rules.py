@@ -15,6 +15,7 @@ from reconciler.environment import url_sources
 from reconciler.kinds.registry import Identity, kind_named, registered
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, text
+from reconciler.manifest.ignoring import change_problems, pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import declared_platform, effective_urls
 from reconciler.manifest.problems import Problem
@@ -47,7 +48,9 @@ def check(
     for document in documents:
         problems += _names(document)
         if not isinstance(document.model, models.Portal):  # the Portal is no kind
-            problems += kind_named(document.kind).rules(document, context)
+            kind = kind_named(document.kind)
+            problems += kind.rules(document, context)
+            problems += change_problems(document, kind.model)
     return problems
 
 
@@ -130,6 +133,7 @@ def _portal(document: Document, environ: Mapping[str, str]) -> Iterator[Problem]
             origin = f" (from {variable})" if variable else ""
             yield document.problem(("spec", key), problem + origin)
     yield from _auth(document, spec.auth)
+    yield from pattern_problems(document, ("spec", "ignorePrivileges"), spec.ignorePrivileges)
 
 
 def _url_problem(url: str) -> str | None:

@@ -15,7 +15,7 @@ from reconciler.plan.capabilities import ADMIN_ROLE, Applying, may_call, require
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.model import Ref
 from reconciler.plan.roles import final_privileges, role_address
-from reconciler.state import Caller
+from reconciler.state import Caller, LiveState
 
 
 def check_admins(draft: Draft) -> None:
@@ -24,10 +24,10 @@ def check_admins(draft: Draft) -> None:
     _some_admin_left(draft)
 
 
-def _default_admins(draft: Draft) -> frozenset[str]:
+def default_admins(live: LiveState) -> frozenset[str]:
     """Who the portal names as its default administrator (nobody when it does not say)."""
-    named = draft.live.defaultAdmins or frozenset()
-    caller = draft.live.portal.caller
+    named = live.defaultAdmins or frozenset()
+    caller = live.portal.caller
     if caller is not None and caller.defaultAdmin:
         named |= {caller.username}
     return named
@@ -36,7 +36,7 @@ def _default_admins(draft: Draft) -> frozenset[str]:
 def _default_admin_kept(draft: Draft) -> None:
     """The portal refuses to change the default administrator's role (ORG_1090); its
     level cannot change either (org_admin is a level 2 role)."""
-    protected = _default_admins(draft)
+    protected = default_admins(draft.live)
     what = {OperationName.UPDATE_USER_ROLE: "role", OperationName.UPDATE_USER_LEVEL: "level"}
     for call in draft.calls.values():
         user = str(call.params.get("user", ""))

@@ -7,7 +7,7 @@ collaboration's host portal id is its own id (docs/rules.md §5 decides who may 
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from reconciler.kinds.forms import COLLABORATION, INVITATION, WORKSPACE
@@ -53,7 +53,22 @@ def plan_collaborations(draft: Draft) -> None:
             if live_ws is None:
                 draft.error(ws_address, f"no such workspace in collaboration {cid}")
                 continue
-            _plan_workspace(draft, ws_address, cid, want.workspaces[wid], live_ws, host)
+            wanted = _as_declared(draft, cid, want.workspaces[wid], live_ws)
+            _plan_workspace(draft, ws_address, cid, wanted, live_ws, host)
+
+
+def _as_declared(draft: Draft, cid: str, want: Workspace, have: Workspace) -> Workspace:
+    """A schedule the portal has no job for is created as declared, with the fields that
+    ignoreChanges spares in a live job: a finite job's declared startTime also tells
+    whether it has completed (and must not be created again)."""
+    declared = draft.desired.declared
+    if want.schedule is None or have.schedule is not None or declared is None:
+        return want
+    full = declared.collaborations.get(cid)
+    workspace = full.workspaces.get(want.id) if full is not None else None
+    if workspace is None or workspace.schedule is None:
+        return want
+    return replace(want, schedule=workspace.schedule)
 
 
 def _leave(draft: Draft, address: str, have: Collaboration, host: bool) -> None:

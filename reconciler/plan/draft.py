@@ -42,6 +42,8 @@ class Draft:
     # Each live member's role once this plan is sent (set when members are planned; role
     # deletions wait for it).
     final_roles: dict[str, str | None] = field(default_factory=dict)
+    # The live custom roles no manifest declares, when they are not pruned (information).
+    undeclared_roles: tuple[str, ...] = ()
 
     def error(self, address: str, message: str) -> None:
         self.errors.append(PlanProblem(address, message))

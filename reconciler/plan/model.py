@@ -64,21 +64,21 @@ class Holders:
 @dataclass(frozen=True, slots=True)
 class Change:
     """One resource that differs; `before`/`after` hold only managed fields. `holders`:
-    for a change of a role's privileges, who holds the role once applied."""
+    for a change of a role's privileges, who holds the role once applied. `renamedFrom`:
+    the live name of a role this update renames in place (metadata.previousNames)."""
 
     address: str
     action: Action
     before: dict[str, Any] | None
     after: dict[str, Any] | None
     holders: Holders | None = None
+    renamedFrom: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        shown = {
-            "address": self.address,
-            "action": str(self.action),
-            "before": self.before,
-            "after": self.after,
-        }
+        shown: dict[str, Any] = {"address": self.address, "action": str(self.action)}
+        if self.renamedFrom is not None:
+            shown["renamedFrom"] = self.renamedFrom
+        shown.update(before=self.before, after=self.after)
         if self.holders is not None:
             shown["holders"] = self.holders.to_json()
         return shown
@@ -188,6 +188,101 @@ class PlanProblem:
         return {"address": self.address, "message": self.message}
 
 
+# Kept privileges, and resources whose difference is ignored, named in an ignored line;
+# the plan JSON names them all.
+NAMED_IN_LINE = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """A resource whose live value differs in fields an ignoreChanges path names, or
+    (`deleted`, no fields) that the document as declared would delete."""
+
+    address: str
+    fields: tuple[str, ...]  # `description`, `schedule.startTime`
+    deleted: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.address} ({'deleted' if self.deleted else ', '.join(self.fields)})"
+
+    def to_json(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"address": self.address, "fields": list(self.fields)}
+        return {**shown, "deleted": True} if self.deleted else shown
+
+    @classmethod
+    def from_json(cls, item: Mapping[str, Any]) -> Hidden:
+        fields = item["fields"]
+        if not isinstance(fields, list):
+            raise TypeError("ignored differs fields must be a list")
+        return cls(str(item["address"]), tuple(str(f) for f in fields), item.get("deleted") is True)
+
+
+@dataclass(frozen=True, slots=True)
+class Ignored:
+    """What the plan left alone at `address` by an ignore rule (`reason`, the manifest
+    field): the spec `paths` ignoreChanges names (and `differs`, the resources whose live
+    value differs there), or the live `privileges` kept because they match `patterns`
+    (ignorePrivileges)."""
+
+    address: str
+    reason: str
+    paths: tuple[str, ...] = ()
+    privileges: tuple[str, ...] = ()
+    patterns: tuple[str, ...] = ()
+    differs: tuple[Hidden, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.address}: {self.what}"
+
+    @property
+    def what(self) -> str:
+        """What was ignored, without the address."""
+        if self.privileges:
+            count = len(self.privileges)
+            return (
+                f"ignored {count} live privilege{'s' if count > 1 else ''} matching"
+                f" {', '.join(self.patterns)} ({self.reason}): {_named(self.privileges)}"
+            )
+        rule = f"ignoring {', '.join(self.paths)} ({self.reason})"
+        if not self.differs:
+            return f"{rule}; the live values match"
+        return f"{rule}; live differs at {_named(tuple(str(h) for h in self.differs))}"
+
+    def to_json(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"address": self.address, "reason": self.reason}
+        if self.privileges:
+            shown.update(privileges=list(self.privileges), patterns=list(self.patterns))
+        else:
+            shown.update(paths=list(self.paths), differs=[h.to_json() for h in self.differs])
+        return shown
+
+    @classmethod
+    def from_json(cls, item: Mapping[str, Any]) -> Ignored:
+        def listed(key: str) -> list[Any]:
+            found = item.get(key, [])
+            if not isinstance(found, list):
+                raise TypeError(f"ignored {key} must be a list")
+            return found
+
+        def texts(key: str) -> tuple[str, ...]:
+            return tuple(str(value) for value in listed(key))
+
+        differs = tuple(Hidden.from_json(dict(h)) for h in listed("differs"))
+        return cls(
+            str(item["address"]),
+            str(item["reason"]),
+            texts("paths"),
+            texts("privileges"),
+            texts("patterns"),
+            differs,
+        )
+
+
+def _named(items: tuple[str, ...]) -> str:
+    more = len(items) - NAMED_IN_LINE
+    return ", ".join(items[:NAMED_IN_LINE]) + (f" and {more} more" if more > 0 else "")
+
+
 @dataclass(frozen=True, slots=True)
 class PortalRef:
     url: str
@@ -222,6 +317,12 @@ class Plan:
     # Parts of the portal the planning account may not read, by address or kind: why.
     # `apply --plan` leaves them out of the state it compares, as the plan did.
     notCompared: Mapping[str, str] = field(default_factory=dict)
+    # What ignore rules left alone, one entry per resource (not changes: an empty plan
+    # may have some).
+    ignored: tuple[Ignored, ...] = ()
+    # The live custom roles no manifest declares, left alone (no spec.pruneRoles): what
+    # a drift report mentions as information, never as drift.
+    undeclaredRoles: tuple[str, ...] = ()
 
     def with_manifests(self, manifests: str) -> Plan:
         return replace(self, manifests=manifests)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from reconciler import catalog
 from reconciler.catalog import privilege_problem
@@ -14,9 +15,11 @@ from reconciler.plan.admins import check_admins, check_caller_keeps
 from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
-from reconciler.plan.model import Action, Plan, PlanProblem, PortalRef
+from reconciler.plan.ignored import ignored_changes, keep_ignored, pattern_typos
+from reconciler.plan.model import Action, Ignored, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
 from reconciler.plan.reach import with_holders
+from reconciler.plan.renames import resolve_renames
 from reconciler.plan.roles import role_address
 from reconciler.plan.unread import report_not_compared
 from reconciler.state import DesiredState, LiveState
@@ -46,6 +49,10 @@ def build_plan(
     if draft.errors:
         # Another kind of portal altogether: a plan of changes against it means nothing.
         return Plan(portal=_portal_ref(desired, live), errors=tuple(draft.errors))
+    resolve_renames(draft)
+    # The roles' privileges as they are to be sent: declared, and the live ones kept
+    # (of a renamed role too: the live state names it as the manifests do).
+    draft.desired, kept = keep_ignored(desired, draft.live)
     kinds = registered()
     for kind in kinds:
         kind.plan(draft)
@@ -54,6 +61,8 @@ def build_plan(
             kind.plan_last(draft)
     report_not_compared(draft)
     _leave_out_unreadable(draft)
+    # Compared with every change, before --target leaves some out.
+    ignored = [*kept, *ignored_changes(desired, draft.live, draft.now_ms, draft.changes)]
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
@@ -63,11 +72,16 @@ def build_plan(
         if who is not None:
             check_capabilities(draft, who)
             check_caller_keeps(draft, who)
-    _check_privileges(draft)
+    _check_privileges(draft, desired)
+    for address, typo in pattern_typos(desired, live):
+        draft.warn(address, typo)
     _check_deletes(draft, allow_deletes)
     # Holders are counted once every member change is known and the targets applied.
-    changes = tuple(sorted(with_holders(draft.changes, live), key=lambda c: c.address))
+    # Holders are counted on the live state as the plan names it (renamed roles by their
+    # new names); the digests on the live state as read (a renamed role by its old name).
+    changes = tuple(sorted(with_holders(draft.changes, draft.live), key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
+    touched |= {role_address(c.renamedFrom) for c in changes if c.renamedFrom is not None}
     fingerprint, digests = live_summary(live, touched)
     return Plan(
         portal=_portal_ref(desired, live),
@@ -79,6 +93,8 @@ def build_plan(
         liveDigests=digests,
         targets=tuple(targets),
         notCompared=dict(sorted(live.unread.items())),
+        ignored=_ignored(ignored, targets),
+        undeclaredRoles=draft.undeclared_roles,
     )
 
 
@@ -123,11 +139,27 @@ def _check_platform(draft: Draft) -> None:
         )
 
 
-def _check_privileges(draft: Draft) -> None:
-    """Each declared privilege exists on the release the portal runs."""
+def _ignored(found: list[Ignored], targets: Sequence[str]) -> tuple[Ignored, ...]:
+    """One entry per resource, by address; within the targets, when given (a Members
+    document's entry, with the targeted members whose ignored fields differ)."""
+    heads = tuple(grouped())
+    shown = []
+    for ignored in found:
+        if not targets or matches(ignored.address, targets, heads):
+            shown.append(ignored)
+            continue
+        differs = tuple(h for h in ignored.differs if matches(h.address, targets, heads))
+        if differs:
+            shown.append(replace(ignored, differs=differs))
+    return tuple(sorted(shown, key=lambda i: (i.address, i.reason)))
+
+
+def _check_privileges(draft: Draft, desired: DesiredState) -> None:
+    """Each declared privilege exists on the release the portal runs (a live one an
+    ignore pattern keeps is the portal's own, whatever the catalog says)."""
     platform = draft.live.portal.platform
-    extra = draft.desired.portal.extraPrivileges
-    for name, role in sorted(draft.desired.roles.items()):
+    extra = desired.portal.extraPrivileges
+    for name, role in sorted(desired.roles.items()):
         for privilege in sorted(role.privileges or ()):
             problem = privilege_problem(privilege, platform, extra)
             if problem:

@@ -1,7 +1,9 @@
-"""Custom roles: create, describe, set privileges; delete only those declared absent.
+"""Custom roles: create, describe, rename, set privileges; delete those declared absent.
 
-Roles the manifests do not declare are left alone (no pruning). The names members may be
-assigned resolve here too, since a role being created is known only by placeholder.
+Roles the manifests do not declare are left alone unless the Portal asks to prune them
+(`spec.pruneRoles`), but for `spec.keepRoles`. A role renamed in place (previousNames) is
+declared: `reconciler.plan.renames` files it under its new name first. The names members
+may be assigned resolve here too, since a role being created is known only by placeholder.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from reconciler.kinds.forms import MEMBER, ROLE
 from reconciler.operations import OperationName, call_key
 from reconciler.plan.diff import created, deleted, diff_record
 from reconciler.plan.draft import Draft
-from reconciler.plan.model import Ref, Value
+from reconciler.plan.model import Action, Change, Ref, Value
 from reconciler.state import Role
 
 
@@ -37,7 +39,9 @@ def plan_roles(draft: Draft) -> None:
         if not want.present:
             continue  # deletions wait until member reassignments are known
         if have is None:
-            _create(draft, want)
+            # Created as declared: ignoreChanges spares the fields of a role that exists.
+            declared = draft.desired.declared
+            _create(draft, declared.roles.get(name, want) if declared else want)
         else:
             _update(draft, want, have)
 
@@ -49,7 +53,8 @@ def _create(draft: Draft, want: Role) -> None:
         draft.error(
             address,
             f"the portal has a role {twin!r}; role names are unique regardless of case, so "
-            f"creating {want.name!r} would be refused (ROLE_1001): declare it as {twin!r}",
+            f"creating {want.name!r} would be refused (ROLE_1001): declare it as {twin!r},"
+            f" or rename it in place with metadata.previousNames: [{twin}]",
         )
         return
     draft.changes.append(created(address, _fields(want)))
@@ -76,7 +81,7 @@ def _live_twin(draft: Draft, name: str) -> str | None:
 
 def _update(draft: Draft, want: Role, have: Role) -> None:
     address = role_address(want.name)
-    change = diff_record(address, _fields(have), _fields(want))
+    change = renamed(address, have, want) or diff_record(address, _fields(have), _fields(want))
     if change is None:
         return
     if not have.editable:
@@ -85,11 +90,12 @@ def _update(draft: Draft, want: Role, have: Role) -> None:
     draft.changes.append(change)
     ids = {"roleId": have.id or ""}
     assert change.after is not None
-    if "description" in change.after:
+    if "description" in change.after or "name" in change.after:
+        description = want.description if want.description is not None else have.description
         draft.call(
             address,
             OperationName.UPDATE_ROLE,
-            {"name": want.name, "description": want.description or ""},
+            {"name": want.name, "description": description or ""},
             ids=ids,
         )
     if "privileges" in change.after and want.privileges is not None:
@@ -99,6 +105,18 @@ def _update(draft: Draft, want: Role, have: Role) -> None:
             {"privileges": privileges_param(want.privileges)},
             ids=ids,
         )
+
+
+def renamed(address: str, have: Role, want: Role) -> Change | None:
+    """The update that renames live role `have` (filed under the declared name by
+    `reconciler.plan.renames`) to `want`'s name, with any other field that differs; None
+    when the names are the same."""
+    if have.name == want.name:
+        return None
+    change = diff_record(address, _fields(have), _fields(want))
+    before = {"name": have.name, **((change.before or {}) if change else {})}
+    after = {"name": want.name, **((change.after or {}) if change else {})}
+    return Change(address, Action.UPDATE, before, after, renamedFrom=have.name)
 
 
 def role_reference(draft: Draft, name: str) -> Value | None:
@@ -131,35 +149,81 @@ def final_privileges(draft: Draft, name: str) -> frozenset[str] | None:
 
 
 def plan_role_deletions(draft: Draft) -> None:
-    """Delete roles declared absent, after every member has been moved off them
+    """Delete roles declared absent and, with the Portal's pruneRoles, the custom roles
+    no manifest declares, each after every member has been moved off it
     (`draft.final_roles`: each live member's role after this plan)."""
     for name in sorted(draft.desired.roles):
         have = draft.live.roles.get(name)
-        if draft.desired.roles[name].present or have is None:
-            continue
-        address = role_address(name)
-        holders = sorted(
-            user
-            for user, member in draft.live.members.items()
-            if member.role == name and draft.final_roles.get(user) == name
-        )
-        if holders:
-            draft.error(
-                address,
-                f"cannot delete: still assigned to {', '.join(holders)}; "
-                "assign them another role in a Members document",
+        if not draft.desired.roles[name].present and have is not None:
+            _delete(draft, have, name, "assign them another role in a Members document")
+    undeclared = undeclared_roles(draft)
+    _warn_unmatched_keeps(draft)
+    if draft.desired.portal.pruneRoles:
+        for name in undeclared:
+            _delete(
+                draft,
+                draft.live.roles[name],
+                name,
+                "move them to another role in a Members document, or keep the role"
+                " (the Portal's spec.keepRoles)",
             )
-            continue
-        moved = tuple(
-            call_key(OperationName.UPDATE_USER_ROLE, MEMBER.of(user))
-            for user in sorted(draft.live.members)
-            if draft.live.members[user].role == name
-        )
-        draft.changes.append(deleted(address, _fields(have)))
-        draft.call(
-            address,
-            OperationName.DELETE_ROLE,
-            {},
-            ids={"roleId": have.id or ""},
-            after=tuple(k for k in moved if k in draft.calls),
-        )
+    else:
+        draft.undeclared_roles = tuple(undeclared)
+
+
+def undeclared_roles(draft: Draft) -> list[str]:
+    """The live custom roles that no Role document declares (by name or previous name,
+    in any case), other than the Portal's keepRoles and the pre-built roles."""
+    portal = draft.desired.portal
+    previous = draft.desired.previousNames
+    declared = {
+        spelled.casefold()
+        for name in draft.desired.roles
+        for spelled in (name, *previous.get(name, ()))
+    }
+    kept = {name.casefold() for name in portal.keepRoles}
+    prebuilt = {role.id for role in catalog.PREBUILT_ROLES}
+    return sorted(
+        name
+        for name, role in draft.live.roles.items()
+        if role.editable
+        and role.id not in prebuilt
+        and name.casefold() not in declared | kept
+        and role.id not in portal.keepRoles
+    )
+
+
+def _warn_unmatched_keeps(draft: Draft) -> None:
+    """A keepRoles entry that names no role is likely misspelt, and the role it meant to
+    keep is pruned: say so beside the deletion."""
+    live = draft.live.roles.values()
+    known = {role.name.casefold() for role in live} | {role.id for role in live if role.id}
+    known |= {name.casefold() for name in draft.desired.roles}
+    for kept in sorted(draft.desired.portal.keepRoles):
+        if kept.casefold() not in known and kept not in known:
+            draft.warn("Portal", f"keepRoles: {kept!r} names no role on the portal")
+
+
+def _delete(draft: Draft, have: Role, name: str, remedy: str) -> None:
+    address = role_address(name)
+    holders = sorted(
+        user
+        for user, member in draft.live.members.items()
+        if member.role == name and draft.final_roles.get(user) == name
+    )
+    if holders:
+        draft.error(address, f"cannot delete: still assigned to {', '.join(holders)}; {remedy}")
+        return
+    moved = tuple(
+        call_key(OperationName.UPDATE_USER_ROLE, MEMBER.of(user))
+        for user in sorted(draft.live.members)
+        if draft.live.members[user].role == name
+    )
+    draft.changes.append(deleted(address, _fields(have)))
+    draft.call(
+        address,
+        OperationName.DELETE_ROLE,
+        {},
+        ids={"roleId": have.id or ""},
+        after=tuple(k for k in moved if k in draft.calls),
+    )

@@ -48,6 +48,7 @@ def commands(folder: Path) -> list[list[str]]:
         ["plan", str(folder)],
         ["apply", str(folder), "--auto-approve"],
         ["drift", str(folder)],
+        ["access", str(folder)],
     ]
 
 

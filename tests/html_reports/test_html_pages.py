@@ -78,7 +78,9 @@ PAGES = {
     "fleet": _fleet_plan_page,
     "access": lambda: render_access_html(access_document()),
     "access-fleet": lambda: render_access_fleet_html(access_fleet_document()),
-    "failure": lambda: render_failure_html("drift", HOSTILE, [f"cannot read {HOSTILE}"]),
+    "failure": lambda: render_failure_html(
+        f"orgctl drift: {HOSTILE}", "Failed.", [f"cannot read {HOSTILE}"]
+    ),
 }
 
 

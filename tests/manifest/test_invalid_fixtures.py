@@ -199,6 +199,29 @@ CASES += [
         ("'collaboration id'", "U+0009"),
     ),
 ]
+# Ignore rules: a path the kind lacks (with the one meant), one whose absence means
+# something, a blank pattern, a pattern that would drive a terminal.
+CASES += [
+    (
+        "ignore-changes-unknown-path",
+        "collaborations.yaml",
+        6,
+        (
+            "metadata.ignoreChanges[0]",
+            "spec.workspaces.*.schedule has no field 'startTme'",
+            "did you mean spec.workspaces.*.schedule.startTime?",
+        ),
+    ),
+    ("ignore-changes-state", "roles.yaml", 5, ("ignoreChanges[1]", "spec.state", "'present'")),
+    ("ignore-privileges-blank-pattern", "roles.yaml", 6, ("ignorePrivileges[1]", "blank")),
+    ("ignore-privileges-on-absent-role", "roles.yaml", 6, ("spec.ignorePrivileges", "absent")),
+    (
+        "ignore-privileges-pattern-with-control-character",
+        "portal.yaml",
+        9,
+        ("spec.ignorePrivileges[0]", "U+001B"),
+    ),
+]
 _SETTINGS = {
     "notificationAttempts": 5,
     "notificationTimeOutInSeconds": 60,
@@ -216,6 +239,32 @@ for _name, _high in _SETTINGS.items():
         )
     )
     CASES.append((f"webhook-{_name}-zero", "webhooks.yaml", 5, (f"from 1 to {_high}, got 0",)))
+
+
+# Renames in place and strict mode for roles (metadata.previousNames, spec.pruneRoles).
+CASES += [
+    (
+        "role-previous-name-declared",
+        "roles.yaml",
+        9,
+        ("previousNames[1]", "'analyst' is the name of Role \"Analyst\"", "roles.yaml:1)"),
+    ),
+    (
+        "role-previous-name-claimed-twice",
+        "roles.yaml",
+        12,
+        ("'ANALYST' is also a previous name of Role \"Field Analyst\"", "roles.yaml:1)"),
+    ),
+    ("role-previous-name-is-own-name", "roles.yaml", 5, ("'Analyst' is the role's own name",)),
+    ("role-absent-with-previous-names", "roles.yaml", 5, ("declared absent", "previousNames")),
+    (
+        "members-role-by-previous-name",
+        "members.yaml",
+        6,
+        ("dave.role", "'analyst' is renamed to 'Field Analyst'", "name it by its new name"),
+    ),
+    ("portal-prune-roles-not-boolean", "portal.yaml", 9, ("spec.pruneRoles", "valid boolean")),
+]
 
 
 @pytest.mark.parametrize(("folder", "file", "line", "words"), CASES, ids=[c[0] for c in CASES])

@@ -41,7 +41,8 @@ def test_a_role_differing_only_in_case_from_a_live_one_is_an_error() -> None:
     plan = plan_for(Role("analyst", None, frozenset({"portal:user:joinGroup"})))
     assert messages(plan) == [
         "Role/analyst: the portal has a role 'Analyst'; role names are unique regardless of "
-        "case, so creating 'analyst' would be refused (ROLE_1001): declare it as 'Analyst'"
+        "case, so creating 'analyst' would be refused (ROLE_1001): declare it as 'Analyst', "
+        "or rename it in place with metadata.previousNames: [Analyst]"
     ]
     assert plan.calls == ()
 

@@ -15,6 +15,7 @@ from reconciler.plan.model import (
     Call,
     Change,
     Holders,
+    Ignored,
     Plan,
     PlanProblem,
     PortalRef,
@@ -41,6 +42,9 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
         **({"manifests": plan.manifests} if plan.manifests else {}),
         **({"targets": list(plan.targets)} if plan.targets else {}),
         **({"notCompared": dict(plan.notCompared)} if plan.notCompared else {}),
+        **({"ignored": [i.to_json() for i in plan.ignored]} if plan.ignored else {}),
+        # Information, not drift: the custom roles no manifest declares, left alone.
+        **({"undeclaredRoles": list(plan.undeclaredRoles)} if mode == "drift" else {}),
     }
 
 
@@ -107,6 +111,8 @@ def _plan(doc: dict[str, Any]) -> Plan:
         manifests=str(doc["manifests"]) if doc.get("manifests") else None,
         targets=tuple(str(t) for t in doc.get("targets", [])),
         notCompared={str(k): str(v) for k, v in dict(doc.get("notCompared", {})).items()},
+        ignored=tuple(Ignored.from_json(dict(i)) for i in doc.get("ignored", [])),
+        undeclaredRoles=tuple(str(name) for name in doc.get("undeclaredRoles", [])),
     )
 
 
@@ -119,12 +125,16 @@ def _change(item: dict[str, Any]) -> Change:
     holders = item.get("holders")
     if holders is not None and not isinstance(holders, dict):
         raise TypeError(f"change {item['address']}: holders must be an object")
+    renamed = item.get("renamedFrom")
+    if renamed is not None and not isinstance(renamed, str):
+        raise TypeError(f"change {item['address']}: renamedFrom must be a string")
     return Change(
         str(item["address"]),
         Action(item["action"]),
         before,
         after,
         Holders.from_json(holders) if holders is not None else None,
+        renamed,
     )
 
 

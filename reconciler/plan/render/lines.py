@@ -17,7 +17,7 @@ from reconciler.plan.elements import (
     granted_admin,
     granted_privileges,
 )
-from reconciler.plan.model import Action, Call, Change, Holders, Plan, PlanProblem
+from reconciler.plan.model import Action, Call, Change, Holders, Ignored, Plan, PlanProblem
 from reconciler.plan.normalize import TIME_FIELDS
 from reconciler.plan.render import Mode
 from reconciler.shown import safe
@@ -229,11 +229,20 @@ def call_line(call: Call) -> str:
 
 
 def address_line(change: Change) -> str:
-    """`~ Role/Name`, flagged when the change grants administrative privileges."""
+    """`~ Role/Name`, with the name a role is renamed from, flagged when the change grants
+    administrative privileges."""
     admin = granted_admin(change)
     named = ", ".join(admin[:3]) + (f" and {len(admin) - 3} more" if len(admin) > 3 else "")
     flag = f"  (grants administrative privileges: {named})" if admin else ""
-    return safe(f"{SIGNS[change.action]} {change.address}{flag}")
+    renamed = f" (renamed from {change.renamedFrom})" if change.renamedFrom is not None else ""
+    return safe(f"{SIGNS[change.action]} {change.address}{renamed}{flag}")
+
+
+IGNORED_TITLE = "Ignored by the manifests' ignore rules (neither changed nor drift):"
+
+
+def ignored_line(ignored: Ignored) -> str:
+    return safe(str(ignored))
 
 
 def problem_line(problem: PlanProblem) -> str:
@@ -250,6 +259,23 @@ def summary_line(plan: Plan, mode: Mode) -> str:
 
 
 _NAMES: dict[Mode, str] = {"plan": "Plan", "drift": "Drift check"}
+
+# Undeclared roles named in a line; the JSON report names them all.
+NAMED_ROLES = 20
+
+
+def information_line(plan: Plan, mode: Mode) -> str | None:
+    """`Information: 2 custom roles are not declared: A, B` in a drift report: roles
+    left alone (no spec.pruneRoles), which are not drift."""
+    roles = plan.undeclaredRoles
+    if mode != "drift" or not roles:
+        return None
+    named = ", ".join(roles[:NAMED_ROLES])
+    more = f" and {len(roles) - NAMED_ROLES} more" if len(roles) > NAMED_ROLES else ""
+    verb = "is" if len(roles) == 1 else "are"
+    return safe(
+        f"Information: {counted(len(roles), 'custom role')} {verb} not declared: {named}{more}"
+    )
 
 
 def _drift_line(plan: Plan) -> str:

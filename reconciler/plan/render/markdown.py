@@ -13,11 +13,12 @@ from reconciler.plan.render.lines import (
     call_line,
     compact_line,
     hunks,
+    information_line,
     kind_counts,
     riskiest_first,
     summary_line,
 )
-from reconciler.shown import longest_backtick_run, safe
+from reconciler.shown import inline_code, longest_backtick_run, safe
 
 LIMIT = 65_000
 # Room kept for the closing fences and the note on what was left out (per kind).
@@ -39,12 +40,20 @@ def head_lines(plan: Plan, mode: Mode, limit: int) -> list[str]:
         "",
         *_kind_table(plan, mode),
     ]
+    information = information_line(plan, mode)
+    if information:
+        out += [information, ""]
     for title, problems in (("Errors", plan.errors), ("Warnings", plan.warnings)):
         if problems:
             out.append(f"### {title}")
-            items = [f"- {_code(safe(p.address))}: {safe(p.message)}" for p in problems]
+            items = [f"- {inline_code(safe(p.address))}: {safe(p.message)}" for p in problems]
             out.extend(_capped(items, limit // 4))
             out.append("")
+    if plan.ignored:
+        out += ["### Ignored by the manifests' ignore rules (neither changed nor drift)", ""]
+        items = [f"- {inline_code(safe(i.address))}: {safe(i.what)}" for i in plan.ignored]
+        out.extend(_capped(items, limit // 4))
+        out.append("")
     return out
 
 
@@ -67,12 +76,6 @@ def _kind_table(plan: Plan, mode: Mode) -> list[str]:
 def fence_for(items: list[str]) -> str:
     """A fence longer than any run of backticks inside, so none can close it from within."""
     return "`" * max(3, 1 + max((longest_backtick_run(i) for i in items), default=0))
-
-
-def _code(text: str) -> str:
-    """`text` as inline code that its own backticks cannot end."""
-    ticks = "`" * (longest_backtick_run(text) + 1)
-    return f"{ticks} {text} {ticks}" if ticks != "`" else f"`{text}`"
 
 
 def _capped(items: list[str], room: int) -> list[str]:

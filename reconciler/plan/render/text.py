@@ -11,9 +11,12 @@ from rich.text import Text
 from reconciler.plan.model import Action, Plan, PlanProblem
 from reconciler.plan.render import Mode
 from reconciler.plan.render.lines import (
+    IGNORED_TITLE,
     address_line,
     call_line,
     field_lines,
+    ignored_line,
+    information_line,
     kind_counts,
     problem_line,
     summary_line,
@@ -34,10 +37,13 @@ def _lines(plan: Plan, mode: Mode) -> list[Line]:
     """Summary and errors first; then the changes, warnings and (only for a plan that can
     be applied) the calls; the errors and summary again at the end of a long output."""
     summary: Line = (summary_line(plan, mode), "bold")
-    if plan.empty and not plan.errors and not plan.warnings:
-        return [summary]
+    information = information_line(plan, mode)
+    noted: list[Line] = [(information, None)] if information else []
+    if plan.empty and not plan.errors and not plan.warnings and not plan.ignored:
+        return [summary, *noted]
     errors = _problems("Errors:", plan.errors, "bold red")
-    body = _changes(plan, mode) + _problems("Warnings:", plan.warnings, "yellow")
+    warnings = _problems("Warnings:", plan.warnings, "yellow")
+    body = _changes(plan, mode) + _ignored(plan) + warnings + noted
     if mode == "plan" and plan.calls and not plan.errors:
         body += [("Calls, in order:", "bold")]
         body += [(f"  {call_line(call)}", None) for call in plan.calls]
@@ -85,6 +91,16 @@ def _by_kind(plan: Plan, mode: Mode) -> list[Line]:
         (head, None),
         *(row(safe(kind), counts, calls[kind]) for kind, counts in rows.items()),
         row("all", totals, len(plan.calls)),
+        ("", None),
+    ]
+
+
+def _ignored(plan: Plan) -> list[Line]:
+    if not plan.ignored:
+        return []
+    return [
+        (IGNORED_TITLE, "bold"),
+        *((f"  {ignored_line(i)}", None) for i in plan.ignored),
         ("", None),
     ]
 

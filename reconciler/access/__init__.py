@@ -1,0 +1,22 @@
+"""`orgctl access`: who holds which privileges on a portal, and what an access review
+should look at first.
+
+One function builds the report's document (`document.access_document`, the JSON shape
+README documents); every format renders that document and nothing else, so the formats
+never disagree and a new one (HTML) needs only a renderer.
+"""
+
+from __future__ import annotations
+
+from reconciler.access.document import AccessQuery, access_document, fleet_document
+from reconciler.access.findings import FINDING_KINDS
+from reconciler.access.render import FORMATS, render_access
+
+__all__ = [
+    "FINDING_KINDS",
+    "FORMATS",
+    "AccessQuery",
+    "access_document",
+    "fleet_document",
+    "render_access",
+]

@@ -1,0 +1,195 @@
+"""The access report's document: the one value every format renders (README: the
+access report's JSON), built once per portal.
+
+Members with one role and level hold the same privileges, so each such group is worked
+out once: a portal of 10,000 members has a handful of groups, and the document is built
+from them in one pass over the members.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Any
+
+from reconciler.access.findings import Finding, Judged, member_findings, unheld_roles
+from reconciler.access.holdings import Holding, holdings, is_administrative, member_holds
+from reconciler.plan.admins import default_admins
+from reconciler.state import NEVER_SIGNED_IN, LiveState, Member
+
+FORMAT_VERSION = 1
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AccessQuery:
+    """What the report is asked: the stale period and the privileges of interest."""
+
+    stale_days: int = 90
+    patterns: tuple[str, ...] = ()  # shell-style; empty: every privilege
+
+    def wanted(self, privilege: str) -> bool:
+        return not self.patterns or any(fnmatchcase(privilege, p) for p in self.patterns)
+
+
+@dataclass(frozen=True, slots=True)
+class PortalNames:
+    """How the report names the portal: its Portal document's name, the URL read, and
+    the manifests' folder as given."""
+
+    name: str
+    url: str
+    manifests: str
+
+
+def access_document(
+    live: LiveState,
+    portal: PortalNames,
+    query: AccessQuery,
+    now_ms: int,
+    extra_privileges: Sequence[str] = (),
+) -> Json:
+    """The report of one portal (README: the access report's JSON)."""
+    roles = holdings(live.roles, live.portal.platform, extra_privileges)
+    admins = default_admins(live)
+    members: list[Json] = []
+    by_privilege: dict[str, list[Json]] = {}
+    holders: dict[str, int] = {}
+    findings: list[Finding] = []
+    groups: dict[tuple[str | None, int | None], _Group] = {}
+    for username in sorted(live.members):
+        member = live.members[username]
+        role = roles.get(member.role) if member.role is not None else None
+        key = (role.name if role else None, member.level)
+        group = groups.get(key) or groups.setdefault(key, _Group.of(member, role, query))
+        if role is not None:
+            holders[role.name] = holders.get(role.name, 0) + 1
+        judged = Judged(member, role, group.administrative, group.disabled_by_level)
+        findings += member_findings(judged, admins, now_ms, query.stale_days)
+        if query.patterns and not group.shown:
+            continue
+        members.append(_member(member, role, group.shown))
+        for name, disabled in group.pairs:
+            holder = {"username": username, "role": key[0], "disabledByLevel": disabled}
+            by_privilege.setdefault(name, []).append(holder)
+    findings += unheld_roles(roles.values(), holders)
+    return {
+        "formatVersion": FORMAT_VERSION,
+        "report": "access",
+        "portal": {"name": portal.name, "url": portal.url, "manifests": portal.manifests},
+        "generatedAt": iso_time(now_ms),
+        "staleDays": query.stale_days,
+        "privilegeFilter": list(query.patterns),
+        "findings": _findings(findings, query),
+        "roles": [_role(roles[name], holders.get(name, 0)) for name in sorted(roles)],
+        "members": members,
+        "privileges": [
+            {"name": name, "administrative": is_administrative(name), "holders": by_privilege[name]}
+            for name in sorted(by_privilege)
+        ],
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """What every member of one role and level holds, worked out once for them all; the
+    members' `privileges` lists are this one list (JSON writes it out for each)."""
+
+    shown: list[Json]  # the privileges the query keeps, as the document lists them
+    pairs: tuple[tuple[str, bool], ...]  # (privilege, disabled by level) of `shown`
+    administrative: tuple[str, ...]  # usable administrative privileges, all of them
+    disabled_by_level: tuple[str, ...]
+
+    @classmethod
+    def of(cls, member: Member, role: Holding | None, query: AccessQuery) -> _Group:
+        held = member_holds(member, role)
+        kept = [h for h in held if query.wanted(h.name)]
+        return cls(
+            shown=[{"name": h.name, "disabledByLevel": h.disabledByLevel} for h in kept],
+            pairs=tuple((h.name, h.disabledByLevel) for h in kept),
+            administrative=tuple(
+                h.name for h in held if not h.disabledByLevel and is_administrative(h.name)
+            ),
+            disabled_by_level=tuple(h.name for h in held if h.disabledByLevel),
+        )
+
+
+def _member(member: Member, role: Holding | None, shown: list[Json]) -> Json:
+    last = member.lastLogin
+    return {
+        "username": member.username,
+        "role": role.name if role else member.role,
+        "roleType": role.type if role else None,
+        "level": member.level,
+        "disabled": member.disabled,
+        "lastLogin": iso_time(last) if last is not None and last != NEVER_SIGNED_IN else None,
+        "privileges": shown,
+    }
+
+
+def _role(role: Holding, holders: int) -> Json:
+    return {
+        "name": role.name,
+        "id": role.id,
+        "type": role.type,
+        "privileges": sorted(role.privileges),
+        "holders": holders,
+        "administrative": any(is_administrative(p) for p in role.privileges),
+    }
+
+
+def _findings(findings: list[Finding], query: AccessQuery) -> list[Json]:
+    """Sorted by severity, kind and subject; with a privilege filter, a finding keeps
+    the matching privileges only, and one left with none is not about them."""
+    shown = []
+    for finding in sorted(findings, key=Finding.sort_key):
+        privileges = [p for p in finding.privileges if query.wanted(p)]
+        if query.patterns and not privileges:
+            continue
+        shown.append(
+            {
+                "kind": finding.kind,
+                "severity": finding.severity,
+                "subject": finding.subject,
+                "message": finding.message,
+                "member": finding.member,
+                "role": finding.role,
+                "privileges": sorted(privileges),
+            }
+        )
+    return shown
+
+
+def iso_time(ms: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ms // 1000))
+
+
+@dataclass(frozen=True, slots=True)
+class FleetEntry:
+    """One portal of a fleet's report: its report, or why there is none."""
+
+    name: str
+    manifests: str
+    report: Json | None
+    error: str | None = None
+
+
+def fleet_document(entries: Sequence[FleetEntry]) -> Json:
+    """The report of a fleet: one entry per portal, in the order given."""
+    return {
+        "formatVersion": FORMAT_VERSION,
+        "report": "access-fleet",
+        "portals": [
+            {
+                "name": e.name,
+                "manifests": e.manifests,
+                "state": "error" if e.report is None else "ok",
+                "error": e.error,
+                "findings": len(e.report["findings"]) if e.report is not None else 0,
+                "report": e.report,
+            }
+            for e in entries
+        ],
+    }

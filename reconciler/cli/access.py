@@ -1,0 +1,208 @@
+"""`orgctl access PATH`: who holds which privileges, read live (nothing is changed).
+
+Reads only `portals/self`, the roles listing and the member listing; the report is one
+document (`reconciler.access`) that every format renders. A fleet root or several paths
+report each portal on its own, up to --jobs at once, as plan and drift do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reconciler.access import FINDING_KINDS, FORMATS, AccessQuery, access_document, render_access
+from reconciler.access.document import FleetEntry, PortalNames, fleet_document
+from reconciler.access.spreadsheet import render_csv
+from reconciler.cli import fleet_report, help, options
+from reconciler.cli.failure import failure_markdown, markdown_failure
+from reconciler.cli.fleet_report import Outcome
+from reconciler.cli.fleet_run import each_portal
+from reconciler.cli.output import check_writable, reading, write_output
+from reconciler.fleet import Target, select
+from reconciler.live.reader import read_people
+from reconciler.shown import safe
+from reconciler.state import DesiredState
+from reconciler.workflow import connect, run, say_on_stderr, warn_in_ci
+
+Json = dict[str, Any]
+# The fleet summary's words, in the order it counts them.
+STATUSES = ("failed", "with findings", "without findings")
+
+
+@dataclass(frozen=True, slots=True)
+class AccessRequest:
+    query: AccessQuery
+    fmt: str
+    fail_on: frozenset[str]
+    jobs: int
+    verbose: bool
+
+
+@click.command(
+    epilog=help.epilog(
+        [
+            "orgctl access portals/prod   # every member, role and privilege; findings first",
+            "orgctl access portals/prod --privilege 'portal:admin:*' --format json",
+            "orgctl access portals/prod --privilege portal:admin:deleteUsers   # who can",
+            "orgctl access portals/ --fail-on admin-stale --fail-on admin-disabled   # CI gate",
+            "orgctl access portals/prod --format csv -o access.csv",
+        ],
+        help.LIVE,
+    ),
+)
+@options.manifest_paths
+@click.option(
+    "--privilege",
+    "patterns",
+    multiple=True,
+    metavar="PATTERN",
+    help="Only privileges matching this shell-style pattern (portal:admin:*), and the"
+    " members holding one; repeatable.",
+)
+@click.option(
+    "--stale-days",
+    type=click.IntRange(0, 36_500),
+    default=90,
+    show_default=True,
+    help="A last sign-in older than this many days is stale (never signed in: stale).",
+)
+@click.option(
+    "--fail-on",
+    "fail_on",
+    multiple=True,
+    type=click.Choice(FINDING_KINDS),
+    help="Exit 2 when the report has a finding of this kind; repeatable.",
+)
+@options.report_format(*FORMATS)
+@options.output_file("Also write the report to FILE.")
+@options.jobs
+@options.verbose
+@options.portal_limits
+@click.pass_context
+def command(
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    patterns: tuple[str, ...],
+    stale_days: int,
+    fail_on: tuple[str, ...],
+    fmt: str,
+    out: Path | None,
+    jobs: int,
+    verbose: bool,
+) -> None:
+    """Report who holds which privileges on the portal of PATH, through which role, and
+    what an access review should look at first (exit 0; 2 with a --fail-on finding; 1 on
+    errors). Reads the portal's roles and members; changes nothing.
+
+    Several paths, or a fleet root holding several portal folders, report each portal on
+    its own, up to --jobs at once; the exit code is the worst of them."""
+    warn_in_ci()
+    query = AccessQuery(stale_days, tuple(dict.fromkeys(patterns)))
+    request = AccessRequest(query, fmt, frozenset(fail_on), jobs, verbose)
+    fleet = select(paths)
+    if fleet is not None:
+        ctx.exit(access_fleet(fleet, request, out))
+    manifests = paths[0].as_posix()
+    with markdown_failure(fmt, "access", manifests):
+        desired = fleet_report.load(paths[0], verbose)
+        if out is not None:
+            check_writable(out, "report")
+        with reading(desired.portal.url):
+            document = run(read_access(desired, manifests, query))
+    text = render_access(document, fmt)
+    click.echo(text, nl=False)
+    if out is not None:
+        write_output(out, "report", text)
+    ctx.exit(gate(document, request.fail_on))
+
+
+async def read_access(
+    desired: DesiredState, manifests: str, query: AccessQuery, *, in_fleet: bool = False
+) -> Json:
+    """The report of one portal, read live on the portal's own clock."""
+    async with connect(desired, in_fleet=in_fleet) as client:
+        live = await read_people(client)
+        now = client.server_clock or time.time()
+        root = client.root
+    prefix = f"{desired.portal.name}: " if in_fleet else ""
+    for _, why in sorted(live.unreadable.items()):  # each reason names its resource
+        say_on_stderr(safe(f"{prefix}Warning: left out of the report: {why}"))
+    names = PortalNames(desired.portal.name, root, manifests)
+    extra = sorted(desired.portal.extraPrivileges)
+    return access_document(live, names, query, int(now * 1000), extra)
+
+
+def gate(document: Json, fail_on: frozenset[str]) -> int:
+    """2 when the report has a finding of a kind --fail-on names, else 0."""
+    return 2 if any(f["kind"] in fail_on for f in document["findings"]) else 0
+
+
+# --- a fleet --------------------------------------------------------------------------------
+
+
+def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | None) -> int:
+    """Report every portal, print (and write to `out`) the fleet's report; the worst code."""
+    fleet_report.refuse_shared_urls()
+    if out is not None:
+        check_writable(out, "report")
+    outcomes = asyncio.run(
+        each_portal(
+            targets,
+            request.jobs,
+            lambda target: _reported(target, request),
+            lambda target, lines: _failed(target, request.fmt, lines),
+        )
+    )
+    line = fleet_report.summary(outcomes, STATUSES)
+    text = _fleet_text(outcomes, request.fmt, line)
+    click.echo(text, nl=False)
+    if request.fmt in ("json", "csv"):
+        # stdout stays one document; the summary and any failure go to stderr.
+        for o in outcomes:
+            if o.status == STATUSES[0]:
+                for error in o.document["error"].splitlines():
+                    click.echo(safe(f"Error: {o.target.name}: {error}"), err=True)
+        click.echo(line, err=True)
+    if out is not None:
+        write_output(out, "report", text)
+    return fleet_report.worst([o.code for o in outcomes])
+
+
+async def _reported(target: Target, request: AccessRequest) -> Outcome:
+    desired = fleet_report.load(target.path, request.verbose)
+    document = await read_access(desired, target.path.as_posix(), request.query, in_fleet=True)
+    status = STATUSES[1] if document["findings"] else STATUSES[2]
+    text = render_access(document, request.fmt) if request.fmt in ("text", "markdown") else ""
+    return Outcome(target, status, gate(document, request.fail_on), text, document)
+
+
+def _failed(target: Target, fmt: str, lines: list[str]) -> Outcome:
+    if fmt == "markdown":
+        text = failure_markdown("access", target.path.as_posix(), lines)
+    else:
+        text = "".join(f"Error: {safe(line)}\n" for line in lines)
+    return Outcome(target, STATUSES[0], 1, text, {"error": "\n".join(lines)})
+
+
+def _fleet_text(outcomes: Sequence[Outcome], fmt: str, line: str) -> str:
+    reported = [o for o in outcomes if o.status != STATUSES[0]]
+    if fmt == "json":
+        entries = [
+            FleetEntry(
+                o.target.name,
+                o.target.path.as_posix(),
+                None if o.status == STATUSES[0] else o.document,
+                o.document["error"] if o.status == STATUSES[0] else None,
+            )
+            for o in outcomes
+        ]
+        return render_access(fleet_document(entries), "json")
+    if fmt == "csv":
+        return render_csv([o.document for o in reported])
+    return fleet_report.rendered(outcomes, fmt, line)
