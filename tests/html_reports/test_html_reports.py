@@ -6,6 +6,7 @@ against `orgctl serve`."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -249,3 +250,29 @@ def test_the_watch_catches_a_load_and_what_the_policy_blocks(
     opened = open_report(browser, shell)
     assert opened.requests == [] and opened.dialogs == []
     assert any("Content Security Policy" in e for e in opened.console_errors), opened
+
+
+@pytest.mark.e2e
+def test_access_pages_of_the_documents_the_cli_prints(
+    browser: Browser, demo: World, tmp_path: Path
+) -> None:
+    """The renderer takes `orgctl access --format json` as it comes, one portal and a
+    fleet: the demo's erin (level 1) and the default administrator's finding."""
+    done = demo.orgctl_process("access", EXAMPLES / "hq", "--format", "json", portal="hq")
+    assert done.returncode == 0, output_of(done)
+    opened = _opened(browser, tmp_path, render_access_html(json.loads(done.stdout)), "cli-access")
+    assert [r[1] for r in opened.visible_rows("findings")].count("default-admin") == 1
+    opened.filter("members", "erin")
+    [erin] = opened.visible_rows("members")
+    assert erin[:4] == ["erin", "Analyst", "custom", "1"], erin
+    env = demo.fleet_env({"hq": "hq", "field": "field"})
+    fleet = [EXAMPLES / "hq", EXAMPLES / "field"]
+    done = demo.orgctl_process("access", *fleet, "--format", "json", portal="", env=env)
+    assert done.returncode == 0, output_of(done)
+    page = render_access_fleet_html(json.loads(done.stdout))
+    opened = _opened(browser, tmp_path, page, "cli-access-fleet", PHONE)
+    assert [r[:3] for r in opened.visible_rows("portals")] == [
+        ["hq", f"{EXAMPLES}/hq", "ok"],
+        ["field", f"{EXAMPLES}/field", "ok"],
+    ]
+    assert opened.body_overflow() == 0
