@@ -18,6 +18,7 @@ from reconciler.plan.render.lines import (
     Hunk,
     call_line,
     hunks,
+    information_line,
     kind_counts,
     risk,
     summary_line,
@@ -40,11 +41,18 @@ def plan_body(plan: Plan, mode: Mode, ids: Ids, level: int) -> Markup:
     parts = [_facts(plan), f'<p class="summary">{text(summary_line(plan, mode))}</p>']
     if plan.changes:
         parts += [_heading(level, "By kind"), _kinds(plan, mode, ids)]
+    information = information_line(plan, mode)
+    if information:
+        parts.append(f"<p>{text(information)}</p>")
+    columns = (Column("Resource"), Column("Message"))
     for title, problems in (("Errors", plan.errors), ("Warnings", plan.warnings)):
         if problems:
             rows = [[cell(p.address), cell(p.message)] for p in problems]
-            columns = (Column("Resource"), Column("Message"))
             parts += [_heading(level, title), table(ids.next(), title.lower(), columns, rows)]
+    if plan.ignored:
+        rows = [[cell(i.address), cell(i.what)] for i in plan.ignored]
+        title = "Ignored by the manifests' ignore rules (neither changed nor drift)"
+        parts += [_heading(level, title), table(ids.next(), "ignored", columns, rows)]
     if plan.changes:
         what = "Changes" if mode == "plan" else "Differences (live → desired)"
         parts += [_heading(level, f"{what} ({len(plan.changes):,})"), _changes(plan, ids)]

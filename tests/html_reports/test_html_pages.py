@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -218,3 +219,20 @@ def test_the_apply_window_sentence_stays_off_the_page(demo: World, tmp_path: Pat
     assert planned.returncode == 0, output_of(planned)
     assert planned.stdout.startswith("<!DOCTYPE html>") and planned.stdout.endswith("</html>\n")
     assert "Apply window: open now, until" in planned.stderr
+
+
+def test_the_drift_page_names_undeclared_roles_and_what_ignore_rules_left_alone() -> None:
+    """As the Markdown does: the information line, and a table of what was ignored."""
+    from reconciler.html.page import text
+    from reconciler.plan.model import Ignored
+    from reconciler.plan.render.lines import information_line
+
+    kept = Ignored("Role/Analyst", "ignorePrivileges", privileges=("p:x",), patterns=("p:*",))
+    plan = replace(hostile_plan(), undeclaredRoles=(HOSTILE, "Scratch"), ignored=(kept,))
+    page = render_html(plan, "drift")
+    line = information_line(plan, "drift")
+    assert line is not None and HOSTILE in line
+    assert f"<p>{text(line)}</p>" in page
+    assert "Ignored by the manifests&#x27; ignore rules" in page
+    assert f"<td>{text(kept.what)}</td>" in page
+    assert "Information:" not in render_html(plan, "plan")  # a plan does not say it
