@@ -164,7 +164,7 @@ def _member_row(member: Mapping[str, Any]) -> list[Cell]:
         cell(_string(member.get("roleType"))),
         number(level),
         _flag(member.get("disabled"), "error"),
-        cell(_string(member.get("lastLogin")) or "never"),
+        cell(_string(member.get("lastLogin")) or "never", sort=_string(member.get("lastLogin"))),
         Cell(text(admin) if admin else Markup(""), str(admin), "num admin" if admin else "num"),
         Cell(shown, str(len(names))),
     ]

@@ -75,6 +75,9 @@ def test_access_report_filters_sorts_and_shows_markup_as_text(
     assert _usernames(opened)[0] == "erin" and _usernames(opened)[-1] == "dave"
     opened.sort("members", "Level")
     assert _usernames(opened)[0] == "dave" and _usernames(opened)[-1] == "erin"
+    # A member who never signed in sorts before the oldest sign-in.
+    opened.sort("members", "Last sign-in")
+    assert _usernames(opened)[0] == "carol"
     # Who holds the administrative privilege, through which role.
     opened.filter("privileges", VIEW_USERS)
     [row] = opened.visible_rows("privileges")
