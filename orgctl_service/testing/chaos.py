@@ -24,15 +24,14 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import NamedTuple
 
 import httpx
+
+from .forwarding import DROP, FORWARD, Action, ForwardingServer, Reply, Request, whole
 
 
 class Fault(StrEnum):
@@ -61,9 +60,6 @@ class Injected(NamedTuple):
 HTML_5XX: tuple[Fault, ...] = (Fault.HTML_5XX,)
 JSON_5XX: tuple[Fault, ...] = (Fault.JSON_5XX_200, Fault.JSON_5XX_500)
 MIXED: tuple[Fault, ...] = tuple(Fault)
-
-# Hop-by-hop headers, and those httpx recomputes, are not copied across.
-_SKIPPED = {"connection", "keep-alive", "transfer-encoding", "content-length", "host"}
 
 _GATEWAY_PAGES = {
     500: "500 - Internal server error.",
@@ -97,7 +93,7 @@ def error_envelope() -> bytes:
     ).encode()
 
 
-class ChaosProxy:
+class ChaosProxy(ForwardingServer):
     """Use as `with ChaosProxy(service_url, spread(JSON_5XX, 0.2), seed=1) as proxy`; point
     orgctl at `proxy.url` in place of the service's root. `injected` counts each fault
     and `faulted` lists them as injected, `requests` counts every request received,
@@ -112,7 +108,7 @@ class ChaosProxy:
     ) -> None:
         if sum(rates.values()) > 1:
             raise ValueError(f"fault rates add up to more than 1: {dict(rates)}")
-        self.upstream = upstream.rstrip("/")
+        super().__init__(upstream.rstrip("/"), timeout=60)
         self.rates = dict(rates)
         self.seed = seed
         self.retry_after = retry_after
@@ -120,25 +116,6 @@ class ChaosProxy:
         self.requests = 0
         self.forwarded = 0
         self._seen: Counter[str] = Counter()
-        self._lock = threading.Lock()
-        self._http = httpx.Client(timeout=60)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    def __enter__(self) -> ChaosProxy:
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._http.close()
 
     @property
     def injected(self) -> Counter[Fault]:
@@ -170,70 +147,31 @@ class ChaosProxy:
         with self._lock:
             self.faulted.append(Injected(fault, status, method, target.split("?", 1)[0]))
 
-    def forward(
-        self, method: str, target: str, body: bytes, headers: dict[str, str]
-    ) -> httpx.Response:
+    def forward(self, request: Request) -> httpx.Response:
         with self._lock:
             self.forwarded += 1
-        return self._http.request(method, self.upstream + target, content=body, headers=headers)
+        return super().forward(request)
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        proxy = self
+    def decide(self, request: Request) -> Action:
+        fault, rng = self.draw(request.method, request.target, request.body)
+        if fault is None:
+            return FORWARD
+        if fault is Fault.DROP_AFTER:
+            self.forward(request)
+        action = self._inject(fault, rng)
+        status = action.status if isinstance(action, Reply) else 0
+        self.record(fault, status, request.method, request.target)
+        return action
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: object) -> None:
-                pass  # quiet: the counters tell what happened
-
-            def _handle(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else b""
-                fault, rng = proxy.draw(self.command, self.path, body)
-                if fault is not None and fault is not Fault.DROP_AFTER:
-                    self._inject(fault, rng)
-                    return
-                sent = {k: v for k, v in self.headers.items() if k.lower() not in _SKIPPED}
-                reply = proxy.forward(self.command, self.path, body, sent)
-                if fault is Fault.DROP_AFTER:
-                    proxy.record(fault, 0, self.command, self.path)
-                    self.close_connection = True
-                    return
-                kept = {
-                    name: value
-                    for name, value in reply.headers.items()
-                    if name.lower() not in _SKIPPED | {"content-encoding"}
-                }
-                self._reply(reply.status_code, kept, reply.content)
-
-            def _inject(self, fault: Fault, rng: random.Random) -> None:
-                """Answer (or drop) in the service's place: it never sees the request."""
-                if fault is Fault.DROP_BEFORE:
-                    status = 0
-                    self.close_connection = True
-                elif fault is Fault.HTML_5XX:
-                    status = rng.choice(sorted(_GATEWAY_PAGES))
-                    self._reply(status, {"Content-Type": "text/html"}, gateway_page(status))
-                elif fault is Fault.THROTTLED:
-                    status = 429
-                    headers = {"Retry-After": f"{proxy.retry_after:g}"}
-                    self._reply(status, headers, b"Too Many Requests")
-                else:
-                    status = 200 if fault is Fault.JSON_5XX_200 else 500
-                    json_type = {"Content-Type": "application/json"}
-                    self._reply(status, json_type, error_envelope())
-                proxy.record(fault, status, self.command, self.path)
-
-            def _reply(self, status: int, headers: dict[str, str], content: bytes) -> None:
-                # send_response_only: no Date of our own; the service's Date states its clock.
-                self.send_response_only(status)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
-
-            do_GET = _handle
-            do_POST = _handle
-
-        return Handler
+    def _inject(self, fault: Fault, rng: random.Random) -> Action:
+        """What answers (or drops) in the service's place."""
+        if fault in (Fault.DROP_BEFORE, Fault.DROP_AFTER):
+            return DROP
+        if fault is Fault.HTML_5XX:
+            status = rng.choice(sorted(_GATEWAY_PAGES))
+            return whole(status, {"Content-Type": "text/html"}, gateway_page(status))
+        if fault is Fault.THROTTLED:
+            headers = {"Retry-After": f"{self.retry_after:g}"}
+            return whole(429, headers, b"Too Many Requests")
+        status = 200 if fault is Fault.JSON_5XX_200 else 500
+        return whole(status, {"Content-Type": "application/json"}, error_envelope())

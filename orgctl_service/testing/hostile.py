@@ -10,30 +10,17 @@ Every request is logged (`seen`), so a test can tell that no write reached a wro
 
 from __future__ import annotations
 
+import functools
 import json
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
 
-from .proxy import _SKIPPED, FaultyProxy
+from .forwarding import FORWARD, Action, ForwardingServer, Reply, Request, whole
 
 Json = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Reply:
-    """What the proxy sends back: status, headers, and the body as chunks."""
-
-    status: int
-    headers: dict[str, str]
-    chunks: Iterator[bytes]
-    length: int | None = None  # declared as Content-Length; None: sent chunked
-    pause: float = 0.0  # seconds between chunks
-
 
 # (the service's reply, asked for when needed; the request's query and form fields) -> what
 # the proxy answers. An answer of the proxy's own never reaches the service, so its pace
@@ -47,7 +34,7 @@ def rewritten(change: Callable[[Json, dict[str, str]], Json]) -> Answer:
 
     def answer(upstream: Upstream, fields: dict[str, str]) -> Reply:
         body = json.dumps(change(upstream().json(), fields)).encode()
-        return Reply(200, {"Content-Type": "application/json"}, iter([body]), len(body))
+        return whole(200, {"Content-Type": "application/json"}, body)
 
     return answer
 
@@ -152,8 +139,7 @@ def _onwards(upstream: Upstream, fields: dict[str, str]) -> Reply:
     start = int(fields.get("start", 1))
     roles = [{"id": f"r{start + n}", "name": f"Role {start + n}"} for n in range(100)]
     page = {"roles": roles, "start": start, "num": 100, "nextStart": start + 100}
-    body = json.dumps(page).encode()
-    return Reply(200, {"Content-Type": "application/json"}, iter([body]), len(body))
+    return whole(200, {"Content-Type": "application/json"}, json.dumps(page).encode())
 
 
 def _billion(body: Json, fields: dict[str, str]) -> Json:
@@ -202,15 +188,15 @@ class Seen:
     hostile: bool  # answered by the misbehaviour, not the service
 
 
-class HostileProxy(FaultyProxy):
-    """The fault proxy's server and forwarding, answering `suffix` as `answer` says."""
+class HostileProxy(ForwardingServer):
+    """The bench's server and forwarding, answering `suffix` as `answer` says."""
 
     def __init__(self, upstream: str, suffix: str, answer: Answer, method: str = "GET") -> None:
+        super().__init__(upstream)
         self.suffix = suffix  # the path (without its query) whose answers misbehave
         self.answer = answer
         self.method = method
         self.seen: list[Seen] = []
-        super().__init__(upstream)
         # orgctl ending a run drops the connections of its cancelled reads: not news.
         self._server.handle_error = lambda request, client_address: None  # type: ignore[method-assign]
 
@@ -226,76 +212,12 @@ class HostileProxy(FaultyProxy):
         """The paths of every POST, as the service received them (in order)."""
         return [s.path for s in self.seen if s.method == "POST"]
 
-    def _record(self, method: str, path: str, hostile: bool) -> None:
+    def decide(self, request: Request) -> Action:
+        hostile = request.method == self.method and request.path.endswith(self.suffix)
         with self._lock:
-            self.seen.append(Seen(method, path, hostile))
-
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        proxy = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format: str, *args: object) -> None:
-                pass  # quiet: the test reports what matters
-
-            def _forward(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length) if length else b""
-                bare = self.path.split("?", 1)[0]
-                hostile = self.command == proxy.method and bare.endswith(proxy.suffix)
-                proxy._record(self.command, bare, hostile)
-                headers = {k: v for k, v in self.headers.items() if k.lower() not in _SKIPPED}
-
-                def upstream() -> httpx.Response:
-                    return proxy._http.request(
-                        self.command, proxy.upstream + self.path, content=body, headers=headers
-                    )
-
-                if hostile:
-                    fields = dict(httpx.URL(self.path).params)
-                    fields.update(httpx.QueryParams(body.decode()))
-                    self._send(proxy.answer(upstream, fields))
-                    return
-                reply = upstream()
-                kept = {
-                    k: v
-                    for k, v in reply.headers.items()
-                    if k.lower() not in _SKIPPED | {"content-encoding"}
-                }
-                self._send(
-                    Reply(reply.status_code, kept, iter([reply.content]), len(reply.content))
-                )
-
-            def _send(self, reply: Reply) -> None:
-                self.send_response_only(reply.status)
-                for name, value in reply.headers.items():
-                    self.send_header(name, value)
-                if reply.length is None:
-                    self.send_header("Transfer-Encoding", "chunked")
-                else:
-                    self.send_header("Content-Length", str(reply.length))
-                self.end_headers()
-                try:
-                    for chunk in reply.chunks:
-                        if proxy._closing.is_set():
-                            break
-                        if reply.pause:
-                            time.sleep(reply.pause)
-                        self._write(chunk, chunked=reply.length is None)
-                    if reply.length is None:
-                        self.wfile.write(b"0\r\n\r\n")
-                except (BrokenPipeError, ConnectionResetError):
-                    self.close_connection = True  # the client gave up: as it should
-
-            def _write(self, chunk: bytes, *, chunked: bool) -> None:
-                if chunked:
-                    self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
-                else:
-                    self.wfile.write(chunk)
-                self.wfile.flush()
-
-            do_GET = _forward
-            do_POST = _forward
-
-        return Handler
+            self.seen.append(Seen(request.method, request.path, hostile))
+        if not hostile:
+            return FORWARD
+        fields = dict(httpx.URL(request.target).params)
+        fields.update(httpx.QueryParams(request.body.decode()))
+        return self.answer(functools.partial(self.forward, request), fields)
