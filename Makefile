@@ -59,6 +59,7 @@ bench: install
 	$(BIN)/python benchmarks/plan_cpu.py
 	$(BIN)/python benchmarks/plan_requests.py
 	$(BIN)/python benchmarks/render.py
+	$(BIN)/python benchmarks/html_access.py
 	$(BIN)/python benchmarks/access.py
 	$(BIN)/python benchmarks/service_load.py
 	$(BIN)/python benchmarks/service_pages.py

@@ -1,5 +1,6 @@
 """Rendering a reviewer's plan (benchmarks/README.md): a 1,000-change plan in text,
-Markdown (one comment, and parts for `--split`) and JSON; text and Markdown under 0.2 s.
+Markdown (one comment, and parts for `--split`), JSON and HTML; text and Markdown under
+0.2 s.
 
 Run: .venv/bin/python benchmarks/render.py [--changes N]
 The plan is benchmarks/plan_cpu.py's world: role description and privilege updates, new
@@ -18,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from plan_cpu import world
 
+from reconciler.html import render_html
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
 from reconciler.plan.render.json import render_json
@@ -54,6 +56,7 @@ def main() -> None:
         ("markdown", lambda: render_markdown(plan), True),
         ("markdown --split 65000", lambda: render_markdown_parts(plan, size=65_000), True),
         ("json", lambda: render_json(plan), False),
+        ("html", lambda: render_html(plan), False),
     ]
     for name, render, goal in renderers:
         seconds = best_of(render)

@@ -9,7 +9,7 @@ workflows in `examples/ci/` call it. Standard library only: it runs wherever org
     python ci/orgctl_ci.py apply NAME DIR   main: apply exactly the plan reviewed on the pull
                                             request; when stale, post a fresh plan instead
     python ci/orgctl_ci.py drift NAME DIR   schedule: open, update or close one issue per
-                                            portal
+                                            portal; save drift.html and access.html
 
 NAME is the Portal's metadata.name (as `orgctl targets --json` prints it), DIR its folder.
 orgctl runs with NAME's credentials only, under its own ORGCTL_<NAME>_* names: the
@@ -45,6 +45,9 @@ from typing import Any
 PLAN_FILE = "plan.json"
 JOURNAL_FILE = "journal.jsonl"
 DRIFT_LABEL = "orgctl-drift"
+# The drift job's pages, kept as its artifact.
+DRIFT_PAGE = "drift.html"
+ACCESS_PAGE = "access.html"
 # GitHub refuses a comment over 65,536 characters; GitLab allows far more.
 COMMENT_LIMIT = {"github": 60_000, "gitlab": 900_000}
 TRUSTED_ORIGINS = "ORGCTL_TRUSTED_ORIGINS"
@@ -490,9 +493,11 @@ def unbound_origins(env: Mapping[str, str]) -> str | None:
     return None
 
 
-def orgctl(*args: str, env: Mapping[str, str] | None = None) -> Run:
+def orgctl(*args: str, env: Mapping[str, str] | None = None, echo: bool = True) -> Run:
+    """Run orgctl; its output also goes to the job's log (not a page it saves: `echo`)."""
     done = subprocess.run(["orgctl", *args], capture_output=True, text=True, check=False, env=env)
-    sys.stdout.write(done.stdout)
+    if echo:
+        sys.stdout.write(done.stdout)
     sys.stderr.write(done.stderr)
     return Run(done.returncode, done.stdout, done.stderr)
 
@@ -672,6 +677,8 @@ def _last_line(text: str, prefix: str) -> str | None:
 
 def drift_job(host: Hosting, name: str, folder: str, env: Mapping[str, str]) -> int:
     run = orgctl("drift", folder, "--format", "markdown", env=portal_env(name, env, False))
+    if run.code in (0, 2):  # the portal could be read: its pages are worth making
+        save_pages(folder, portal_env(name, env, False))
     title = f"orgctl drift: {name}"
     number = host.open_issue(title)
     if run.code == 0:
@@ -686,6 +693,17 @@ def drift_job(host: Hosting, name: str, folder: str, env: Mapping[str, str]) -> 
     else:
         host.update_issue(number, body)
     return 1 if run.code == 1 else 0
+
+
+def save_pages(folder: str, env: Mapping[str, str]) -> None:
+    """The drift report and the access review as pages a browser opens offline, which
+    the workflow keeps as the job's artifact. A page that cannot be made is named in the
+    log; the issue is kept all the same."""
+    drift = orgctl("drift", folder, "--format", "html", "-o", DRIFT_PAGE, env=env, echo=False)
+    access = orgctl("access", folder, "--format", "html", "-o", ACCESS_PAGE, env=env, echo=False)
+    for page, made in ((DRIFT_PAGE, drift), (ACCESS_PAGE, access)):
+        if not Path(page).is_file():
+            print(f"orgctl_ci: {page} not written (orgctl exited {made.code})", file=sys.stderr)
 
 
 def propose_adoption(host: Hosting, name: str, folder: str) -> str:

@@ -21,12 +21,13 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, w
         [
             "orgctl drift portals/prod   # exit 2 when the portal differs",
             "orgctl drift portals/ --jobs 8 --format json -o drift.json   # a fleet",
+            "orgctl drift portals/ --format html -o drift.html   # a page to open in a browser",
         ],
         help.LIVE + help.NOTIFY,
     ),
 )
 @options.manifest_paths
-@options.report_format("text", "json", "markdown")
+@options.report_format("text", "json", "markdown", "html")
 @options.output_file("Also write the report to FILE.")
 @options.notify
 @options.jobs

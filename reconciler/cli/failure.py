@@ -14,6 +14,7 @@ from contextlib import contextmanager
 import click
 
 from reconciler.errors import UserError
+from reconciler.html import render_failure_html
 from reconciler.shown import longest_backtick_run, safe
 
 
@@ -26,6 +27,9 @@ def markdown_failure(fmt: str, mode: str, where: str) -> Iterator[None]:
     except UserError as exc:
         if fmt == "markdown":
             click.echo(failure_markdown(mode, where, exc.lines), nl=False)
+        elif fmt == "html":  # a page in its place, as the Markdown report
+            title = f"orgctl {mode}: {where}"
+            click.echo(render_failure_html(title, failed_sentence(mode), exc.lines), nl=False)
         raise
 
 
@@ -33,14 +37,18 @@ def markdown_failure(fmt: str, mode: str, where: str) -> Iterator[None]:
 _NOT_DONE = {"plan": "planned", "drift": "checked for drift", "access": "read for access"}
 
 
+def failed_sentence(mode: str) -> str:
+    """What the failure report says first, in every format."""
+    return f"Failed: the portal could not be {_NOT_DONE.get(mode, 'read')}; nothing was compared."
+
+
 def failure_markdown(mode: str, where: str, lines: list[str]) -> str:
     """The report: each line of the error escaped as every other output escapes it, so
     a line break in a role name cannot start a line of its own inside the fence."""
     message = "\n".join(safe(line) for line in lines)
     fence = "`" * max(3, longest_backtick_run(message) + 1)
-    what = _NOT_DONE.get(mode, "read")
     return (
         f"## orgctl {mode}: {safe(where)}\n\n"
-        f"**Failed: the portal could not be {what}; nothing was compared.**\n\n"
+        f"**{failed_sentence(mode)}**\n\n"
         f"{fence}text\n{message}\n{fence}\n"
     )

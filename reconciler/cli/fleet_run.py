@@ -15,12 +15,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import click
+
 from reconciler.cli import fleet_report
 from reconciler.cli.failure import failure_markdown
 from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.output import check_writable, is_terminal, render, write_output
 from reconciler.errors import UserError
 from reconciler.fleet import Target
+from reconciler.html import PortalReport, render_fleet_html
 from reconciler.notify import Notifier, drift_text, plan_text
 from reconciler.plan import Mode
 from reconciler.plan.model import Plan
@@ -56,11 +59,24 @@ def fleet_command(targets: Sequence[Target], request: FleetRequest, out: Path | 
         check_writable(out, "report")
     outcomes = run_fleet(targets, request)
     line = fleet_report.summary(outcomes, STATUSES[request.mode])
-    fleet_report.echo(outcomes, request.fmt, line)
+    if request.fmt == "html":
+        report = render_fleet_html([_portal_report(o) for o in outcomes], request.mode, line)
+        click.echo(report, nl=False)
+        click.echo(line, err=True)  # stdout stays one page
+    else:
+        report = fleet_report.rendered(outcomes, request.fmt, line)
+        fleet_report.echo(outcomes, request.fmt, line)
     if out is not None:
-        write_output(out, "report", fleet_report.rendered(outcomes, request.fmt, line))
+        write_output(out, "report", report)
     notify(outcomes, request)
     return fleet_report.worst([o.code for o in outcomes])
+
+
+def _portal_report(outcome: Outcome) -> PortalReport:
+    plan = outcome.plan if isinstance(outcome.plan, Plan) else None
+    error = "" if plan is not None else str(outcome.document.get("error", ""))
+    name, path = outcome.target.name, outcome.target.path.as_posix()
+    return PortalReport(name, path, outcome.status, plan, error)
 
 
 def run_fleet(targets: Sequence[Target], request: FleetRequest) -> list[Outcome]:
@@ -102,7 +118,9 @@ async def _planned(target: Target, request: FleetRequest) -> Outcome:
     async with connect(desired, in_fleet=True) as client:
         planned = await plan_live(client, desired, request.options)
     plan = planned.plan.with_manifests(target.path.as_posix())
-    text = render(plan, request.fmt, request.mode, color=is_terminal(sys.stdout))
+    # The HTML report is made of every portal's plan at the end, not of sections.
+    html = request.fmt == "html"
+    text = "" if html else render(plan, request.fmt, request.mode, color=is_terminal(sys.stdout))
     if request.mode == "plan" and desired.portal.applyWindows and request.fmt == "text":
         state = window_state(desired.portal.applyWindows, datetime.now(UTC))
         text += state.sentence() + "\n"

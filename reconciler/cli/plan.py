@@ -42,7 +42,7 @@ from reconciler.workflow import (
     ),
 )
 @options.manifest_paths
-@options.report_format("text", "json", "markdown")
+@options.report_format("text", "json", "markdown", "html")
 @options.output_file("Also save the plan as JSON, for `orgctl apply --plan`.")
 @click.option(
     "--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes, 0 when none."
@@ -108,9 +108,9 @@ def command(
     else:
         click.echo("".join(render_markdown_parts(plan, "plan", size=split_size)), nl=False)
     if desired.portal.applyWindows:
-        # Beside the report, on stdout unless it would spoil the JSON.
+        # Beside the report, on stdout unless it would spoil the JSON or the page.
         state = window_state(desired.portal.applyWindows, datetime.now(UTC))
-        click.echo(state.sentence(), err=fmt == "json")
+        click.echo(state.sentence(), err=fmt in ("json", "html"))
     if out is not None:
         write_output(out, "plan file", render_json(plan))
     notifier.send(plan_text(plan))

@@ -382,11 +382,13 @@ class GitHubRun:
         self, step: dict[str, Any], context: dict[str, Any], job_dir: Path
     ) -> tuple[int, dict[str, str], str]:
         options = {k: _text(evaluate(v, context)) for k, v in step["with"].items()}
-        path = job_dir / options["path"]
-        if not path.exists():
-            return 0, {}, f"no file {options['path']}: nothing uploaded"
-        self.hosting.upload_artifact(options["name"], {path.name: path.read_bytes()})
-        return 0, {}, f"uploaded {options['name']}"
+        # `path` names one file or several, a line each, as the action takes them.
+        paths = [job_dir / line.strip() for line in options["path"].splitlines() if line.strip()]
+        files = {path.name: path.read_bytes() for path in paths if path.exists()}
+        if not files:
+            return 0, {}, f"no file {options['path']!r}: nothing uploaded"
+        self.hosting.upload_artifact(options["name"], files)
+        return 0, {}, f"uploaded {options['name']}: {', '.join(files)}"
 
 
 # --- GitLab CI -------------------------------------------------------------------------------

@@ -180,7 +180,30 @@ def test_applies_to_one_portal_never_overlap() -> None:
 def test_drift_runs_on_a_schedule() -> None:
     workflow = _load(ROOT / "examples/ci/github/orgctl-drift.yml")
     assert workflow["on"]["schedule"][0]["cron"]
-    assert "ci/orgctl_ci.py drift" in workflow["jobs"]["drift"]["steps"][-1]["run"]
+    runs = [s["run"] for s in workflow["jobs"]["drift"]["steps"] if "run" in s]
+    assert "ci/orgctl_ci.py drift" in runs[-1]
+
+
+def test_drift_keeps_the_drift_and_access_pages_as_an_artifact() -> None:
+    """Whatever the drift step's outcome, both pages it writes are uploaded (GitHub) or
+    kept (GitLab), and the script writes them with `--format html -o`."""
+    workflow = _load(ROOT / "examples/ci/github/orgctl-drift.yml")
+    steps = workflow["jobs"]["drift"]["steps"]
+    [upload] = [s for s in steps if str(s.get("uses", "")).startswith("actions/upload-artifact")]
+    assert upload["if"] == "always()"
+    assert upload["with"]["path"].split() == ["drift.html", "access.html"]
+    assert "matrix.portal.name" in upload["with"]["name"]
+    gitlab = _load(ROOT / "examples/ci/gitlab/.gitlab-ci.yml")
+    assert gitlab["drift"]["artifacts"]["paths"] == ["drift.html", "access.html"]
+    assert gitlab["drift"]["artifacts"]["when"] == "always"
+    pages = sorted(
+        words[0]
+        for words in _script_invocations()
+        if "-o" in words and words[words.index("--format") + 1] == "html"
+    )
+    assert pages == ["access", "drift"]
+    script = SCRIPT.read_text(encoding="utf-8")
+    assert 'DRIFT_PAGE = "drift.html"' in script and 'ACCESS_PAGE = "access.html"' in script
 
 
 def test_pre_commit_hook_runs_validate() -> None:

@@ -4,8 +4,10 @@ reported, including when the portal is down or the reviewed plan went stale."""
 
 from __future__ import annotations
 
+import io
 import shutil
 import socket
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -186,6 +188,14 @@ def test_github_drift_issue_is_opened_updated_and_closed(
     [issue] = hosting.issues
     assert issue["labels"] == ["orgctl-drift"] and "Role/Analyst" in issue["body"]
     assert "https://github.example/acme/manifests/actions/runs/1" in issue["body"]
+    # The drift and access pages are the run's artifact, not lines of its log.
+    with zipfile.ZipFile(io.BytesIO(hosting.artifacts["orgctl-reports-hq"][-1])) as pages:
+        assert sorted(pages.namelist()) == ["access.html", "drift.html"]
+        drift_page = pages.read("drift.html").decode()
+        access_page = pages.read("access.html").decode()
+    assert drift_page.startswith("<!DOCTYPE html>") and "Role/Analyst" in drift_page
+    assert access_page.startswith("<!DOCTYPE html>") and "Analyst" in access_page
+    assert "<!DOCTYPE html>" not in first.log()
 
     api.set_privileges("Analyst", ["portal:user:viewOrgItems"])
     second = github(box, hosting, world, "orgctl-drift.yml", MERGE, run_id=2)

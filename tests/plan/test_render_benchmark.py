@@ -8,5 +8,5 @@ from tests.cli import run_benchmark
 def test_the_render_benchmark_runs() -> None:
     output = run_benchmark("render.py", "--changes", "300")
     assert "plan: 300 changes" in output
-    for name in ("text", "markdown", "markdown --split 65000", "json"):
+    for name in ("text", "markdown", "markdown --split 65000", "json", "html"):
         assert f"\n{name} " in output, output

@@ -194,6 +194,24 @@ def riskiest_first(changes: tuple[Change, ...]) -> list[Change]:
     return sorted(changes, key=lambda c: (risk(c), c.address))
 
 
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    """One resource's change as the Markdown and HTML reports show it: its heading line
+    (`address_line`) and its fields as a diff body (`diff_lines`)."""
+
+    change: Change
+    head: str
+    lines: tuple[str, ...]
+
+
+def hunks(plan: Plan) -> list[Hunk]:
+    """Each changed resource, riskiest first, with its fields' values."""
+    return [
+        Hunk(change, address_line(change), tuple(diff_lines(change)))
+        for change in riskiest_first(plan.changes)
+    ]
+
+
 def kind_counts(changes: Iterable[Change]) -> dict[str, dict[Action, int]]:
     """Per kind of resource (the address's first part), sorted: how many of each action."""
     rows: dict[str, dict[Action, int]] = {}

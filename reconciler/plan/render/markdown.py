@@ -10,10 +10,9 @@ from reconciler.plan.model import Action, Plan
 from reconciler.plan.render import Mode
 from reconciler.plan.render.lines import (
     RISK_ORDER,
-    address_line,
     call_line,
     compact_line,
-    diff_lines,
+    hunks,
     information_line,
     kind_counts,
     riskiest_first,
@@ -108,12 +107,10 @@ def _change_blocks(plan: Plan, room: int) -> list[str]:
 def full_blocks(plan: Plan) -> list[str]:
     """Each change, riskiest first, with its fields' values as a diff hunk."""
     blocks = []
-    for change in riskiest_first(plan.changes):
+    for hunk in hunks(plan):
         # An update's own line is a hunk header (`@@`), coloured but neither + nor -.
-        head = address_line(change)
-        lines = [f"@@ {head} @@" if change.action is Action.UPDATE else head]
-        lines.extend(diff_lines(change))
-        blocks.append("\n".join(lines))
+        head = f"@@ {hunk.head} @@" if hunk.change.action is Action.UPDATE else hunk.head
+        blocks.append("\n".join([head, *hunk.lines]))
     return blocks
 
 

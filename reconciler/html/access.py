@@ -1,0 +1,296 @@
+"""The access report as HTML: findings first, then the role × privilege matrix, every
+member with their effective privileges, and every privilege with who holds it.
+
+It renders the JSON document of `orgctl access --format json` (README: "Access
+reviews"); every value in it came from the portal and is treated as untrusted: a missing
+or mistyped field shows as empty, never as an error or as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fnmatch import fnmatchcase
+from functools import lru_cache
+from typing import Any
+
+from reconciler.html.page import Markup, join, page, text
+from reconciler.html.tables import Cell, Column, Ids, cell, number, table
+from reconciler.plan.elements import ADMIN_PREFIX
+
+TITLE = "orgctl access"
+
+
+def render_access_html(document: Mapping[str, Any]) -> str:
+    """One portal's access report as a self-contained page."""
+    portal = _mapping(document.get("portal"))
+    title = f"{TITLE}: {_name(portal)}"
+    body = Markup(f"<h1>{text(title)}</h1>\n{access_body(document, Ids(), 2)}")
+    return page(title, body)
+
+
+def access_body(document: Mapping[str, Any], ids: Ids, level: int) -> Markup:
+    """Everything under the page's heading, headings at `level`."""
+    findings = _mappings(document.get("findings"))
+    roles = _mappings(document.get("roles"))
+    members = _mappings(document.get("members"))
+    privileges = _mappings(document.get("privileges"))
+    parts = [
+        _facts(document),
+        f'<p class="summary">{text(_summary(findings, roles, members))}</p>',
+        _heading(level, f"Findings ({len(findings):,})"),
+        _findings(findings, ids),
+        _heading(level, f"Roles × privileges ({len(roles):,} roles)"),
+        _matrix(roles, _strings(document.get("privilegeFilter")), ids),
+        _heading(level, f"Members ({len(members):,})"),
+        '<p class="muted">Struck through: held through the role but disabled at the'
+        " member's level.</p>",
+        _members(members, ids),
+        _heading(level, f"Privileges ({len(privileges):,})"),
+        _privileges(privileges, ids),
+    ]
+    return join([Markup(p) for p in parts], "\n")
+
+
+def _heading(level: int, title: str) -> str:
+    return f"<h{level}>{text(title)}</h{level}>"
+
+
+def _facts(document: Mapping[str, Any]) -> str:
+    portal = _mapping(document.get("portal"))
+    facts = [f"Portal {_string(portal.get('url')) or _name(portal)}"]
+    if _string(portal.get("manifests")):
+        facts.append(f"manifests {_string(portal.get('manifests'))}")
+    if _string(document.get("generatedAt")):
+        facts.append(f"read {_string(document.get('generatedAt'))}")
+    if _integer(document.get("staleDays")) is not None:
+        facts.append(f"stale after {_integer(document.get('staleDays'))} days")
+    patterns = _strings(document.get("privilegeFilter"))
+    if patterns:
+        facts.append(f"privileges matching {', '.join(patterns)}")
+    return f'<p class="muted">{text(" · ".join(facts))}</p>'
+
+
+def _summary(findings: list[Mapping[str, Any]], roles: list[Any], members: list[Any]) -> str:
+    warnings = sum(_string(f.get("severity")) == "warning" for f in findings)
+    return (
+        f"{len(members):,} member(s), {len(roles):,} role(s); {len(findings):,} finding(s),"
+        f" {warnings:,} of them warning(s)."
+    )
+
+
+def _findings(findings: list[Mapping[str, Any]], ids: Ids) -> Markup:
+    columns = (
+        Column("Severity"),
+        Column("Finding"),
+        Column("Subject"),
+        Column("Message"),
+        Column("Privileges"),
+    )
+    rows = []
+    for finding in findings:
+        severity = _string(finding.get("severity"))
+        rows.append(
+            [
+                cell(severity, css="warning" if severity == "warning" else ""),
+                cell(_string(finding.get("kind"))),
+                cell(_string(finding.get("subject"))),
+                cell(_string(finding.get("message"))),
+                cell(", ".join(_strings(finding.get("privileges")))),
+            ]
+        )
+    return table(ids.next(), "findings", columns, rows, empty="No findings.")
+
+
+def _matrix(roles: list[Mapping[str, Any]], patterns: list[str], ids: Ids) -> Markup:
+    """One row per role, one column per privilege some role grants (those matching the
+    report's --privilege patterns, when it has any)."""
+    granted = {p for role in roles for p in _strings(role.get("privileges"))}
+    if patterns:
+        granted = {p for p in granted if any(fnmatchcase(p, pattern) for pattern in patterns)}
+    names = sorted(granted)
+    columns = [
+        Column("Role"),
+        Column("Type"),
+        Column("Holders", numeric=True),
+        Column("Administrative"),
+        *(Column(n, vertical=True, css=_admin_css(n)) for n in names),
+    ]
+    rows = []
+    for role in roles:
+        held = set(_strings(role.get("privileges")))
+        marks = [
+            Cell(Markup("✓"), "1", "mark") if n in held else Cell(Markup(""), "0") for n in names
+        ]
+        rows.append(
+            [
+                cell(_string(role.get("name"))),
+                cell(_string(role.get("type"))),
+                number(_integer(role.get("holders"))),
+                _flag(role.get("administrative"), "admin"),
+                *marks,
+            ]
+        )
+    return table(ids.next(), "roles", columns, rows, empty="No roles.")
+
+
+def _admin_css(privilege: str) -> str:
+    return "admin" if privilege.startswith(ADMIN_PREFIX) else ""
+
+
+def _members(members: list[Mapping[str, Any]], ids: Ids) -> Markup:
+    columns = (
+        Column("Username"),
+        Column("Role"),
+        Column("Role type"),
+        Column("Level", numeric=True),
+        Column("Disabled"),
+        Column("Last sign-in"),
+        Column("Administrative", numeric=True),
+        Column("Privileges"),
+    )
+    rows = [_member_row(member) for member in members]
+    return table(ids.next(), "members", columns, rows, empty="No members.")
+
+
+def _member_row(member: Mapping[str, Any]) -> list[Cell]:
+    held = _mappings(member.get("privileges"))
+    names = [(_string(p.get("name")), p.get("disabledByLevel") is True) for p in held]
+    admin = sum(1 for name, off in names if name.startswith(ADMIN_PREFIX) and not off)
+    shown = join([_privilege(name, off) for name, off in names], ", ")
+    level = _integer(member.get("level"))
+    return [
+        cell(_string(member.get("username"))),
+        cell(_string(member.get("role"))),
+        cell(_string(member.get("roleType"))),
+        number(level),
+        _flag(member.get("disabled"), "error"),
+        cell(_string(member.get("lastLogin")) or "never", sort=_string(member.get("lastLogin"))),
+        Cell(text(admin) if admin else Markup(""), str(admin), "num admin" if admin else "num"),
+        Cell(shown, str(len(names))),
+    ]
+
+
+@lru_cache(maxsize=4096)
+def _privilege(name: str, off: bool) -> Markup:
+    """A privilege in a member's list, struck through when their level disables it (the
+    same few dozen names in every row of 10,000: escaped once each)."""
+    return Markup(f'<s class="off">{text(name)}</s>') if off else text(name)
+
+
+def _privileges(privileges: list[Mapping[str, Any]], ids: Ids) -> Markup:
+    columns = (
+        Column("Privilege"),
+        Column("Administrative"),
+        Column("Holders", numeric=True),
+        Column("Disabled at their level", numeric=True),
+        Column("Through roles"),
+    )
+    rows = []
+    for privilege in privileges:
+        holders = _mappings(privilege.get("holders"))
+        off = sum(1 for h in holders if h.get("disabledByLevel") is True)
+        through = sorted({_string(h.get("role")) for h in holders} - {""})
+        rows.append(
+            [
+                cell(_string(privilege.get("name"))),
+                _flag(privilege.get("administrative"), "admin"),
+                number(len(holders) - off),
+                number(off),
+                cell(", ".join(through)),
+            ]
+        )
+    return table(ids.next(), "privileges", columns, rows, empty="No privilege is held.")
+
+
+def _flag(value: Any, css: str) -> Cell:
+    """yes (marked), no, or empty when the document does not say."""
+    if value is True:
+        return cell("yes", css=css)
+    return cell("no") if value is False else cell("")
+
+
+# --- a fleet -----------------------------------------------------------------------------------
+
+
+def render_access_fleet_html(document: Mapping[str, Any]) -> str:
+    """A fleet's access report: one row per portal and its state, each linking to its
+    section."""
+    portals = _mappings(document.get("portals"))
+    ids = Ids()
+    anchors = [ids.next("portal-") for _ in portals]
+    failed = sum(_string(p.get("state")) != "ok" for p in portals)
+    summary = f"{len(portals):,} portal(s): {len(portals) - failed:,} read, {failed:,} failed."
+    columns = (
+        Column("Portal"),
+        Column("Manifests"),
+        Column("State"),
+        Column("Findings", numeric=True),
+        Column("Members", numeric=True),
+        Column("Error"),
+    )
+    rows = [_fleet_row(p, a) for p, a in zip(portals, anchors, strict=True)]
+    sections = [_section(p, a, ids) for p, a in zip(portals, anchors, strict=True)]
+    body = [
+        f"<h1>{text(TITLE)}</h1>",
+        f'<p class="summary">{text(summary)}</p>',
+        table(ids.next(), "portals", columns, rows, empty="No portals."),
+        *sections,
+    ]
+    return page(f"{TITLE}: {summary}", join([Markup(b) for b in body], "\n"))
+
+
+def _fleet_row(portal: Mapping[str, Any], anchor: str) -> list[Cell]:
+    name = _string(portal.get("name"))
+    state = _string(portal.get("state"))
+    report = portal.get("report")
+    members = len(_mappings(report.get("members"))) if isinstance(report, Mapping) else None
+    return [
+        Cell(Markup(f'<a href="#{anchor}">{text(name)}</a>'), name),
+        cell(_string(portal.get("manifests"))),
+        cell(state, css="" if state == "ok" else "error"),
+        number(_integer(portal.get("findings"))),
+        number(members),
+        cell(_string(portal.get("error"))),
+    ]
+
+
+def _section(portal: Mapping[str, Any], anchor: str, ids: Ids) -> str:
+    report = portal.get("report")
+    heading = f"{_string(portal.get('name'))}: {_string(portal.get('state'))}"
+    if isinstance(report, Mapping):
+        inner = access_body(report, ids, 3)
+    else:
+        inner = Markup(
+            f'<p class="error">Failed</p><pre>{text(_string(portal.get("error")))}</pre>'
+        )
+    return (
+        f'<section class="portal" id="{anchor}"><details open>'
+        f"<summary><h2>{text(heading)}</h2></summary>\n{inner}\n</details></section>"
+    )
+
+
+# --- reading an untrusted document ---------------------------------------------------------
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _mappings(value: Any) -> list[Mapping[str, Any]]:
+    return [v for v in value if isinstance(v, Mapping)] if isinstance(value, list) else []
+
+
+def _strings(value: Any) -> list[str]:
+    return [str(v) for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _string(value: Any) -> str:
+    return value if isinstance(value, str) else ("" if value is None else str(value))
+
+
+def _integer(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _name(portal: Mapping[str, Any]) -> str:
+    return _string(portal.get("name")) or _string(portal.get("url")) or "portal"
