@@ -9,6 +9,7 @@ from typing import Any
 from reconciler.access.markdown import render_markdown
 from reconciler.access.spreadsheet import render_csv
 from reconciler.access.text import render_text
+from reconciler.html import render_access_html
 
 Json = dict[str, Any]
 
@@ -42,6 +43,7 @@ RENDERERS: dict[str, Callable[[Json], str]] = {
     "json": render_json,
     "csv": lambda document: render_csv([document]),
     "markdown": render_markdown,
+    "html": render_access_html,
 }
 FORMATS: tuple[str, ...] = tuple(RENDERERS)
 

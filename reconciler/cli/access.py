@@ -25,6 +25,7 @@ from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.fleet_run import each_portal
 from reconciler.cli.output import check_writable, reading, write_output
 from reconciler.fleet import Target, select
+from reconciler.html import render_access_fleet_html
 from reconciler.live.reader import read_people
 from reconciler.shown import safe
 from reconciler.state import DesiredState
@@ -52,6 +53,7 @@ class AccessRequest:
             "orgctl access portals/prod --privilege portal:admin:deleteUsers   # who can",
             "orgctl access portals/ --fail-on admin-stale --fail-on admin-disabled   # CI gate",
             "orgctl access portals/prod --format csv -o access.csv",
+            "orgctl access portals/prod --format html -o access.html   # for a browser",
         ],
         help.LIVE,
     ),
@@ -162,7 +164,7 @@ def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | 
     line = fleet_report.summary(outcomes, STATUSES)
     text = _fleet_text(outcomes, request.fmt, line)
     click.echo(text, nl=False)
-    if request.fmt in ("json", "csv"):
+    if request.fmt in ("json", "csv", "html"):
         # stdout stays one document; the summary and any failure go to stderr.
         for o in outcomes:
             if o.status == STATUSES[0]:
@@ -192,7 +194,7 @@ def _failed(target: Target, fmt: str, lines: list[str]) -> Outcome:
 
 def _fleet_text(outcomes: Sequence[Outcome], fmt: str, line: str) -> str:
     reported = [o for o in outcomes if o.status != STATUSES[0]]
-    if fmt == "json":
+    if fmt in ("json", "html"):
         entries = [
             FleetEntry(
                 o.target.name,
@@ -202,7 +204,10 @@ def _fleet_text(outcomes: Sequence[Outcome], fmt: str, line: str) -> str:
             )
             for o in outcomes
         ]
-        return render_access(fleet_document(entries), "json")
+        document = fleet_document(entries)
+        if fmt == "html":
+            return render_access_fleet_html(document)
+        return render_access(document, "json")
     if fmt == "csv":
         return render_csv([o.document for o in reported])
     return fleet_report.rendered(outcomes, fmt, line)
