@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from itertools import islice
 from pathlib import Path
 
 from reconciler import state
@@ -48,12 +49,17 @@ def desired_from(checked: Checked, environ: Mapping[str, str]) -> state.DesiredS
 def _add(desired: state.DesiredState, document: Document) -> None:
     """The document's declarations, without the fields it ignores (`ignoring`)."""
     paths = ignore_changes(document)
-    before = set(desired.sources)
+    if not paths:
+        kind_named(document.kind).desired(desired, document)
+        return
+    # The sources keep their order of insertion: the document's resources are those past
+    # the count before it. (A copy of every address per document made 1,000 role
+    # documents beside 100,000 members quadratic: 9 s of a 25 s plan.)
+    known = len(desired.sources)
     kind_named(document.kind).desired(desired, stripped(document))
-    if paths:
-        added = [a for a in desired.sources if a not in before]
-        ignored = state.IgnoredPaths(tuple(map(shown, paths)), frozenset(added), document.kind)
-        desired.ignoring[_address(desired, document, added)] = ignored
+    added = list(islice(desired.sources, known, None))
+    ignored = state.IgnoredPaths(tuple(map(shown, paths)), frozenset(added), document.kind)
+    desired.ignoring[_address(desired, document, added)] = ignored
 
 
 def _address(desired: state.DesiredState, document: Document, added: list[str]) -> str:
