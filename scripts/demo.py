@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Sequence
@@ -87,9 +88,14 @@ def fleet_environment(base: str) -> dict[str, str]:
     return env
 
 
-def orgctl(args: Sequence[str], env: dict[str, str], allowed: Sequence[int] = (0,)) -> int:
+def orgctl(
+    args: Sequence[str], env: dict[str, str], allowed: Sequence[int] = (0,), shown: bool = True
+) -> int:
+    """Run orgctl as a user would; `shown=False` keeps a page written with -o off the
+    terminal (the command's messages on stderr still show)."""
     print(f"$ orgctl {' '.join(args)}", flush=True)
-    code = subprocess.run([*ORGCTL, *args], env=env, cwd=ROOT, check=False).returncode
+    out = None if shown else subprocess.DEVNULL
+    code = subprocess.run([*ORGCTL, *args], env=env, cwd=ROOT, check=False, stdout=out).returncode
     if code not in allowed:
         raise SystemExit(f"orgctl {args[0]} exited {code}")
     return code
@@ -155,8 +161,19 @@ def main() -> None:
         banner("orgctl drift notices (exit code 2 means drift)")
         code = orgctl(["drift", "examples/hq"], environment(base, "hq"), allowed=(2,))
         print(f"  drift exited {code}: the portal no longer matches examples/hq.")
+        access_review(base)
         fleet(base)
     banner("Done: the service is stopped. Next: README.md, 'A five-minute tour'.")
+
+
+def access_review(base: str) -> None:
+    env = environment(base, "hq")
+    banner("Who holds an administrative privilege, and through which role (orgctl access)")
+    orgctl(["access", "examples/hq", "--privilege", "portal:admin:*"], env)
+    page = Path(tempfile.gettempdir()) / "orgctl-demo-access.html"
+    banner("The whole access review as a page to sort and filter in a browser")
+    orgctl(["access", "examples/hq", "--format", "html", "-o", str(page)], env, shown=False)
+    print(f"  open {page} in a browser.")
 
 
 def fleet(base: str) -> None:
