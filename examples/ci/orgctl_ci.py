@@ -12,11 +12,13 @@ workflows in `examples/ci/` call it. Standard library only: it runs wherever org
                                             portal; save drift.html and access.html
 
 NAME is the Portal's metadata.name (as `orgctl targets --json` prints it), DIR its folder.
-orgctl runs with NAME's credentials only, under its own ORGCTL_<NAME>_* names: the
-read-only ORGCTL_<NAME>_*_READ for a pull request's plan, else the portal's own or the
-plain ORGCTL_TOKEN / _USERNAME / _PASSWORD the job maps in; no other portal's credentials
-and no hosting token. A pull request's plan runs only with ORGCTL_TRUSTED_ORIGINS set and
-every origin in it bound to its portal (NAME=origin): README, "CI".
+orgctl runs with NAME's credentials only, under its own ORGCTL_<NAME>_* names, and never
+a hosting token or another portal's credentials. plan and drift only read: they take the
+read-only ORGCTL_<NAME>_{TOKEN,USERNAME,PASSWORD}_READ (or the ORGCTL_*_READ a GitHub job
+maps in) and nothing else, and stop before orgctl runs when there are none. apply takes
+ORGCTL_<NAME>_* (or the plain ORGCTL_TOKEN / _USERNAME / _PASSWORD the job maps in). A
+pull request's plan runs only with ORGCTL_TRUSTED_ORIGINS set and every origin in it
+bound to its portal (NAME=origin): README, "CI".
 The hosting API is read from the variables each CI sets: GITHUB_API_URL,
 GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_EVENT_PATH, GITHUB_SHA; or CI_API_V4_URL,
 CI_PROJECT_ID, GITLAB_API_TOKEN (api scope), CI_MERGE_REQUEST_IID, CI_COMMIT_SHA. Tokens
@@ -66,6 +68,10 @@ CI_TOKENS = (
 
 class CIError(Exception):
     """A problem this script reports in one line, then exits 1."""
+
+
+class Refused(CIError):
+    """A job that stops before orgctl runs; its comment or issue says why."""
 
 
 class HttpStatusError(CIError):
@@ -459,15 +465,33 @@ def portal_env(name: str, env: Mapping[str, str], read_only: bool) -> dict[str, 
     """orgctl's environment for portal NAME. Its credentials go under its own
     ORGCTL_<NAME>_* names, which orgctl reads first, so a branch's Portal `auth` cannot
     pick another variable; every other credential and the CI's tokens are left out, so no
-    manifest can name them."""
+    manifest can name them. Read-only, only `_READ` names are taken: a job that holds
+    apply's credentials too (GitLab's protected variables on main) never reads with them."""
     stem = variable_stem(name)
     kept = {k: v for k, v in env.items() if not _CREDENTIAL.match(k) and k not in CI_TOKENS}
     suffix = "_READ" if read_only else ""
     for kind in CREDENTIAL_KINDS:
-        value = env.get(f"{stem}_{kind}{suffix}") or env.get(f"ORGCTL_{kind}")
+        value = env.get(f"{stem}_{kind}{suffix}") or env.get(f"ORGCTL_{kind}{suffix}")
         if value:
             kept[f"{stem}_{kind}"] = value
     return kept
+
+
+def read_only_env(name: str, env: Mapping[str, str]) -> dict[str, str]:
+    """orgctl's environment for a job that only reads (plan, drift): the portal's
+    read-only account. Without one the job is refused rather than read with another
+    account, naming the `_READ` variables to set (orgctl itself would name apply's)."""
+    kept = portal_env(name, env, read_only=True)
+    stem = variable_stem(name)
+    has = {kind: f"{stem}_{kind}" in kept for kind in CREDENTIAL_KINDS}
+    if has["TOKEN"] or (has["USERNAME"] and has["PASSWORD"]):
+        return kept
+    raise Refused(
+        f"no read-only credentials for {name}: set the secret (CI/CD variable)"
+        f" {stem}_TOKEN_READ, or {stem}_USERNAME_READ and {stem}_PASSWORD_READ, to an"
+        ' account that can read the portal and change nothing (README, "CI"); the'
+        " portal's other credentials are never used to read"
+    )
 
 
 def unbound_origins(env: Mapping[str, str]) -> str | None:
@@ -500,6 +524,13 @@ def orgctl(*args: str, env: Mapping[str, str] | None = None, echo: bool = True) 
         sys.stdout.write(done.stdout)
     sys.stderr.write(done.stderr)
     return Run(done.returncode, done.stdout, done.stderr)
+
+
+def refusal(refused: Refused) -> Run:
+    """A job stopped before orgctl ran: said in the log, and reported as orgctl's
+    failure would be."""
+    print(f"orgctl_ci: {refused}", file=sys.stderr)
+    return Run(1, "", str(refused))
 
 
 def report(run: Run, title: str) -> str:
@@ -573,10 +604,13 @@ def link(host: Hosting) -> str:
 def plan_job(host: Hosting, name: str, folder: str) -> int:
     number, head = host.review()
     title = f"orgctl plan: {name}"
-    refused = unbound_origins(host.env)
-    if refused is not None:
-        print(f"orgctl_ci: {refused}", file=sys.stderr)
-        keep_comments(host, number, f"orgctl-plan:{name}", report(Run(1, "", refused), title))
+    try:
+        refused = unbound_origins(host.env)
+        if refused is not None:
+            raise Refused(refused)
+        env = read_only_env(name, host.env)
+    except Refused as exc:
+        keep_comments(host, number, f"orgctl-plan:{name}", report(refusal(exc), title))
         return 1
     # Parts small enough for the comment and the key this script puts above each.
     split = str(COMMENT_LIMIT[host.kind] - 200)
@@ -590,7 +624,7 @@ def plan_job(host: Hosting, name: str, folder: str) -> int:
         "--detailed-exitcode",
         "-o",
         PLAN_FILE,
-        env=portal_env(name, host.env, read_only=True),
+        env=env,
     )
     keep_comments(host, number, f"orgctl-plan:{name}", report(run, title))
     if run.code == 1:
@@ -676,9 +710,16 @@ def _last_line(text: str, prefix: str) -> str | None:
 
 
 def drift_job(host: Hosting, name: str, folder: str, env: Mapping[str, str]) -> int:
-    run = orgctl("drift", folder, "--format", "markdown", env=portal_env(name, env, False))
-    if run.code in (0, 2):  # the portal could be read: its pages are worth making
-        save_pages(folder, portal_env(name, env, False))
+    """Drift, its pages and the adoption only read the portal: they run as its read-only
+    account, as a pull request's plan does, and never with apply's."""
+    reader: dict[str, str] | None = None
+    try:
+        reader = read_only_env(name, env)
+        run = orgctl("drift", folder, "--format", "markdown", env=reader)
+    except Refused as exc:
+        run = refusal(exc)
+    if run.code in (0, 2) and reader is not None:  # the portal could be read
+        save_pages(folder, reader)
     title = f"orgctl drift: {name}"
     number = host.open_issue(title)
     if run.code == 0:
@@ -686,8 +727,12 @@ def drift_job(host: Hosting, name: str, folder: str, env: Mapping[str, str]) -> 
             host.close_issue(number, f"{name} matches the manifests again.{link(host)}")
         return 0
     body = report(run, title) + link(host)
-    if run.code == 2 and env.get("ORGCTL_DRIFT_PULL_REQUEST", "true").lower() != "false":
-        body += propose_adoption(host, name, folder)
+    if (
+        run.code == 2
+        and reader is not None
+        and env.get("ORGCTL_DRIFT_PULL_REQUEST", "true").lower() != "false"
+    ):
+        body += propose_adoption(host, name, folder, reader)
     if number is None:
         host.create_issue(title, body)
     else:
@@ -706,11 +751,11 @@ def save_pages(folder: str, env: Mapping[str, str]) -> None:
             print(f"orgctl_ci: {page} not written (orgctl exited {made.code})", file=sys.stderr)
 
 
-def propose_adoption(host: Hosting, name: str, folder: str) -> str:
+def propose_adoption(host: Hosting, name: str, folder: str, env: Mapping[str, str]) -> str:
     """Write the live values into the manifests (`orgctl adopt --drifted`) and propose the
     result for review; the line that says where, for the drift issue."""
     before = _manifest_texts(folder)
-    run = orgctl("adopt", "--drifted", folder, env=portal_env(name, host.env, False))
+    run = orgctl("adopt", "--drifted", folder, env=env)
     if run.code != 0:
         why = (run.stderr or run.stdout).strip()
         return f"\n\nThe live values could not be written into the manifests: {why}"

@@ -150,20 +150,23 @@ def test_every_workflow_installs_the_one_pinned_requirement() -> None:
 
 
 def test_credentials_come_from_each_portals_own_secrets() -> None:
-    """Apply and drift use the portal's own secrets; a pull request only its read-only
-    ones; every workflow sets the trusted origins from the repository's variable."""
-    read = {"pull-request": "_READ"}
+    """Apply uses the portal's own secrets; a pull request and drift, which only read,
+    only its read-only ones, under `_READ` names the script alone reads for them; every
+    workflow sets the trusted origins from the repository's variable."""
     for kind in ("pull-request", "apply", "drift"):
         workflow = _load(ROOT / "examples/ci/github" / f"orgctl-{kind}.yml")
         assert workflow["env"]["ORGCTL_TRUSTED_ORIGINS"] == "${{ vars.ORGCTL_TRUSTED_ORIGINS }}"
         env = next(j["env"] for j in workflow["jobs"].values() if "strategy" in j)
+        credentials = {k: v for k, v in env.items() if re.match(r"ORGCTL_[A-Z]+(_READ)?$", k)}
+        expected = {}
         for field in ("token", "username", "password"):
             name = f"matrix.portal.secrets.{field}"
-            if kind in read:
-                expected = f"${{{{ secrets[format('{{0}}{read[kind]}', {name})] }}}}"
+            if kind == "apply":
+                expected[f"ORGCTL_{field.upper()}"] = f"${{{{ secrets[{name}] }}}}"
             else:
-                expected = f"${{{{ secrets[{name}] }}}}"
-            assert env[f"ORGCTL_{field.upper()}"] == expected, kind
+                secret = f"${{{{ secrets[format('{{0}}_READ', {name})] }}}}"
+                expected[f"ORGCTL_{field.upper()}_READ"] = secret
+        assert credentials == expected, kind
     assert "eval" not in (ROOT / "examples/ci/gitlab/.gitlab-ci.yml").read_text()
 
 

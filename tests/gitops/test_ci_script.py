@@ -88,6 +88,7 @@ def test_orgctl_gets_the_jobs_portal_credentials_alone_under_its_own_names() -> 
         "ORGCTL_PROD_PASSWORD_READ": "prod-read-pw",
         "ORGCTL_DEV_TOKEN_READ": "dev-read-token",
         "ORGCTL_TOKEN": "plain-token",
+        "ORGCTL_TOKEN_READ": "plain-read-token",
         "GITHUB_TOKEN": "ghs-x",
         "CI_JOB_TOKEN": "job-x",
     }
@@ -96,11 +97,12 @@ def test_orgctl_gets_the_jobs_portal_credentials_alone_under_its_own_names() -> 
         "ORGCTL_NOTIFY_URL": "https://hooks.example.com/x",
         "ORGCTL_PROD_USERNAME": "prod-reader",
         "ORGCTL_PROD_PASSWORD": "prod-read-pw",
-        "ORGCTL_PROD_TOKEN": "plain-token",  # what a GitHub job maps in
+        "ORGCTL_PROD_TOKEN": "plain-read-token",  # what a GitHub job maps in
     }
     assert "GITHUB_TOKEN" not in planned and "CI_JOB_TOKEN" not in planned
     applied = ci.portal_env("prod", env, read_only=False)
     assert applied["ORGCTL_PROD_PASSWORD"] == "prod-apply-pw"
+    assert applied["ORGCTL_PROD_TOKEN"] == "plain-token"
     assert not any(k.endswith("_READ") or "DEV" in k for k in applied)
 
 
@@ -110,3 +112,20 @@ def test_a_pull_request_needs_every_trusted_origin_bound_to_a_portal() -> None:
     assert "https://b without a portal name" in plain
     bound = "prod=https://a,prod=https://a:6443, dev = https://b"
     assert ci.unbound_origins({"ORGCTL_TRUSTED_ORIGINS": bound}) is None
+
+
+def test_a_job_that_only_reads_never_reads_with_another_account() -> None:
+    """Read-only jobs take `_READ` names alone: apply's, per portal or plain, are never a
+    fallback; without a whole read-only account the job is refused, naming what to set."""
+    apply = {"ORGCTL_PROD_TOKEN": "apply-token", "ORGCTL_USERNAME": "a", "ORGCTL_PASSWORD": "p"}
+    with pytest.raises(ci.Refused, match="ORGCTL_PROD_TOKEN_READ, or ORGCTL_PROD_USERNAME_READ"):
+        ci.read_only_env("prod", apply)
+    half = {**apply, "ORGCTL_PROD_USERNAME_READ": "reader"}
+    with pytest.raises(ci.Refused, match="no read-only credentials for prod"):
+        ci.read_only_env("prod", half)
+    whole = {**half, "ORGCTL_PASSWORD_READ": "read-pw"}  # as a GitHub job maps it in
+    kept = ci.read_only_env("prod", whole)
+    assert {k: v for k, v in kept.items() if k.startswith("ORGCTL_")} == {
+        "ORGCTL_PROD_USERNAME": "reader",
+        "ORGCTL_PROD_PASSWORD": "read-pw",
+    }

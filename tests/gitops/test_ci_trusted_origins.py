@@ -97,7 +97,8 @@ def test_a_dev_folder_claiming_prods_name_gets_no_prod_credentials(
     said = comment(hosting, "hq")  # the job named hq plans portals/dev
     assert f"refusing to send credentials to {dev.origin}" in said, said
     assert f"trusted for portal 'hq': {real}" in said and "portals/dev/portal.yaml:" in said
-    assert "refusing to send credentials" in comment(hosting, "hq-old")
+    # No secret holds a read-only account for the new name: nothing is even signed in.
+    assert "no read-only credentials for hq-old" in comment(hosting, "hq-old")
     assert dev.caught == [], "dev's host received a request"
 
 
