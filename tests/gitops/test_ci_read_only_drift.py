@@ -32,8 +32,15 @@ READER_ROLE = (
     "         privileges: [portal:admin:viewUsers, portal:admin:viewItems,"
     " portal:admin:viewGroups, portal:admin:manageCollaborations]}\n"
 )
+# Reads members, not collaborations: examples/hq declares one.
+NARROW = {"username": "nia", "password": "nia-Read-Pw-31077"}
+NARROW_ROLE = (
+    "      - {id: r0000000000010, name: Member Reader, description: Reads members,\n"
+    "         privileges: [portal:admin:viewUsers, portal:admin:viewItems]}\n"
+)
 READER_MEMBER = (
     f"      - {{username: rita, password: {READER['password']}, role: Reviewer, level: 2}}\n"
+    f"      - {{username: nia, password: {NARROW['password']}, role: Member Reader, level: 2}}\n"
 )
 
 
@@ -42,7 +49,9 @@ def world(tmp_path: Path) -> Iterator[World]:
     """The demo world with a read-only member on hq (view privileges, no write)."""
     workdir = tmp_path / "service"
     workdir.mkdir()
-    state = demo_state_with(workdir, {DEMO_HQ_ROLES: READER_ROLE, DEMO_HQ_ADMIN: READER_MEMBER})
+    state = demo_state_with(
+        workdir, {DEMO_HQ_ROLES: READER_ROLE + NARROW_ROLE, DEMO_HQ_ADMIN: READER_MEMBER}
+    )
     world = World(Service(workdir / "service.sqlite", state).start(), workdir)
     yield world
     world.close()
@@ -64,14 +73,16 @@ def drifted_hq(tmp_path: Path, world: World, gateway: Catcher) -> Sandbox:
     return box
 
 
-def secrets(read_only: bool = True) -> dict[str, str]:
-    """apply's secrets, and the read-only account's when asked."""
+def secrets(reader: dict[str, str] | None = READER) -> dict[str, str]:
+    """apply's secrets, and the read-only account's unless None."""
     apply = {"ORGCTL_HQ_USERNAME": APPLY["username"], "ORGCTL_HQ_PASSWORD": APPLY["password"]}
+    if reader is None:
+        return apply
     read = {
-        "ORGCTL_HQ_USERNAME_READ": READER["username"],
-        "ORGCTL_HQ_PASSWORD_READ": READER["password"],
+        "ORGCTL_HQ_USERNAME_READ": reader["username"],
+        "ORGCTL_HQ_PASSWORD_READ": reader["password"],
     }
-    return {**apply, **(read if read_only else {})}
+    return {**apply, **read}
 
 
 def github_drift(
@@ -169,11 +180,27 @@ def test_without_read_only_secrets_drift_reads_nothing_and_the_issue_says_what_t
     world: World, hosting: Hosting, gateway: Catcher, tmp_path: Path
 ) -> None:
     box = drifted_hq(tmp_path, world, gateway)
-    run = github_drift(box, hosting, gateway, secrets(read_only=False))
+    run = github_drift(box, hosting, gateway, secrets(None))
     assert [j.split("'name': '")[1].split("'")[0] for j in run.failed_jobs] == ["hq"], run.log()
     assert gateway.caught == [], "the portal was read without the read-only account"
     [issue] = hosting.issues
     assert "no read-only credentials for hq" in issue["body"], issue["body"]
     assert "ORGCTL_HQ_USERNAME_READ and ORGCTL_HQ_PASSWORD_READ" in issue["body"]
     assert "orgctl-reports-hq" not in hosting.artifacts and hosting.proposals == []
+    assert APPLY["password"] not in shown(run, hosting)
+
+
+def test_a_declared_part_the_read_only_member_may_not_read_fails_the_drift_job(
+    world: World, hosting: Hosting, gateway: Catcher, tmp_path: Path
+) -> None:
+    """hq declares a Collaboration; a reader without manageCollaborations cannot compare
+    it: drift exits 1, the job fails, and the issue names the privilege to grant."""
+    box = drifted_hq(tmp_path, world, gateway)
+    run = github_drift(box, hosting, gateway, secrets(NARROW))
+    assert len(run.failed_jobs) == 1, run.log()
+    [issue] = hosting.issues
+    assert "Collaboration/c1" in issue["body"] and "cannot compare" in issue["body"], issue
+    assert "portal:admin:manageCollaborations" in issue["body"]
+    assert "orgctl-reports-hq" not in hosting.artifacts and hosting.proposals == []
+    assert set(sign_ins(gateway)) == {NARROW["username"]}
     assert APPLY["password"] not in shown(run, hosting)
