@@ -103,11 +103,15 @@ def run(args: list[str] | None = None) -> int:
     """
     try:
         outcome = cli.main(args=args, prog_name="orgctl", standalone_mode=False)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        # click turns Ctrl-C into Abort; apply handles its own signals (exit 130/143).
+        if isinstance(exc.__cause__, KeyboardInterrupt):
+            click.echo(_interrupted(sys.argv[1:] if args is None else args), err=True)
+            return 130
         click.echo("Aborted.", err=True)
         return 1
     except KeyboardInterrupt:  # Ctrl-C outside apply's own handling: no traceback
-        click.echo("Interrupted.", err=True)
+        click.echo("Interrupted (SIGINT).", err=True)
         return 130
     except click.ClickException as exc:
         exc.show()
@@ -118,6 +122,16 @@ def run(args: list[str] | None = None) -> int:
         return _exit_code(exc.code)
     # Without standalone mode click returns the code that ctx.exit() was given.
     return outcome if isinstance(outcome, int) else 0
+
+
+# Commands that only read (the portal or the manifests): an interrupted one changed nothing.
+_READ_ONLY = {"plan", "drift", "access", "validate", "render", "schema", "targets"}
+
+
+def _interrupted(args: list[str]) -> str:
+    command = next((a for a in args if not a.startswith("-")), "")
+    changed = "; nothing was changed" if command in _READ_ONLY else ""
+    return f"Interrupted (SIGINT){changed}."
 
 
 def _exit_code(code: str | int | None) -> int:

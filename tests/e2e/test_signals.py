@@ -5,12 +5,15 @@ lock is released, and apply exits 130 or 143 without a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pty
 import select
 import signal
+import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -18,6 +21,7 @@ import pytest
 
 from orgctl_service.testing.proxy import FaultyProxy
 from reconciler.apply.lock import KEY
+from reconciler.testing import env_with
 from tests.cli import orgctl_command
 
 from .bulk import (
@@ -30,7 +34,7 @@ from .bulk import (
     unanswered_starts,
     wait_for_done,
 )
-from .harness import Serve, World
+from .harness import EXAMPLES, Serve, World
 from .test_apply_lock import lease
 
 pytestmark = pytest.mark.e2e
@@ -191,3 +195,50 @@ def test_a_signal_while_waiting_for_the_lock_ends_the_wait(serve: Serve, tmp_pat
     last = waiting.output.splitlines()[-1]
     assert last == "Error: interrupted by SIGINT before any call was sent"
     assert lease_kept(world)  # the other apply's lease is left alone
+
+
+class SilentPortal:
+    """A loopback listener that accepts connections and never answers: a read in flight
+    for as long as the test likes."""
+
+    def __init__(self) -> None:
+        self._socket = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._socket.getsockname()[1]}"
+        self.accepted = threading.Event()
+        self._held: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        with contextlib.suppress(OSError):  # closed by the test
+            while True:
+                connection, _ = self._socket.accept()
+                self._held.append(connection)
+                self.accepted.set()
+
+    def close(self) -> None:
+        self._socket.close()
+        for connection in self._held:
+            connection.close()
+
+
+@pytest.mark.parametrize("command", ["plan", "drift", "access"])
+def test_ctrl_c_during_a_read_ends_a_reading_command_with_130(tmp_path: Path, command: str) -> None:
+    """Ctrl-C while plan, drift or access waits for the portal: at once, exit 130 as
+    apply's, one line saying so, no traceback (it was click's "Aborted." and exit 1, the
+    code of an error)."""
+    portal = SilentPortal()
+    try:
+        env = env_with(
+            ORGCTL_PORTAL_URL=f"{portal.url}/hq/sharing/rest",
+            ORGCTL_ADMIN_URL=f"{portal.url}/hq/admin",
+            ORGCTL_USERNAME="admin",
+            ORGCTL_PASSWORD="never-sent-anywhere-else",
+        )
+        reading = Running([command, EXAMPLES / "hq"], env, tmp_path)
+        assert portal.accepted.wait(30), reading.output
+        reading.process.send_signal(signal.SIGINT)
+        assert reading.wait(15) == 130, reading.output
+    finally:
+        portal.close()
+    assert "Traceback" not in reading.output and "Aborted" not in reading.output
+    assert reading.output.splitlines()[-1] == "Interrupted (SIGINT); nothing was changed."
