@@ -24,6 +24,7 @@ from reconciler.kinds.registry import (
     Identity,
     Kind,
     Unread,
+    model_reader,
 )
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source, text
@@ -85,9 +86,7 @@ class Collaboration(models.Document):
     spec: CollaborationSpec = CollaborationSpec()
 
 
-def _model(document: Document) -> Collaboration:
-    assert isinstance(document.model, Collaboration)  # the registry routes by kind
-    return document.model
+_model = model_reader(Collaboration)
 
 
 def _identities(document: Document) -> Iterator[Identity]:

@@ -26,6 +26,7 @@ from reconciler.kinds.registry import (
     ExportPart,
     Identity,
     Kind,
+    model_reader,
 )
 from reconciler.kinds.role import absent_roles, renamed_roles
 from reconciler.manifest import models
@@ -60,9 +61,7 @@ class Members(models.Document):
     spec: MembersSpec
 
 
-def _model(document: Document) -> Members:
-    assert isinstance(document.model, Members)  # the registry routes by kind
-    return document.model
+_model = model_reader(Members)
 
 
 def _identities(document: Document) -> Iterator[Identity]:

@@ -11,7 +11,7 @@ from pydantic import Field
 
 from reconciler import state
 from reconciler.kinds import forms
-from reconciler.kinds.registry import Export, ExportInput, ExportPart, Kind, Unread
+from reconciler.kinds.registry import Export, ExportInput, ExportPart, Kind, Unread, model_reader
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
 from reconciler.manifest.loader import Document
@@ -37,9 +37,7 @@ class OrganizationWebhooks(models.Document):
     spec: OrganizationWebhooksSpec
 
 
-def _model(document: Document) -> OrganizationWebhooks:
-    assert isinstance(document.model, OrganizationWebhooks)  # routed by kind
-    return document.model
+_model = model_reader(OrganizationWebhooks)
 
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:

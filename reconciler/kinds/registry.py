@@ -74,6 +74,7 @@ class AddressForm:
 
 
 T = TypeVar("T")
+M = TypeVar("M", bound="Model")
 
 
 class LiveRead(Protocol):
@@ -204,6 +205,17 @@ _MAY_BE_EMPTY = frozenset(
 _KINDS: dict[str, Kind] = {}
 _DEFAULTS: dict[str, Any] = {}  # every kind's `defaults`, kept merged for normalize
 _loaded = False
+
+
+def model_reader(model: type[M]) -> Callable[[Document], M]:
+    """A kind's reader of its own documents' models, typed as its class: the registry
+    hands a kind's parts only documents of that kind."""
+
+    def read(document: Document) -> M:
+        assert isinstance(document.model, model)  # the registry routes by kind
+        return document.model
+
+    return read
 
 
 def register(kind: Kind) -> Kind:

@@ -25,6 +25,7 @@ from reconciler.kinds.registry import (
     ExportPart,
     Identity,
     Kind,
+    model_reader,
 )
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, source, text
@@ -69,9 +70,7 @@ class Role(models.Document):
     spec: RoleSpec = RoleSpec()
 
 
-def _model(document: Document) -> Role:
-    assert isinstance(document.model, Role)  # the registry routes by kind
-    return document.model
+_model = model_reader(Role)
 
 
 def _identities(document: Document) -> Iterator[Identity]:

@@ -11,7 +11,14 @@ from pydantic import Field
 
 from reconciler import state
 from reconciler.kinds import forms
-from reconciler.kinds.registry import AddressForm, Export, ExportInput, ExportPart, Kind
+from reconciler.kinds.registry import (
+    AddressForm,
+    Export,
+    ExportInput,
+    ExportPart,
+    Kind,
+    model_reader,
+)
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
 from reconciler.manifest.loader import Document
@@ -45,9 +52,7 @@ class TaskRunRetention(models.Document):
     spec: TaskRunRetentionSpec
 
 
-def _model(document: Document) -> TaskRunRetention:
-    assert isinstance(document.model, TaskRunRetention)  # routed by kind
-    return document.model
+_model = model_reader(TaskRunRetention)
 
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:

@@ -29,6 +29,7 @@ from reconciler.kinds.registry import (
     Kind,
     LiveRead,
     Unread,
+    model_reader,
 )
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
@@ -99,9 +100,7 @@ class WebhookSettings(models.Document):
     spec: WebhookSettingsSpec
 
 
-def _model(document: Document) -> WebhookSettings:
-    assert isinstance(document.model, WebhookSettings)  # the registry routes by kind
-    return document.model
+_model = model_reader(WebhookSettings)
 
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:

@@ -23,7 +23,15 @@ from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
 from reconciler.export.summary import counted
 from reconciler.kinds import registry
-from reconciler.kinds.registry import AddressForm, Adopt, Export, ExportInput, ExportPart, Identity
+from reconciler.kinds.registry import (
+    AddressForm,
+    Adopt,
+    Export,
+    ExportInput,
+    ExportPart,
+    Identity,
+    model_reader,
+)
 from reconciler.live.client import PortalClient
 from reconciler.live.paging import as_is
 from reconciler.manifest import models
@@ -50,9 +58,7 @@ class PortalNote(models.Document):
     spec: PortalNoteSpec
 
 
-def _model(document: Document) -> PortalNote:
-    assert isinstance(document.model, PortalNote)
-    return document.model
+_model = model_reader(PortalNote)
 
 
 def _identities(document: Document) -> Iterator[Identity]:
