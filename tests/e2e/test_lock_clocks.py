@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -78,10 +79,7 @@ def test_the_holder_stops_sending_once_its_lease_is_taken(serve: Serve, tmp_path
     with FaultyProxy(world.service.url, slow=("/setPrivileges",), delay=0.1) as proxy:
         holder, journal = slow_apply(world, tmp_path, proxy, "3s")  # renewed every second
         wait_for_done(journal, 5, holder)
-        api = world.api(PORTAL)
-        taker = json.dumps(lease("feedfeedfeedfeed"))
-        api.post("portals/self/addResource", key=KEY, text=taker, access="orgprivate")
-        started_before = len([e for e in journal_events(journal) if e["event"] == "start"])
+        started_before = take_the_lease(world, holder, journal, "feedfeedfeedfeed")
         assert holder.wait(60) == 1, holder.output
 
     events = journal_events(journal)
@@ -92,6 +90,24 @@ def test_the_holder_stops_sending_once_its_lease_is_taken(serve: Serve, tmp_path
     assert "taken from this run" in not_sent[-1]["error"]["message"]
     assert "feedfeedfeedfeed" in not_sent[-1]["error"]["message"]
     assert stored(world) == lease("feedfeedfeedfeed")  # the new holder's lease is kept
+
+
+def take_the_lease(world: World, holder: Running, journal: Path, lock_id: str) -> int:
+    """Store another run's lease, as a rival that verifies its write would: the portal's
+    resources have no compare-and-swap, so a renewal read just before this write and sent
+    just after it overwrites it (the rival, reading back, would back off; safety holds),
+    and the take is repeated until it stays. The calls the holder had started by the
+    take that stayed."""
+    api = world.api(PORTAL)
+    taker = json.dumps(lease(lock_id))
+    deadline = time.monotonic() + 30
+    while True:
+        started = len([e for e in journal_events(journal) if e["event"] == "start"])
+        api.post("portals/self/addResource", key=KEY, text=taker, access="orgprivate")
+        time.sleep(1.5)  # past the holder's next renewal (every second)
+        if holder.process.poll() is not None or stored(world) == lease(lock_id):
+            return started
+        assert time.monotonic() < deadline, holder.output
 
 
 def client_of(world: World) -> PortalClient:
