@@ -1,0 +1,129 @@
+"""`orgctl doctor` against `orgctl serve`: the example portal as it is (exit 0), and the
+same portal behind a proxy that rewrites one read's answers as a vendor's change or a
+rewriting gateway would: a key renamed, a value of another JSON type, a privilege the
+catalog does not know. Each is named in the report, with exit 2 or 1."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from orgctl_service.testing.forwarding import FORWARD, Action, ForwardingServer, Request, whole
+from tests.e2e.harness import EXAMPLES, World, output_of
+
+pytestmark = pytest.mark.e2e
+
+HQ = EXAMPLES / "hq"
+ROLES = "/hq/sharing/rest/portals/self/roles"
+MEMBERS = "/hq/sharing/rest/portals/self/users"
+UNKNOWN = "portal:admin:manageEverything"
+
+Rewrite = Callable[[dict[str, Any]], None]
+
+
+class Rewriting(ForwardingServer):
+    """Forwards every request; the answers to `path` are rewritten by `rewrite`."""
+
+    def __init__(self, upstream: str, path: str, rewrite: Rewrite) -> None:
+        super().__init__(upstream)
+        self.path = path
+        self.rewrite = rewrite
+        self.rewritten = 0
+
+    def decide(self, request: Request) -> Action:
+        if request.path != self.path:
+            return FORWARD
+        answer = self.forward(request).json()
+        self.rewrite(answer)
+        with self._lock:
+            self.rewritten += 1
+        return whole(200, {"Content-Type": "application/json"}, json.dumps(answer).encode())
+
+
+@contextmanager
+def proxied(demo: World, path: str, rewrite: Rewrite) -> Iterator[tuple[Rewriting, dict[str, str]]]:
+    with Rewriting(demo.service.url, path, rewrite) as proxy:
+        env = demo.env("hq")
+        env["ORGCTL_PORTAL_URL"] = f"{proxy.url}/hq/sharing/rest"
+        yield proxy, env
+
+
+def each_entry(key: str, change: Callable[[dict[str, Any]], None]) -> Rewrite:
+    def rewrite(answer: dict[str, Any]) -> None:
+        for entry in answer.get(key) or []:
+            change(entry)
+
+    return rewrite
+
+
+def test_the_example_portal_can_be_managed_as_it_is(demo: World) -> None:
+    done = demo.orgctl("doctor", HQ, portal="hq")
+    assert done.returncode == 0, output_of(done)
+    assert "orgctl can manage this portal as it is" in done.stdout
+    for checked in ("reachability", "sign-in", "release", "capabilities", "privileges", "lock"):
+        assert checked in done.stdout, done.stdout
+    assert "admin-pass" not in done.stdout + done.stderr
+
+
+def test_doctor_changes_nothing(demo: World) -> None:
+    before = demo.api("hq").snapshot()
+    assert demo.orgctl("doctor", HQ, "--format", "json", portal="hq").returncode == 0
+    assert demo.api("hq").snapshot() == before
+
+
+def test_a_renamed_key_is_named_with_what_the_answers_hold_instead(demo: World) -> None:
+    def rename(role: dict[str, Any]) -> None:
+        role["privilegeList"] = role.pop("privileges")
+
+    with proxied(demo, ROLES, each_entry("roles", rename)) as (proxy, env):
+        done = demo.orgctl("doctor", HQ, "--format", "json", portal="hq", env=env)
+    assert proxy.rewritten >= 1
+    assert done.returncode == 2, output_of(done)
+    report = json.loads(done.stdout)
+    missing = [f for f in report["findings"] if "roles[].privileges is missing" in f["message"]]
+    assert len(missing) == 1, report["findings"]
+    assert "'privilegeList' instead" in missing[0]["message"]
+    assert missing[0]["severity"] == "difference"
+
+
+def test_a_value_of_another_type_is_named_and_stops_the_plan(demo: World) -> None:
+    def as_object(member: dict[str, Any]) -> None:
+        member["level"] = {"value": member["level"]}
+
+    with proxied(demo, MEMBERS, each_entry("users", as_object)) as (_, env):
+        done = demo.orgctl("doctor", HQ, portal="hq", env=env)
+    assert done.returncode == 1, output_of(done)
+    assert "members: users[].level is a JSON object; orgctl reads a number or string" in done.stdout
+    assert "BLOCKER  plan: Member/alice" in done.stdout  # the plan cannot read her level
+
+
+def test_a_privilege_the_catalog_does_not_know_is_named_with_its_holders(demo: World) -> None:
+    def grant(role: dict[str, Any]) -> None:
+        if role["name"] == "Analyst":
+            role["privileges"].append(UNKNOWN)
+
+    with proxied(demo, ROLES, each_entry("roles", grant)) as (_, env):
+        done = demo.orgctl("doctor", HQ, "--format", "markdown", portal="hq", env=env)
+    assert done.returncode == 2, output_of(done)
+    line = next(line for line in done.stdout.splitlines() if UNKNOWN in line)
+    assert line.startswith("| DIFFERS | privileges |"), line
+    assert "Role/Analyst" in line
+    assert "spec.extraPrivileges" in line
+
+
+def test_a_wrong_password_is_a_sign_in_blocker_with_its_fix(demo: World) -> None:
+    done = demo.orgctl("doctor", HQ, portal="hq", password="not-the-password")
+    assert done.returncode == 1, output_of(done)
+    assert "BLOCKER  sign-in:" in done.stdout
+    assert "fix: set the credentials" in done.stdout
+    assert "not-the-password" not in done.stdout + done.stderr
+
+
+def test_a_member_that_may_not_apply_is_a_capability_blocker(demo: World) -> None:
+    done = demo.orgctl("doctor", HQ, portal="hq", username="alice", password="alice-pass")
+    assert done.returncode == 1, output_of(done)
+    assert "BLOCKER  capabilities:" in done.stdout, done.stdout
