@@ -20,7 +20,7 @@ FORMATS = ("text", "json", "markdown")
 
 
 def render_text(report: Report) -> str:
-    head = f"Doctor: {report.portal} ({report.url})"
+    head = f"Doctor: {report.portal}" + (f" ({report.url})" if report.url != report.portal else "")
     if report.release:
         head += f", {report.release}"
     lines = [head, f"{_verdict(report)}."]

@@ -115,6 +115,21 @@ KEYS: Mapping[str, Wire] = MappingProxyType(
 )
 
 
+# Where one place differs from its key name's rule elsewhere, by `<object key>.<key>`.
+AT: Mapping[str, Wire] = MappingProxyType(
+    {
+        # The signed-in member's privileges: a portal may leave them out, and nothing is
+        # then refused on a guess (`records.caller`); a role's are what it holds.
+        "user.privileges": _optional(ARRAY),
+    }
+)
+
+
+def wire_of(where: Where) -> Wire | None:
+    """The rule for the key at `where`: its place's own, else its name's."""
+    return AT.get(".".join(where[-2:])) or KEYS.get(where[-1])
+
+
 def shown(where: Where) -> str:
     """`roles: roles[].privileges`: the read, then the place in its answer."""
     read, *keys = where
@@ -125,7 +140,7 @@ def wire_findings(seen: Observations) -> Iterator[Finding]:
     """A difference for each key the readers asked that no answer held, or that came as
     another JSON type; a note for each key name this module cannot check."""
     for where, key in sorted(seen.keys.items()):
-        wire = KEYS.get(where[-1])
+        wire = wire_of(where)
         if wire is None:
             yield Finding(
                 Check.READS,
@@ -169,7 +184,7 @@ def _renamed(where: Where, seen: Observations) -> str | None:
     """The key the answers hold, and no reader asks, that looks most like `where`'s."""
     asked = {w[-1] for w in seen.keys if w[:-1] == where[:-1]}
     extra = sorted(seen.held.get(where[:-1], set()) - asked)
-    close = difflib.get_close_matches(where[-1], extra, n=1, cutoff=0.5)
+    close = difflib.get_close_matches(where[-1], extra, n=1, cutoff=0.7)
     return close[0] if close else None
 
 
