@@ -50,15 +50,17 @@ async def examine(client: RecordingClient, desired: DesiredState | None, report:
 
 
 async def _reachable(client: RecordingClient, report: Report) -> bool:
+    """The sharing REST root answers without a token with the portal's REST version (the
+    vendor's Root resource: developers.arcgis.com/rest/users-groups-and-items/root.htm)."""
     try:
-        info = await client.unsigned_json(ReadName.INFO)
-    except NotFoundError:  # not every gateway passes it on: the reads decide
-        report.add(Check.REACH, Severity.NOTE, f"{client.root}/info is not found")
+        root = await client.unsigned_json(ReadName.ROOT)
+    except NotFoundError:  # a gateway may pass on only the paths below it: the reads decide
+        report.add(Check.REACH, Severity.NOTE, f"{client.root} (the root) is not found")
         return True
     except UserError as failed:
         report.add(Check.REACH, Severity.BLOCKER, f"the portal does not answer: {failed}", URL_FIX)
         return False
-    version = info.get("currentVersion")
+    version = root.get("currentVersion")
     rest = f" (REST API {version})" if isinstance(version, str | int | float) else ""
     report.add(Check.REACH, Severity.OK, f"the portal answers at {client.root}{rest}")
     return True
@@ -102,7 +104,10 @@ def _signed_in(live: LiveState, report: Report) -> None:
         report.add(
             Check.SIGN_IN,
             Severity.DIFFERENCE,
-            "portals/self names no signed-in member: what the account may do is not checked",
+            # The vendor's portals/self is "the view of the portal as seen by the current
+            # user, whether anonymous or signed in" (users-groups-and-items/portal-self.htm).
+            "portals/self names no signed-in member (an anonymous view): what the account"
+            " may do is not checked",
             "sign in with a member's credentials (not an application's token)",
         )
         return

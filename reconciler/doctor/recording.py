@@ -154,6 +154,6 @@ class RecordingClient(PortalClient):
         return Observed(answer, seen, (name,))
 
     async def unsigned_json(self, read: ReadName) -> dict[str, Any]:
-        """A read every portal answers without a token (`info`): whether it is there."""
+        """A read every portal answers without a token (the root): whether it is there."""
         url = self.url(READS[read].build())
         return await self._request("GET", url, {}, idempotent=True, signed=False)

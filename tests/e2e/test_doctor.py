@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from orgctl_service.testing.forwarding import FORWARD, Action, ForwardingServer, Request, whole
-from tests.e2e.harness import EXAMPLES, World, output_of
+from tests.e2e.harness import EXAMPLES, World, closed_port, output_of
 
 pytestmark = pytest.mark.e2e
 
@@ -98,7 +98,7 @@ def test_a_value_of_another_type_is_named_and_stops_the_plan(demo: World) -> Non
         done = demo.orgctl("doctor", HQ, portal="hq", env=env)
     assert done.returncode == 1, output_of(done)
     assert "members: users[].level is a JSON object; orgctl reads a number or string" in done.stdout
-    assert "BLOCKER  plan: Member/alice" in done.stdout  # the plan cannot read her level
+    assert "BLOCKER  reads: Member/alice: the portal answered Member/alice: level" in done.stdout
 
 
 def test_a_privilege_the_catalog_does_not_know_is_named_with_its_holders(demo: World) -> None:
@@ -127,3 +127,18 @@ def test_a_member_that_may_not_apply_is_a_capability_blocker(demo: World) -> Non
     done = demo.orgctl("doctor", HQ, portal="hq", username="alice", password="alice-pass")
     assert done.returncode == 1, output_of(done)
     assert "BLOCKER  capabilities:" in done.stdout, done.stdout
+
+
+def test_a_fleet_is_checked_portal_by_portal_with_the_worst_exit_code(demo: World) -> None:
+    """examples/fleet: hq as it is (0), field and cloud each on their own portal; one
+    portal pointed at a closed port makes the fleet's exit 1 and is named alone."""
+    portals = {"fleet-hq": "hq", "fleet-field": "field", "fleet-cloud": "cloud"}
+    closed = f"http://127.0.0.1:{closed_port()}/cloud/sharing/rest"
+    env = demo.fleet_env(portals, ORGCTL_FLEET_CLOUD_PORTAL_URL=closed)
+    done = demo.orgctl("doctor", EXAMPLES / "fleet", "--format", "json", portal="hq", env=env)
+    assert done.returncode == 1, output_of(done)
+    report = json.loads(done.stdout)
+    assert report["fleet-hq"]["exitCode"] == 0, report["fleet-hq"]
+    assert report["fleet-cloud"]["exitCode"] == 1
+    assert report["fleet-cloud"]["findings"][0]["check"] == "reachability"
+    assert "3 portals: 1 not manageable" in done.stderr
