@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from reconciler.doctor.findings import Check, Report, Severity
 from reconciler.doctor.lock import lock_findings
+from reconciler.doctor.needs import refused_writes
 from reconciler.doctor.privileges import privilege_findings
 from reconciler.doctor.recording import RecordingClient
 from reconciler.doctor.wire import wire_findings
@@ -174,7 +175,11 @@ def _plan(
         report.add(*_blocker(problem, live))
     for problem in plan.warnings:
         report.add(Check.PLAN, Severity.NOTE, str(problem))
-    return (who.caller, who.label) if who is not None else None
+    if who is None:
+        return None
+    planned = {str(call.operation) for call in plan.calls}
+    report.extend(refused_writes(desired, live, (who.caller, who.label), planned))
+    return who.caller, who.label
 
 
 def _blocker(problem: PlanProblem, live: LiveState) -> tuple[Check, Severity, str, str]:

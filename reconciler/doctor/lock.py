@@ -60,14 +60,18 @@ def _may_write(live: LiveState, applier: tuple[Caller, str] | None) -> Iterator[
     if applier is None:
         return
     caller, label = applier
-    for name in LOCK_WRITES:
-        operation = OPERATIONS[name]
-        call = PendingCall(str(name), "Portal", name, "", {"portalId": live.portal.id}, {})
-        if not MAY[operation.capability](caller, call, live):
-            yield Finding(
-                Check.LOCK,
-                Severity.BLOCKER,
-                f"apply takes and gives back its lock with {name}, which needs"
-                f" {operation.capability.value}; {label} {caller.username} is not",
-                "apply as an organization administrator (name it in the Portal's spec.applier)",
-            )
+    refused = [name for name in LOCK_WRITES if not _may(caller, name, live)]
+    if refused:
+        needed = sorted({OPERATIONS[name].capability.value for name in refused})
+        yield Finding(
+            Check.LOCK,
+            Severity.BLOCKER,
+            f"apply takes and gives back its lock with {' and '.join(refused)}, which need"
+            f" {' and '.join(needed)}; {label} {caller.username} is not",
+            "apply as an organization administrator (name it in the Portal's spec.applier)",
+        )
+
+
+def _may(caller: Caller, name: OperationName, live: LiveState) -> bool:
+    call = PendingCall(str(name), "Portal", name, "", {"portalId": live.portal.id}, {})
+    return MAY[OPERATIONS[name].capability](caller, call, live)

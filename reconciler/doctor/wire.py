@@ -118,16 +118,22 @@ KEYS: Mapping[str, Wire] = MappingProxyType(
 # Where one place differs from its key name's rule elsewhere, by `<object key>.<key>`.
 AT: Mapping[str, Wire] = MappingProxyType(
     {
-        # The signed-in member's privileges: a portal may leave them out, and nothing is
-        # then refused on a guess (`records.caller`); a role's are what it holds.
+        # A member's privileges, in portals/self or the member listing (spec.applier's
+        # entry): a portal may leave them out, and nothing is then refused on a guess
+        # (`records.caller`); a role's are what it holds.
         "user.privileges": _optional(ARRAY),
+        "users.[].privileges": _optional(ARRAY),
     }
 )
 
 
 def wire_of(where: Where) -> Wire | None:
     """The rule for the key at `where`: its place's own, else its name's."""
-    return AT.get(".".join(where[-2:])) or KEYS.get(where[-1])
+    for length in (3, 2):
+        own = AT.get(".".join(where[-length:]))
+        if own is not None:
+            return own
+    return KEYS.get(where[-1])
 
 
 def shown(where: Where) -> str:

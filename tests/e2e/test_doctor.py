@@ -6,8 +6,10 @@ catalog does not know. Each is named in the report, with exit 2 or 1."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -142,3 +144,25 @@ def test_a_fleet_is_checked_portal_by_portal_with_the_worst_exit_code(demo: Worl
     assert report["fleet-cloud"]["exitCode"] == 1
     assert report["fleet-cloud"]["findings"][0]["check"] == "reachability"
     assert "3 portals: 1 not manageable" in done.stderr
+
+
+def test_spec_applier_is_the_member_whose_capabilities_are_checked(
+    demo: World, tmp_path: Path
+) -> None:
+    """Signed in as the default administrator, with spec.applier naming alice (org_user):
+    the plan's calls, the writes the documents may need beyond today's plan and the apply
+    lock are checked for alice, and refused."""
+    manifests = tmp_path / "hq"
+    shutil.copytree(HQ, manifests)
+    portal = manifests / "portal.yaml"
+    declared = "  deployment: self-hosted\n"
+    portal.write_text(portal.read_text().replace(declared, declared + "  applier: alice\n"))
+    done = demo.orgctl("doctor", manifests, portal="hq")
+    assert done.returncode == 1, output_of(done)
+    assert "checked against spec.applier alice (org_user)" in done.stdout
+    assert "BLOCKER  capabilities: Role/Field Analyst: createRole, setPrivileges" in done.stdout
+    # Not in today's plan, but the Collaboration document may need it:
+    assert "BLOCKER  capabilities: Collaboration/c1 may need deleteCollaboration" in done.stdout
+    lock = "BLOCKER  apply lock: apply takes and gives back its lock with addResource and"
+    assert lock in done.stdout
+    assert "DIFFERS" not in done.stdout  # alice's listing entry names no privileges: allowed
