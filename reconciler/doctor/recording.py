@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from reconciler.live.client import PortalClient
-from reconciler.operations import READS, Path, ReadName, Root, json_kind
+from reconciler.operations import READS, Path, ReadName, json_kind
 
 Where = tuple[str, ...]  # the read's name, then the keys down to a value
 
@@ -117,21 +118,22 @@ def _wrapped(value: Any, seen: Observations, where: Where) -> Any:
     return value
 
 
-def read_of(path: str, client: PortalClient) -> str:
-    """The name of the reads-table row a request's path is (its template when it is none
-    of them, with the root's own prefix taken off)."""
-    for root, prefix in ((Root.SHARING, client.root), (Root.ADMIN, client.admin_root)):
-        if prefix and path.startswith(prefix):
-            return _matched(root, path[len(prefix) :]) or path
-    return _matched(Root.SHARING, path) or path
-
-
-def _matched(root: Root, relative: str) -> str | None:
-    segments = [s for s in relative.split("?", 1)[0].strip("/").split("/") if s]
-    for name, read in READS.items():
-        if read.path.root is root and _fits(read.path, segments):
-            return str(name)
-    return None
+def read_of(url: str, client: PortalClient) -> str:
+    """The name of the reads-table row a request is: the row whose path template the end
+    of the URL's path fits, the longest such (any root: the sharing and admin roots, and
+    those a row of another root adds); the URL's path when none fits."""
+    path = urlsplit(client.url(url)).path.rstrip("/")
+    if path == urlsplit(client.root).path.rstrip("/"):
+        return str(ReadName.ROOT)
+    segments = [unquote(s) for s in path.split("/") if s]
+    fitting = [
+        read
+        for read in READS.values()
+        if read.path.segments and _fits(read.path, segments[-len(read.path.segments) :])
+    ]
+    if not fitting:
+        return path
+    return str(max(fitting, key=lambda read: len(read.path.segments)).name)
 
 
 def _fits(path: Path, segments: list[str]) -> bool:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from reconciler.doctor.findings import Severity
-from reconciler.doctor.recording import Observations, Observed
+from reconciler.doctor.recording import Observations, Observed, read_of
 from reconciler.doctor.wire import wire_findings
 from reconciler.live import records
+from reconciler.live.client import PortalClient
+from reconciler.state import Auth
 
 
 def test_a_reader_s_keys_are_noted_where_they_sit() -> None:
@@ -43,3 +45,26 @@ def test_a_value_of_another_type_is_a_difference() -> None:
     records.portal_info(portal, "https://portal.example/sharing/rest")
     messages = [f.message for f in wire_findings(seen) if f.severity is Severity.DIFFERENCE]
     assert "portal: isPortal is a JSON string; orgctl reads a boolean" in messages
+
+
+def test_each_request_is_named_by_its_row_of_the_reads_table() -> None:
+    client = PortalClient(
+        "https://gis.example.com/portal/sharing/rest",
+        admin_root="https://gis.example.com/server/admin",
+        auth=Auth(tokenEnv="DOCTOR_TOKEN"),
+        env={"DOCTOR_TOKEN": "t"},
+    )
+    named = {
+        "": "root",
+        "portals/self": "portal",
+        "portals/self/roles": "roles",
+        "portals/0123/webhooks/settings": "portalWebhookSettings",
+        "portals/0123/webhooks/w1": "orgWebhook",
+        "community/users/a%20b/tasks": "tasks",
+        "https://gis.example.com/server/admin/services/webhooks/settings": "webhookSettings",
+        "https://gis.example.com/server/admin/services/webhooks": "serviceWebhooks",
+    }
+    assert {path: read_of(path, client) for path in named} == named
+    assert read_of("portals/self/unheardOf/x/y", client) == (
+        "/portal/sharing/rest/portals/self/unheardOf/x/y"
+    )
