@@ -166,3 +166,20 @@ def test_spec_applier_is_the_member_whose_capabilities_are_checked(
     lock = "BLOCKER  apply lock: apply takes and gives back its lock with addResource and"
     assert lock in done.stdout
     assert "DIFFERS" not in done.stdout  # alice's listing entry names no privileges: allowed
+
+
+def test_a_catalog_privilege_the_administrator_lacks_is_named(demo: World) -> None:
+    """The built-in Administrator holds every privilege the portal offers: one that its
+    list in portals/self leaves out is a catalog privilege the portal may not have."""
+
+    def drop(answer: dict[str, Any]) -> None:
+        answer["user"]["privileges"].remove("portal:admin:manageWebhooks")
+
+    with proxied(demo, "/hq/sharing/rest/portals/self", drop) as (proxy, env):
+        done = demo.orgctl("doctor", HQ, portal="hq", env=env)
+    assert proxy.rewritten >= 1
+    assert done.returncode == 2, output_of(done)
+    assert (
+        "DIFFERS  privileges: 1 privilege(s) of orgctl's catalog for self-hosted 10.6.1 are not"
+        " among the built-in Administrator admin's privileges: portal:admin:manageWebhooks"
+    ) in done.stdout
