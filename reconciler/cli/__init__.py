@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "access": "reconciler.cli.access:command",
     "adopt": "reconciler.cli.adopt:command",
     "apply": "reconciler.cli.apply:command",
+    "doctor": "reconciler.cli.doctor:command",
     "drift": "reconciler.cli.drift:command",
     "export": "reconciler.cli.export:command",
     "force-unlock": "reconciler.cli.unlock:command",
@@ -38,6 +39,7 @@ SUMMARIES: dict[str, str] = {
     "access": "Report who holds which privileges, administrative ones first.",
     "adopt": "Write live values of drifted resources into the manifests.",
     "apply": "Converge the portal on the manifests (or on a saved --plan).",
+    "doctor": "Check the live portal against orgctl's model of it (reads only).",
     "drift": "Report every difference between the portal and the manifests.",
     "export": "Read a live portal and write manifests that describe it.",
     "force-unlock": "Break the apply lock of a dead apply, by its lock ID.",
@@ -125,7 +127,7 @@ def run(args: list[str] | None = None) -> int:
 
 
 # Commands that only read (the portal or the manifests): an interrupted one changed nothing.
-_READ_ONLY = {"plan", "drift", "access", "validate", "render", "schema", "targets"}
+_READ_ONLY = {"plan", "drift", "doctor", "access", "validate", "render", "schema", "targets"}
 
 
 def _interrupted(args: list[str]) -> str:
