@@ -15,6 +15,7 @@ import hashlib
 from functools import cache
 from typing import Any
 
+from orgctl_service.license_types import type_of
 from orgctl_service.world import Doc
 from reconciler.operations import OPERATIONS, OperationName
 from reconciler.versions import Platform
@@ -59,8 +60,14 @@ def profile(user: Doc, portal: Doc) -> dict[str, Any]:
         "tags": [],
         "groups": [],
         "modified": user["created"],
+        # What the member set on its account (`profiles.update_user`) over the neutral.
+        **{key: user[key] for key in KEPT_PROFILE if key in user},
         **user_type(user, portal),
     }
+
+
+# The profile keys a member's own account update keeps (`profiles`).
+KEPT_PROFILE = ("description", "access", "culture", "region", "preferredView", "tags")
 
 
 def last_login(user: Doc) -> int:
@@ -70,10 +77,11 @@ def last_login(user: Doc) -> int:
 
 def user_type(user: Doc, portal: Doc) -> dict[str, Any]:
     """User types replaced levels (10.7; hosted-cloud long since): where a portal has
-    them a member's answer names one, the level-2 Creator or the level-1 Viewer."""
+    them a member's answer names one (`license_types`): the one set, else the level-2
+    Creator or the level-1 Viewer."""
     if has_levels(portal["deployment"], portal["version"]):
         return {}
-    return {"userLicenseTypeId": "creatorUT" if int(user["level"]) == 2 else "viewerUT"}
+    return {"userLicenseTypeId": type_of(user).id}
 
 
 @cache

@@ -98,6 +98,24 @@ def _task_owner_or_admin(ctx: Ctx) -> None:
         )
 
 
+def _holder_or_admin(privilege: str, who: str) -> Callable[[Ctx], None]:
+    """An organization administrator, or a member holding `privilege`."""
+
+    def check(ctx: Ctx) -> None:
+        if not (is_admin(ctx.user) or holds(ctx.user, ctx.portal, privilege)):
+            raise forbidden(
+                f"You do not have permissions to perform this operation: only {who} may."
+            )
+
+    return check
+
+
+def _account_editor(ctx: Ctx) -> None:
+    """A member edits its own account; others need updateUsers (or the admin role)."""
+    if ctx.args.get("username") != ctx.user["username"]:
+        _holder_or_admin("portal:admin:updateUsers", Capability.ACCOUNT_EDITOR.value)(ctx)
+
+
 CHECKS: dict[Capability, Callable[[Ctx], None]] = {
     Capability.ORG_ADMIN: require_admin,
     Capability.DEFAULT_ADMIN: require_default_admin,
@@ -107,4 +125,8 @@ CHECKS: dict[Capability, Callable[[Ctx], None]] = {
     Capability.COLLABORATION_GUEST: _guest_admin,
     Capability.WEBHOOK_ADMIN: require_webhook_admin,
     Capability.TASK_OWNER_OR_ADMIN: _task_owner_or_admin,
+    Capability.ACCOUNT_EDITOR: _account_editor,
+    Capability.LICENSE_MANAGER: _holder_or_admin(
+        "portal:admin:manageLicenses", Capability.LICENSE_MANAGER.value
+    ),
 }

@@ -35,7 +35,7 @@ def guest_refresh_time(collaboration: Doc, guest_id: str) -> int:
     triggers = [
         moment
         for ws in collaboration["workspaces"].values()
-        if guest_id in ws["schedules"]
+        if guest_id in ws["schedules"] and not ws["schedules"][guest_id].get("paused")
         for moment in [next_trigger_after(ws["schedules"][guest_id], deleted)]
         if moment is not None
     ]
@@ -155,32 +155,83 @@ def one_workspace(ctx: Ctx) -> dict[str, Any]:
 
 
 def read_schedule(ctx: Ctx) -> dict[str, Any]:
-    collaboration = addressed(ctx)
-    workspace = _workspace(ctx, collaboration)
-    schedule = workspace["schedules"].get(ctx.portal["id"])
-    view = schedule_at(schedule, ctx.now) if schedule else None
-    if schedule is None or view is None or view.deleted:
-        raise not_found(f"No job schedule exists for workspace '{workspace['id']}'")
+    schedule = _own_schedule(ctx, _addressed_workspace(ctx))
+    view = schedule_at(schedule, ctx.now)
     return {
         "startTime": schedule["startTime"],
         "interval": schedule["interval"],
         "repeatCount": schedule["repeatCount"],
         "timesTriggered": view.times_triggered,
-        "nextFireTime": view.next_fire_time,
-        "state": "NORMAL",
+        "nextFireTime": None if schedule.get("paused") else view.next_fire_time,
+        "state": "PAUSED" if schedule.get("paused") else "NORMAL",
     }
 
 
 def participants(ctx: Ctx) -> dict[str, Any]:
+    """Every portal of the collaboration, host first, in the vendor's participant shape."""
     collaboration = addressed(ctx)
-    rows = []
-    for role, portal_id in [("host", collaboration["hostPortalId"])] + [
-        ("guest", g) for g in collaboration["guests"]
-    ]:
-        portal = ctx.world.portals.get(portal_id, {})
-        info = {"id": portal_id, "name": portal.get("name", ""), "url": portal.get("urlKey", "")}
-        rows.append({"portalInfo": info, "collaborationRole": role, "status": "joined"})
+    rows = [
+        participant_view(ctx, collaboration, portal_id)
+        for portal_id in [collaboration["hostPortalId"], *collaboration["guests"]]
+    ]
     return page(ctx.params, rows, "participants")
+
+
+def one_participant(ctx: Ctx) -> dict[str, Any]:
+    collaboration = addressed(ctx)
+    portal_id = ctx.args["participantId"]
+    if portal_id not in (collaboration["hostPortalId"], *collaboration["guests"]):
+        raise not_found(f"Participant '{portal_id}' not found in this collaboration")
+    return participant_view(ctx, collaboration, portal_id)
+
+
+def participant_view(ctx: Ctx, collaboration: Doc, portal_id: str) -> dict[str, Any]:
+    """A participant as the vendor's participants page shows one: the portal's address
+    (on this server, beside the caller's own), its kind, its role as `Host` or `Guest`
+    and its state `active`; `config` holds the contact the host knows it by."""
+    portal = ctx.world.portals.get(portal_id, {})
+    host = portal_id == collaboration["hostPortalId"]
+    contact = _default_admin_name(portal)
+    return {
+        "collaborationId": collaboration["id"],
+        "portalInfo": {
+            "id": portal_id,
+            "url": _portal_url(ctx, portal),
+            "name": portal.get("name", ""),
+            "description": portal.get("description", ""),
+            "portalType": PORTAL_TYPES.get(portal.get("deployment", ""), "onpremises"),
+        },
+        "collaborationRole": "Host" if host else "Guest",
+        "status": "active",
+        "config": {
+            "contactEmailAddress": f"{contact}@{portal.get('urlKey', '')}.example.invalid",
+            "contactFirstname": contact,
+            "contactLastname": "",
+            "canRunAgent": True,
+            "portalVersion": portal.get("version", ""),
+            "lastConfigSync": collaboration["modified"],
+        },
+        "created": collaboration["created"],
+        "modified": collaboration["modified"],
+    }
+
+
+# `portalType` as the vendor's participants page names a self-hosted portal; a
+# hosted-cloud organization is `online`.
+PORTAL_TYPES = {"self-hosted": "onpremises", "hosted-cloud": "online"}
+
+
+def _portal_url(ctx: Ctx, portal: Doc) -> str:
+    """The participant's address: its key on the server the caller reached."""
+    server = ctx.base_url.rsplit("/", 1)[0] if ctx.base_url else ""
+    return f"{server}/{portal.get('urlKey', '')}"
+
+
+def _default_admin_name(portal: Doc) -> str:
+    admins = sorted(
+        u["username"] for u in (portal.get("users") or {}).values() if u["role"] == "org_admin"
+    )
+    return str(admins[0]) if admins else ""
 
 
 def invitation_view(collaboration: Doc, invitation: Doc) -> dict[str, Any]:
@@ -385,6 +436,39 @@ def update_group_link(ctx: Ctx) -> dict[str, Any]:
     workspace["groupLinks"][ctx.portal["id"]] = link
     ctx.touch_collaborations()
     return {"success": True}
+
+
+def pause_schedule(ctx: Ctx) -> dict[str, Any]:
+    """Suspend this guest's job on the workspace; it keeps its settings until resumed."""
+    return _set_paused(ctx, True)
+
+
+def resume_schedule(ctx: Ctx) -> dict[str, Any]:
+    return _set_paused(ctx, False)
+
+
+def delete_schedule(ctx: Ctx) -> dict[str, Any]:
+    """Remove this guest's job on the workspace (it syncs no more until a new one)."""
+    workspace = _addressed_workspace(ctx)
+    _own_schedule(ctx, workspace)
+    del workspace["schedules"][ctx.portal["id"]]
+    ctx.touch_collaborations()
+    return {"success": True}
+
+
+def _set_paused(ctx: Ctx, paused: bool) -> dict[str, Any]:
+    workspace = _addressed_workspace(ctx)
+    _own_schedule(ctx, workspace)["paused"] = paused
+    ctx.touch_collaborations()
+    return {"success": True}
+
+
+def _own_schedule(ctx: Ctx, workspace: Doc) -> Doc:
+    schedule = workspace["schedules"].get(ctx.portal["id"])
+    view = schedule_at(schedule, ctx.now) if schedule else None
+    if schedule is None or view is None or view.deleted:
+        raise not_found(f"No job schedule exists for workspace '{workspace['id']}'")
+    return schedule  # type: ignore[no-any-return]
 
 
 def remove_participation(ctx: Ctx) -> dict[str, Any]:

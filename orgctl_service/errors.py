@@ -19,6 +19,8 @@ applies (a field missing or not parsable) answers GWM_0001 whatever the operatio
 | COLL_1003 | 400 | bidirectional sync without copyFeatureServiceData; missing group |
 | COLL_1004 | 400 | invitation response for an invalid (invalidated) invitation |
 | WHK_1001 | 400 | webhook setting out of its range |
+| WHK_1002 | 400 | webhook update: blank name, or a payload address that is not https |
+| CONT_0001 | 400 | item does not exist or is inaccessible (the vendor's text) |
 | GWM_0001 | 400 | malformed: field missing, wrong type, not JSON; unknown role to assign |
 | GWM_0002 | 400 | operation or parameter not available on this deployment/release |
 | GWM_0003 | 499 | token required |
@@ -26,6 +28,7 @@ applies (a field missing or not parsable) answers GWM_0001 whatever the operatio
 | GWM_0005 | 403 | caller lacks the capability |
 | GWM_0006 | 404 | resource or path not found |
 | GWM_0007 | 405 | method not allowed (GET on a write) |
+| GWM_0007 | 400 | validateAppAccess for an app the portal does not register (the vendor's answer) |
 | GWM_0008 | 413 | request body too large |
 | GWM_0008 | 414 | request line (path and query) too long; HTTP status 414 |
 | GWM_0008 | 431 | request header fields too large; HTTP status 431 (`protocol`) |

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from orgctl_service.auth import is_admin
+from orgctl_service.content import item_view
 from orgctl_service.context import Ctx
 from orgctl_service.errors import ApiError, bad_request, forbidden
 from orgctl_service.params import page
@@ -68,11 +69,9 @@ def one_member(ctx: Ctx) -> dict[str, Any]:
 def member_items(ctx: Ctx) -> dict[str, Any]:
     username = ctx.args["username"]
     user = ctx.member(username)
-    items = [
-        {"id": f"{username}-item-{n + 1}", "owner": username, "title": f"Item {n + 1}"}
-        for n in range(int(user["ownedItems"]))
-    ]
-    return {"username": username, **page(ctx.params, items, "items")}
+    numbers = range(1, int(user["ownedItems"]) + 1)
+    listing = page(ctx.params, numbers, "items", lambda n: item_view(user, ctx.portal, n))
+    return {"username": username, "folders": [], **listing}
 
 
 def update_user_level(ctx: Ctx) -> dict[str, Any]:

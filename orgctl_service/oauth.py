@@ -163,13 +163,18 @@ class OAuthFlows:
 
 
 def oauth_step(segments: list[str]) -> str | None:
-    """The flow step a path names (`<key>/sharing[/rest]/oauth2/<step>`), or None."""
+    """The flow step a path names (`<key>/sharing[/rest]/oauth2/<step>`), or None. An
+    app's access check is a REST read (`portal_settings`), not a step of the flow."""
     rest = segments[1:]
+    step = None
     if rest[:2] == ["sharing", "oauth2"] and len(rest) == 3:
-        return rest[2].lower()
+        step = rest[2].lower()
     if rest[:3] == ["sharing", "rest", "oauth2"] and len(rest) == 4:
-        return rest[3].lower()
-    return None
+        step = rest[3].lower()
+    return None if step in REST_READS else step
+
+
+REST_READS = frozenset({"validateappaccess"})
 
 
 def _registered_redirect(uri: str, base: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from orgctl_service.accounts import last_login, profile
+from orgctl_service.accounts import last_login, profile, user_type
 from orgctl_service.auth import (
     TOKEN_MINUTES_DEFAULT,
     TOKEN_MINUTES_MAX,
@@ -123,6 +123,8 @@ def member_view(user: Doc, portal: Doc) -> dict[str, Any]:
         "disabled": bool(user.get("disabled", False)),
         "created": user["created"],
         "lastLogin": last_login(user),
+        # A 10.7+ portal's listing names each member's user type (the 11.3 listing does).
+        **user_type(user, portal),
         # Not in real portals' answers (they tell only the built-in Administrator role
         # by `roleId`): this service keeps one default administrator, who alone creates
         # roles and sets privileges and whose role cannot change, and says who it is.

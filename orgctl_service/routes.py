@@ -14,11 +14,16 @@ from typing import Any
 from orgctl_service import (
     client_reads,
     collaborations,
+    content,
+    groups,
     members,
     portal,
+    portal_settings,
+    profiles,
     resources,
     roles,
     tasks,
+    user_types,
     webhooks,
 )
 from orgctl_service.context import Ctx
@@ -55,6 +60,14 @@ WRITES: dict[OperationName, Handler] = {
     OperationName.UPDATE_PORTAL_WEBHOOK_SETTINGS: webhooks.update_portal_webhook_settings,
     OperationName.ADD_RESOURCE: resources.add_resource,
     OperationName.REMOVE_RESOURCE: resources.remove_resource,
+    OperationName.PAUSE_SCHEDULE: collaborations.pause_schedule,
+    OperationName.RESUME_SCHEDULE: collaborations.resume_schedule,
+    OperationName.DELETE_SCHEDULE: collaborations.delete_schedule,
+    OperationName.ACTIVATE_WEBHOOK: webhooks.activate_org_webhook,
+    OperationName.DEACTIVATE_WEBHOOK: webhooks.deactivate_org_webhook,
+    OperationName.UPDATE_WEBHOOK: webhooks.update_org_webhook,
+    OperationName.UPDATE_USER_LICENSE_TYPE: user_types.update_user_license_type,
+    OperationName.UPDATE_USER: profiles.update_user,
 }
 
 READ_HANDLERS: dict[ReadName, Handler] = {
@@ -96,6 +109,18 @@ READ_HANDLERS: dict[ReadName, Handler] = {
     ReadName.PORTAL_ADMIN: portal.portal_admin_root,
     ReadName.RESOURCES: resources.list_resources,
     ReadName.RESOURCE: resources.one_resource,
+    ReadName.PARTICIPANT: collaborations.one_participant,
+    ReadName.WEBHOOK_NOTIFICATIONS: webhooks.notification_status,
+    ReadName.USER_LICENSE_TYPES: user_types.list_user_types,
+    ReadName.MEMBER_LICENSE_TYPE: user_types.member_user_type,
+    ReadName.PORTAL_SETTINGS: portal_settings.portal_settings,
+    ReadName.SUBSCRIPTION_INFO: portal_settings.subscription_info,
+    ReadName.MEMBER_TAGS: profiles.member_tags,
+    ReadName.MEMBER_INVITATIONS: profiles.member_invitations,
+    ReadName.MEMBER_NOTIFICATIONS: profiles.member_notifications,
+    ReadName.GROUP_SEARCH: groups.search_groups,
+    ReadName.ITEM: content.one_item,
+    ReadName.VALIDATE_APP_ACCESS: portal_settings.validate_app_access,
 }
 
 

@@ -9,18 +9,20 @@ all five.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from orgctl_service.accounts import member_id
 from orgctl_service.context import Ctx
-from orgctl_service.errors import ApiError, not_found
+from orgctl_service.errors import ApiError, bad_request, not_found
 from orgctl_service.params import page
 from orgctl_service.rules import check_portal_id
 from orgctl_service.world import Doc
 from reconciler.catalog import WEBHOOK_SETTINGS
+from reconciler.text_rules import text_problem
 
 
 def webhook_view(ctx: Ctx, webhook: Doc) -> dict[str, Any]:
-    settings = ctx.portal["webhookSettings"]
+    policy = deactivation_policy(ctx, webhook)
     return {
         "id": webhook["id"],
         "accountId": ctx.portal["id"],
@@ -34,13 +36,23 @@ def webhook_view(ctx: Ctx, webhook: Doc) -> dict[str, Any]:
         "events": list(webhook["events"]),
         "config": {
             "deactivationPolicy": {
-                "numberOfFailures": settings["numberOfFailures"],
-                "daysInPast": settings["daysInPast"],
+                "numberOfFailures": policy["numberOfFailures"],
+                "daysInPast": policy["daysInPast"],
             }
         },
         "created": webhook["created"],
-        "modified": webhook["created"],
+        "modified": webhook.get("modified", webhook["created"]),
     }
+
+
+def deactivation_policy(ctx: Ctx, webhook: Doc) -> dict[str, int]:
+    """The webhook's own policy once an update set one, else the portal's settings."""
+    own = webhook.get("deactivationPolicy") or {}
+    settings = ctx.portal["webhookSettings"]
+    return {name: int(own.get(name, settings[name])) for name in _POLICY_FIELDS}
+
+
+_POLICY_FIELDS = ("numberOfFailures", "daysInPast")
 
 
 def owner_id(portal: Doc) -> str:
@@ -101,6 +113,96 @@ def update_portal_webhook_settings(ctx: Ctx) -> dict[str, Any]:
     ctx.portal["portalWebhookSettings"] = values
     ctx.touch_portal()
     return {"success": True}
+
+
+def _addressed_webhook(ctx: Ctx) -> Doc:
+    check_portal_id(ctx)
+    webhook = ctx.portal["webhooks"].get(ctx.args["webhookId"])
+    if webhook is None:
+        raise not_found(f"Webhook '{ctx.args['webhookId']}' not found")
+    return webhook  # type: ignore[no-any-return]
+
+
+def activate_org_webhook(ctx: Ctx) -> dict[str, Any]:
+    """Restart a deactivated webhook: deliveries resume and its failure count restarts."""
+    webhook = _addressed_webhook(ctx)
+    webhook["active"] = True
+    webhook.pop("failureWindow", None)
+    webhook.pop("deactivatedAt", None)
+    ctx.touch_portal()
+    return {"success": True}
+
+
+def deactivate_org_webhook(ctx: Ctx) -> dict[str, Any]:
+    webhook = _addressed_webhook(ctx)
+    webhook["active"] = False
+    webhook["deactivatedAt"] = ctx.now
+    ctx.touch_portal()
+    return {"success": True}
+
+
+def update_org_webhook(ctx: Ctx) -> dict[str, Any]:
+    """`name`, `url`, `events` (comma-separated), `secret` and `config` (JSON with a
+    `deactivationPolicy`), each optional: what is not sent keeps its value."""
+    webhook = _addressed_webhook(ctx)
+    changes = _webhook_changes(ctx)
+    webhook.update(changes)
+    webhook["modified"] = ctx.now
+    ctx.touch_portal()
+    return {"success": True}
+
+
+def _webhook_changes(ctx: Ctx) -> dict[str, Any]:
+    params = ctx.params
+    changes: dict[str, Any] = {}
+    name = params.text("name")
+    if name is not None:
+        blank = None if name.strip() else "'name' must not be blank"
+        problem = blank or text_problem("name", name)
+        if problem:
+            raise ApiError(400, "WHK_1002", problem)
+        changes["name"] = name
+    url = params.text("url")
+    if url is not None:
+        if urlsplit(url).scheme != "https" or not urlsplit(url).hostname:
+            raise ApiError(400, "WHK_1002", "'url' must be an https address")
+        changes["payloadUrl"] = url
+    events = params.text("events")
+    if events is not None:
+        changes["events"] = [e.strip() for e in events.split(",") if e.strip()]
+    if params.given("config"):
+        changes["deactivationPolicy"] = _policy(params.json_value("config"))
+    return changes
+
+
+def _policy(config: Any) -> dict[str, int]:
+    policy = config.get("deactivationPolicy") if isinstance(config, dict) else None
+    if not isinstance(policy, dict):
+        raise bad_request("'config' must be a JSON object with a 'deactivationPolicy' object")
+    values, problems = {}, []
+    for name in _POLICY_FIELDS:
+        if name not in policy:
+            continue
+        value = policy[name]
+        problem = (
+            f"{name} must be an integer, got {value!r}"
+            if isinstance(value, bool) or not isinstance(value, int)
+            else WEBHOOK_SETTINGS[name].problem(name, value)
+        )
+        if problem:
+            problems.append(problem)
+        else:
+            values[name] = value
+    if problems:
+        raise ApiError(400, "WHK_1001", "Invalid deactivation policy", problems)
+    return values
+
+
+def notification_status(ctx: Ctx) -> dict[str, Any]:
+    """The webhook's deliveries, newest first, under `WebhookStatus`. The service makes
+    no deliveries, so the list is empty, paged as every listing is."""
+    _addressed_webhook(ctx)
+    return page(ctx.params, [], "WebhookStatus")
 
 
 def delete_org_webhook(ctx: Ctx) -> dict[str, Any]:

@@ -55,6 +55,10 @@ class Capability(StrEnum):
     COLLABORATION_GUEST = "an administrator of a guest portal of the collaboration"
     WEBHOOK_ADMIN = "the default administrator or a holder of portal:admin:manageWebhooks"
     TASK_OWNER_OR_ADMIN = "the task's owner or an organization administrator"
+    ACCOUNT_EDITOR = (
+        "the member itself, an organization administrator or a holder of portal:admin:updateUsers"
+    )
+    LICENSE_MANAGER = "an organization administrator or a holder of portal:admin:manageLicenses"
 
 
 class Phase(IntEnum):
@@ -96,6 +100,15 @@ class OperationName(StrEnum):
     # The portal's file resources; orgctl keeps its apply lock as one (README: the lock).
     ADD_RESOURCE = "addResource"
     REMOVE_RESOURCE = "removeResource"
+    # Writes the vendor's clients send beside the spec's; orgctl never sends them.
+    PAUSE_SCHEDULE = "pauseSchedule"
+    RESUME_SCHEDULE = "resumeSchedule"
+    DELETE_SCHEDULE = "deleteSchedule"
+    ACTIVATE_WEBHOOK = "activateWebhook"
+    DEACTIVATE_WEBHOOK = "deactivateWebhook"
+    UPDATE_WEBHOOK = "updateWebhook"
+    UPDATE_USER_LICENSE_TYPE = "updateUserLicenseType"
+    UPDATE_USER = "updateUser"
 
 
 class ReadName(StrEnum):
@@ -137,6 +150,19 @@ class ReadName(StrEnum):
     PORTAL_ADMIN = "portalAdmin"
     RESOURCES = "resources"
     RESOURCE = "resource"
+    # Reads the vendor's clients make beside orgctl's own (docs/rules.md §C).
+    PARTICIPANT = "participant"
+    WEBHOOK_NOTIFICATIONS = "webhookNotifications"
+    USER_LICENSE_TYPES = "userLicenseTypes"
+    MEMBER_LICENSE_TYPE = "memberLicenseType"
+    PORTAL_SETTINGS = "portalSettings"
+    SUBSCRIPTION_INFO = "subscriptionInfo"
+    MEMBER_TAGS = "memberTags"
+    MEMBER_INVITATIONS = "memberInvitations"
+    MEMBER_NOTIFICATIONS = "memberNotifications"
+    GROUP_SEARCH = "groupSearch"
+    ITEM = "item"
+    VALIDATE_APP_ACCESS = "validateAppAccess"
 
 
 _ARGUMENT = re.compile(r"\{([A-Za-z]+)\}")
@@ -388,6 +414,12 @@ _GROUP_LINK_GATES = {
 # deletion and the portal's delivery settings, as the service has always named it).
 _ANY_RELEASE = Availability("", ALWAYS)
 _ORGANIZATION_WEBHOOKS = Availability("webhook delete", since("10.7"))
+# Pausing and resuming a workspace's job came at 10.7, deleting it at 10.6 with the
+# schedule itself (the vendor's pause, resume and delete-schedule pages).
+_SCHEDULE_PAUSE = Availability("schedule pause and resume", since("10.7"))
+_SCHEDULE_DELETE = Availability("schedule delete", since("10.6"))
+# User types replaced member levels at 10.7 (hosted-cloud long since).
+_USER_TYPES = Availability("user types", since("10.7"))
 
 _OPERATION_ROWS = (
     Operation(
@@ -439,7 +471,7 @@ _OPERATION_ROWS = (
         _sharing(_WORKSPACE + "/updateInfo"),
         Capability.HOST_ADMIN,
         Phase.COLLABORATIONS,
-        rank=5,
+        rank=7,
         available=Availability("updateInfo", since("10.5")),
         parameters=_INFO_GATES,
     ),
@@ -448,7 +480,7 @@ _OPERATION_ROWS = (
         _sharing(_WORKSPACE + "/updatePortalGroupLink"),
         Capability.GUEST_ADMIN,
         Phase.COLLABORATIONS,
-        rank=6,
+        rank=8,
         available=Availability("updatePortalGroupLink", since("10.5")),
         parameters=_GROUP_LINK_GATES,
     ),
@@ -457,7 +489,7 @@ _OPERATION_ROWS = (
         _sharing(_WORKSPACE + "/schedule/update"),
         Capability.COLLABORATION_GUEST,
         Phase.COLLABORATIONS,
-        rank=7,
+        rank=9,
         available=Availability("schedule update", since("10.6")),
     ),
     Operation(
@@ -465,7 +497,7 @@ _OPERATION_ROWS = (
         _sharing(_COLLABORATION + "/invitations/{invitationId}/invalidate"),
         Capability.HOST_ADMIN,
         Phase.COLLABORATIONS,
-        rank=8,
+        rank=12,
         available=Availability("invalidate invitation", since("10.5")),
     ),
     Operation(
@@ -474,7 +506,7 @@ _OPERATION_ROWS = (
         _sharing(_COLLABORATION + "/importInvitationResponse"),
         Capability.HOST_ADMIN,
         Phase.COLLABORATIONS,
-        rank=9,
+        rank=13,
         available=_ANY_RELEASE,
         idempotent=False,
     ),
@@ -483,7 +515,7 @@ _OPERATION_ROWS = (
         _WEBHOOK_SETTINGS,
         Capability.WEBHOOK_ADMIN,
         Phase.SETTINGS,
-        rank=10,
+        rank=14,
         available=Availability("webhook settings", Gate(Bound(since="11.2"), None)),
     ),
     Operation(
@@ -491,7 +523,7 @@ _OPERATION_ROWS = (
         _sharing(_TASK + "/runs/{runId}/delete"),
         Capability.TASK_OWNER_OR_ADMIN,
         Phase.DELETE_TASK_RUNS,
-        rank=11,
+        rank=18,
         available=Availability("task run delete", since("10.8.1")),
         gone_when_missing=True,
     ),
@@ -500,7 +532,7 @@ _OPERATION_ROWS = (
         _sharing(_PORTAL + "/webhooks/{webhookId}/delete"),
         Capability.WEBHOOK_ADMIN,
         Phase.DELETE_WEBHOOKS,
-        rank=12,
+        rank=20,
         available=_ORGANIZATION_WEBHOOKS,
         gone_when_missing=True,
     ),
@@ -509,7 +541,7 @@ _OPERATION_ROWS = (
         _sharing(_COLLABORATION + "/removeParticipation"),
         Capability.GUEST_ADMIN,
         Phase.DELETE_COLLABORATIONS,
-        rank=13,
+        rank=21,
         available=Availability("removeParticipation", since("10.5")),
         gone_when_missing=True,
     ),
@@ -518,7 +550,7 @@ _OPERATION_ROWS = (
         _sharing(_COLLABORATION + "/delete"),
         Capability.HOST_ADMIN,
         Phase.DELETE_COLLABORATIONS,
-        rank=14,
+        rank=22,
         available=Availability("collaboration delete", ALWAYS),
         gone_when_missing=True,
     ),
@@ -527,7 +559,7 @@ _OPERATION_ROWS = (
         _sharing(_PORTAL + "/roles/{roleId}/delete"),
         Capability.DEFAULT_ADMIN,
         Phase.DELETE_ROLES,
-        rank=15,
+        rank=23,
         available=_ANY_RELEASE,
         gone_when_missing=True,
     ),
@@ -537,7 +569,7 @@ _OPERATION_ROWS = (
         _sharing(_PORTAL_WEBHOOK_SETTINGS + "/update"),
         Capability.WEBHOOK_ADMIN,
         Phase.SETTINGS,
-        rank=16,
+        rank=24,
         available=_ORGANIZATION_WEBHOOKS,
     ),
     Operation(
@@ -546,7 +578,7 @@ _OPERATION_ROWS = (
         _sharing(_PORTAL + "/addResource"),
         Capability.ORG_ADMIN,
         Phase.SETTINGS,
-        rank=17,
+        rank=25,
         available=_ANY_RELEASE,
     ),
     Operation(
@@ -554,9 +586,74 @@ _OPERATION_ROWS = (
         _sharing(_PORTAL + "/removeResource"),
         Capability.ORG_ADMIN,
         Phase.SETTINGS,
-        rank=18,
+        rank=26,
         available=_ANY_RELEASE,
         gone_when_missing=True,
+    ),
+    Operation(
+        OperationName.PAUSE_SCHEDULE,
+        _sharing(_WORKSPACE + "/schedule/pause"),
+        Capability.COLLABORATION_GUEST,
+        Phase.COLLABORATIONS,
+        rank=10,
+        available=_SCHEDULE_PAUSE,
+    ),
+    Operation(
+        OperationName.RESUME_SCHEDULE,
+        _sharing(_WORKSPACE + "/schedule/resume"),
+        Capability.COLLABORATION_GUEST,
+        Phase.COLLABORATIONS,
+        rank=11,
+        available=_SCHEDULE_PAUSE,
+    ),
+    Operation(
+        OperationName.DELETE_SCHEDULE,
+        _sharing(_WORKSPACE + "/schedule/delete"),
+        Capability.COLLABORATION_GUEST,
+        Phase.DELETE_COLLABORATIONS,
+        rank=19,
+        available=_SCHEDULE_DELETE,
+        gone_when_missing=True,
+    ),
+    Operation(
+        OperationName.DEACTIVATE_WEBHOOK,
+        _sharing(_PORTAL + "/webhooks/{webhookId}/deactivate"),
+        Capability.WEBHOOK_ADMIN,
+        Phase.SETTINGS,
+        rank=15,
+        available=_ORGANIZATION_WEBHOOKS,
+    ),
+    Operation(
+        OperationName.ACTIVATE_WEBHOOK,
+        _sharing(_PORTAL + "/webhooks/{webhookId}/activate"),
+        Capability.WEBHOOK_ADMIN,
+        Phase.SETTINGS,
+        rank=16,
+        available=_ORGANIZATION_WEBHOOKS,
+    ),
+    Operation(
+        OperationName.UPDATE_WEBHOOK,
+        _sharing(_PORTAL + "/webhooks/{webhookId}/update"),
+        Capability.WEBHOOK_ADMIN,
+        Phase.SETTINGS,
+        rank=17,
+        available=_ORGANIZATION_WEBHOOKS,
+    ),
+    Operation(
+        OperationName.UPDATE_USER_LICENSE_TYPE,
+        _sharing(_PORTAL + "/updateUserLicenseType"),
+        Capability.LICENSE_MANAGER,
+        Phase.MEMBER_LEVELS,
+        rank=5,
+        available=_USER_TYPES,
+    ),
+    Operation(
+        OperationName.UPDATE_USER,
+        _sharing("community/users/{username}/update"),
+        Capability.ACCOUNT_EDITOR,
+        Phase.SETTINGS,
+        rank=6,
+        available=_ANY_RELEASE,
     ),
 )
 
@@ -676,6 +773,48 @@ _READ_ROWS = (
     Read(ReadName.WEBHOOK_SETTINGS, _WEBHOOK_SETTINGS, access=_WEBHOOK_READERS),
     Read(ReadName.RESOURCES, _sharing(_PORTAL + "/resources"), entries="resources"),
     Read(ReadName.RESOURCE, _sharing(_PORTAL + "/resources/{key}")),
+    Read(
+        ReadName.PARTICIPANT,
+        _sharing(_COLLABORATION + "/participants/{participantId}"),
+        access=_COLLABORATION_READERS,
+    ),
+    Read(
+        ReadName.WEBHOOK_NOTIFICATIONS,
+        _sharing(_PORTAL + "/webhooks/{webhookId}/notificationStatus"),
+        entries="WebhookStatus",
+        access=_WEBHOOK_READERS,
+    ),
+    Read(
+        ReadName.USER_LICENSE_TYPES,
+        _sharing(_PORTAL + "/userLicenseTypes"),
+        entries="userLicenseTypes",
+        by_self=True,
+    ),
+    Read(
+        ReadName.MEMBER_LICENSE_TYPE,
+        _sharing("community/users/{username}/userLicenseType"),
+        access=ReadAccess((VIEW_USERS,), "username"),
+    ),
+    Read(ReadName.PORTAL_SETTINGS, _sharing(_PORTAL + "/settings"), by_self=True),
+    Read(ReadName.SUBSCRIPTION_INFO, _sharing(_PORTAL + "/subscriptionInfo"), by_self=True),
+    Read(
+        ReadName.MEMBER_TAGS,
+        _sharing("community/users/{username}/tags"),
+        access=ReadAccess((VIEW_USERS,), "username"),
+    ),
+    Read(
+        ReadName.MEMBER_INVITATIONS,
+        _sharing("community/users/{username}/invitations"),
+        access=ReadAccess(own="username"),
+    ),
+    Read(
+        ReadName.MEMBER_NOTIFICATIONS,
+        _sharing("community/users/{username}/notifications"),
+        access=ReadAccess(own="username"),
+    ),
+    Read(ReadName.GROUP_SEARCH, _sharing("community/groups"), entries="results"),
+    Read(ReadName.ITEM, _sharing("content/items/{itemId}")),
+    Read(ReadName.VALIDATE_APP_ACCESS, _sharing("oauth2/validateAppAccess")),
 )
 
 READS: Mapping[ReadName, Read] = MappingProxyType({read.name: read for read in _READ_ROWS})

@@ -50,6 +50,8 @@ def portal_for(operation: Operation) -> str:
         return "hq"
     if operation.capability in (Capability.GUEST_ADMIN, Capability.COLLABORATION_GUEST):
         return "field"
+    if "username" in operation.path.arguments:  # the member the path names is field's frank
+        return "field"
     return next(key for key, platform in PLATFORMS.items() if not operation.problem(platform))
 
 

@@ -148,7 +148,7 @@ def test_remove_participation_is_immediate_on_both_sides(hq: Api, field: Api) ->
         p["collaborationRole"]
         for p in hq.get("portals/self/collaborations/c1/participants")["participants"]
     ]
-    assert roles == ["host"]
+    assert roles == ["Host"]
 
 
 def test_invalidated_invitation_does_not_import(hq: Api) -> None:
