@@ -10,7 +10,14 @@ from tests.manifest.conftest import FIXTURES, run_cli
 
 # (fixture folder, file, line, words the message must hold)
 CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
-    ("malformed-yaml", "roles.yaml", 4, ("YAML", "expected ','")),
+    # A syntax error is placed where the unclosed construct opened, not where the text ran out.
+    ("malformed-yaml", "roles.yaml", 3, ("YAML", "flow mapping opened here", "at line 4")),
+    (
+        "yaml-unclosed-quote",
+        "roles.yaml",
+        5,
+        ("YAML", "quoted scalar opened here is never closed", "end of stream at line 10"),
+    ),
     ("duplicate-key", "roles.yaml", 6, ("duplicate key 'description'", "first at line 5")),
     ("unknown-kind", "roles.yaml", 2, ("unknown kind 'Group'", "Portal")),
     ("unknown-field", "roles.yaml", 6, ('Role "X"', "spec.privilege:", "unknown field")),
