@@ -22,7 +22,7 @@ from reconciler.kinds.registry import registered
 from reconciler.manifest import includes, limits, models, overlay, scope, yamltree
 from reconciler.manifest.folder import list_manifests
 from reconciler.manifest.includes import Include
-from reconciler.manifest.problems import Problem, field_path
+from reconciler.manifest.problems import Problem, counted, field_path
 from reconciler.manifest.raw import KeyPath, Raw, locate
 from reconciler.versions import Platform
 
@@ -325,10 +325,27 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
     try:
         model = _validate(value)
     except ValidationError as exc:
-        for error in exc.errors():
-            yield _validation_problem(raw, resource, error)
+        yield from _validation_problems(raw, resource, exc)
         return
     yield Document(file, line, model, raw.positions, raw.origin)
+
+
+# What a sort of pydantic error is, counted: "… and 199,990 more unknown keys".
+_SORTS = {"extra_forbidden": "unknown keys", "missing": "missing fields"}
+
+
+def _validation_problems(raw: Raw, resource: str, exc: ValidationError) -> Iterator[Problem]:
+    """The model's errors, the first few of each sort, and how many more there are."""
+    by_sort: dict[str, list[Any]] = {}
+    for error in exc.errors(include_url=False):
+        by_sort.setdefault(error["type"], []).append(error)
+    limit = limits.MAX_PROBLEMS_OF_A_SORT
+    for sort, errors in by_sort.items():
+        yield from (_validation_problem(raw, resource, error) for error in errors[:limit])
+        if len(errors) > limit:
+            first = _validation_problem(raw, resource, errors[limit])
+            more = _SORTS.get(sort, "problems of this sort") + raw.origin
+            yield counted(first, len(errors) - limit, more)
 
 
 def _validation_problem(raw: Raw, resource: str, error: Any) -> Problem:

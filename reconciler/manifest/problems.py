@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -41,3 +42,27 @@ def field_path(path: tuple[str | int, ...]) -> str:
         else:
             text += f".{part}" if text else part
     return text
+
+
+def counted(first_left_out: Problem, left_out: int, sort: str) -> Problem:
+    """One problem standing for those left out, at the first of them: "… and 199,990 more
+    unknown keys"."""
+    return replace(first_left_out, field="", message=f"… and {left_out:,} more {sort}")
+
+
+def capped_per_document(problems: Iterable[Problem], limit: int) -> list[Problem]:
+    """`problems` (sorted), each document's first `limit` and one counting the rest; a
+    problem of no document is always kept."""
+    kept: list[Problem] = []
+    shown: dict[str, int] = {}
+    left_out: dict[str, tuple[Problem, int]] = {}  # the first left out, and how many
+    for problem in problems:
+        key = problem.resource
+        if not key or shown.get(key, 0) < limit:
+            shown[key] = shown.get(key, 0) + 1
+            kept.append(problem)
+        else:
+            first, count = left_out.get(key, (problem, 0))
+            left_out[key] = (first, count + 1)
+    kept += [counted(first, count, "problems") for first, count in left_out.values()]
+    return sorted(kept)

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from reconciler.manifest import loader, rules
+from reconciler.manifest import limits, loader, rules
 from reconciler.manifest.loader import Document, Loaded
-from reconciler.manifest.problems import Problem
+from reconciler.manifest.problems import Problem, capped_per_document
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,8 @@ def check(path: Path, environ: Mapping[str, str] | None = None) -> Checked:
     problems = loaded.problems + rules.check(
         loaded.documents, str(path), env, loaded.rejected_kinds
     )
-    return Checked(loaded.documents, sorted(set(problems)), loaded)
+    shown = capped_per_document(sorted(set(problems)), limits.MAX_PROBLEMS_PER_DOCUMENT)
+    return Checked(loaded.documents, shown, loaded)
 
 
 def validate(
