@@ -80,6 +80,9 @@ class Document:
         file, line, column = self.locate(path)
         return Problem(file, line, column, self.resource, field_path(path), message + self.origin)
 
+    def warning(self, path: KeyPath, message: str) -> Problem:
+        return self.problem(path, message).as_warning()
+
 
 @dataclass(slots=True)
 class Loaded:

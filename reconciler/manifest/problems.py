@@ -15,12 +15,19 @@ class Problem:
     resource: str  # `Kind "name"`, or "" when the problem is not about one document
     field: str  # dotted path inside the document, or ""
     message: str
+    # A warning is what validate cannot know to be wrong offline (a role that only the
+    # live portal may hold, a name that only looks like another): shown, never failing.
+    warning: bool = False
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.without_place()}"
 
     def without_place(self) -> str:
-        return ": ".join(part for part in (self.resource, self.field, self.message) if part)
+        parts = ("warning" if self.warning else "", self.resource, self.field, self.message)
+        return ": ".join(part for part in parts if part)
+
+    def as_warning(self) -> Problem:
+        return replace(self, warning=True)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -64,5 +71,8 @@ def capped_per_document(problems: Iterable[Problem], limit: int) -> list[Problem
         else:
             first, count = left_out.get(key, (problem, 0))
             left_out[key] = (first, count + 1)
-    kept += [counted(first, count, "problems") for first, count in left_out.values()]
+    kept += [
+        counted(first, count, "warnings" if first.warning else "problems")
+        for first, count in left_out.values()
+    ]
     return sorted(kept)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reconciler.manifest import limits, loader, rules
@@ -19,6 +19,7 @@ class Checked:
     documents: list[Document]
     problems: list[Problem]  # sorted by file and line, each once
     loaded: Loaded
+    warnings: list[Problem] = field(default_factory=list)  # as the problems; none fails
 
 
 def check(path: Path, environ: Mapping[str, str] | None = None) -> Checked:
@@ -27,8 +28,13 @@ def check(path: Path, environ: Mapping[str, str] | None = None) -> Checked:
     problems = loaded.problems + rules.check(
         loaded.documents, str(path), env, loaded.rejected_kinds
     )
-    shown = capped_per_document(sorted(set(problems)), limits.MAX_PROBLEMS_PER_DOCUMENT)
-    return Checked(loaded.documents, shown, loaded)
+    errors = [p for p in set(problems) if not p.warning]
+    warnings = [p for p in set(problems) if p.warning]
+    return Checked(loaded.documents, _capped(errors), loaded, _capped(warnings))
+
+
+def _capped(problems: list[Problem]) -> list[Problem]:
+    return capped_per_document(sorted(problems), limits.MAX_PROBLEMS_PER_DOCUMENT)
 
 
 def validate(

@@ -63,7 +63,12 @@ def test_json_of_a_fleet_is_keyed_by_portal_name(tmp_path: Path) -> None:
     assert result.exit_code == 1
     body = json.loads(result.stdout)
     assert list(body) == ["prod", "staging"]
-    assert body["prod"] == {"path": f"{root}/portals/prod", "valid": True, "problems": []}
+    assert body["prod"] == {
+        "path": f"{root}/portals/prod",
+        "valid": True,
+        "problems": [],
+        "warnings": [],
+    }
     assert body["staging"]["valid"] is False
     assert body["staging"]["problems"][0]["file"] == f"{root}/portals/base/roles.yaml"
     assert "2 portals: 1 invalid, 1 valid" in result.stderr

@@ -271,6 +271,19 @@ CASES += [
         ("dave.role", "'analyst' is renamed to 'Field Analyst'", "name it by its new name"),
     ),
     ("portal-prune-roles-not-boolean", "portal.yaml", 9, ("spec.pruneRoles", "valid boolean")),
+    # With pruneRoles the manifests hold every role: a role they lack is known to be wrong.
+    (
+        "members-role-misspelt-roles-complete",
+        "members.yaml",
+        6,
+        ("alice.role", "'Feld Analyst' is neither built-in nor declared", "'Field Analyst'?"),
+    ),
+    (
+        "members-role-misspelt-roles-complete",
+        "members.yaml",
+        7,
+        ("bob.role", "'org_publishr'", "pruneRoles", "(did you mean 'org_publisher'?)"),
+    ),
 ]
 
 
