@@ -7,7 +7,6 @@ stops at the first.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Iterator
@@ -20,10 +19,12 @@ from pydantic import TypeAdapter, ValidationError
 from reconciler.errors import ManifestError, UserError
 from reconciler.kinds.registry import registered
 from reconciler.manifest import includes, limits, models, overlay, scope, yamltree
+from reconciler.manifest.annotations import fields_at
 from reconciler.manifest.folder import list_manifests
 from reconciler.manifest.includes import Include
 from reconciler.manifest.problems import Problem, counted, field_path
 from reconciler.manifest.raw import KeyPath, Raw, locate
+from reconciler.manifest.suggestions import closest, did_you_mean
 from reconciler.versions import Platform
 
 
@@ -247,7 +248,7 @@ def _is_orgctl(value: Any) -> bool:
     if group is not None:
         # Another tool's API (a Kubernetes `rbac.authorization.k8s.io/v1` Role) is not
         # ours; a misspelt `orgclt/v1` is.
-        return group == "orgctl" or bool(difflib.get_close_matches(group, ["orgctl"], 1, 0.6))
+        return group == "orgctl" or closest(group, ["orgctl"]) is not None
     return value.get("kind") in kind_names() or str(api).startswith("orgctl/")
 
 
@@ -318,8 +319,9 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
     if kind not in kind_names():
         at_file, at_line, at_column = raw.locate(("kind",))
         expected = ", ".join(kind_names())
+        hint = did_you_mean(str(kind), kind_names()) if kind is not None else ""
         message = (
-            f"unknown kind {kind!r} (expected one of {expected})"
+            f"unknown kind {kind!r}{hint}; expected one of {expected}"
             if kind is not None
             else f"required field is missing (one of {expected})"
         )
@@ -353,13 +355,20 @@ def _validation_problems(raw: Raw, resource: str, exc: ValidationError) -> Itera
 
 def _validation_problem(raw: Raw, resource: str, error: Any) -> Problem:
     loc: KeyPath = tuple(error["loc"])
-    if loc and loc[0] == raw.value.get("kind"):
+    kind = raw.value.get("kind")
+    if loc and loc[0] == kind:
         loc = loc[1:]  # the discriminated union puts the kind first
     file, line, column = raw.locate(loc)
-    return Problem(file, line, column, resource, field_path(loc), _message(loc, error) + raw.origin)
+    message = _message(loc, error, _document_models().get(str(kind)))
+    return Problem(file, line, column, resource, field_path(loc), message + raw.origin)
 
 
-def _message(loc: KeyPath, error: Any) -> str:
+def _document_models() -> dict[str, type[models.Document]]:
+    """Each kind's document model, the Portal's included."""
+    return {"Portal": models.Portal, **{kind.name: kind.model for kind in registered()}}
+
+
+def _message(loc: KeyPath, error: Any, model: type[models.Document] | None) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         key = loc[-1] if loc else "?"
@@ -368,7 +377,8 @@ def _message(loc: KeyPath, error: Any) -> str:
                 f"a literal secret ({key!r}) may not be written in a manifest; auth holds only"
                 " environment variable names: tokenEnv, or usernameEnv + passwordEnv"
             )
-        return f"unknown field {key!r}"
+        fields = fields_at(model, loc[:-1]) if model is not None else []
+        return f"unknown field {key!r}{did_you_mean(str(key), fields)}"
     if kind == "missing":
         return "required field is missing"
     if loc == ("apiVersion",):
