@@ -80,3 +80,43 @@ def test_a_role_held_by_many_members_is_one_warning(tmp_path: Path) -> None:
     assert result.exit_code == 0
     (warning,) = [line for line in result.output.splitlines() if "warning:" in line]
     assert "role 'Analysts' (held by 500 members of this document)" in warning
+
+
+def role(name: str) -> str:
+    return ROLES.replace("{name: Field Analyst}", "{name: " + json.dumps(name) + "}")
+
+
+def test_names_that_read_as_other_names_are_warnings(tmp_path: Path) -> None:
+    """A Cyrillic letter among Latin ones, a zero-width space, a name Unicode normalizes
+    otherwise: the portal stores each, and each reads as another name in a review."""
+    roles = "---\n".join(role(n) for n in ("\u0410nalyst", "Cafe\u0301 Staff", "営業 Team"))
+    members = members_document("    bo\u200bb: {role: org_user}\n    m\u00fcller: {}\n")
+    write(tmp_path, {"portal.yaml": portal(), "roles.yaml": roles, "members.yaml": members})
+    result = run_cli("validate", str(tmp_path), "--format", "json")
+    assert result.exit_code == 0, result.output
+    found = {(w["field"], w["message"]) for w in json.loads(result.output)["warnings"]}
+    assert found == {
+        (
+            "metadata.name",
+            "name '\u0410nalyst' mixes Latin and Cyrillic letters (U+0410 CYRILLIC CAPITAL"
+            " LETTER A at position 1): it looks like a name written in Latin alone",
+        ),
+        (
+            "metadata.name",
+            "name 'Cafe\u0301 Staff' is not in Unicode normal form NFC ('Caf\u00e9 Staff' looks"
+            " the same but is another name); write it as NFC",
+        ),
+        (
+            "spec.members.bo\u200bb",
+            "username 'bo\\u200bb' holds an invisible character: U+200B ZERO WIDTH SPACE at"
+            " position 3; it reads as another name",
+        ),
+    }
+
+
+def test_a_character_the_service_refuses_stays_an_error(tmp_path: Path) -> None:
+    write(tmp_path, {"portal.yaml": portal(), "roles.yaml": role("Analyst\u2066")})
+    result = run_cli("validate", str(tmp_path), "--format", "json")
+    assert result.exit_code == 1
+    (problem,) = json.loads(result.output)["problems"]
+    assert "U+2066" in problem["message"]
