@@ -120,8 +120,12 @@ def manifest_files(path: Path) -> list[Path]:
     entry that cannot be read is an error naming it."""
     listing = list_manifests(path)
     if listing.problems:
-        raise ManifestError([f"{entry}: {why}" for entry, why in listing.problems])
+        raise UnreadableEntries([f"{entry}: {why}" for entry, why in listing.problems])
     return listing.files
+
+
+class UnreadableEntries(ManifestError):
+    """Entries of a manifest folder that cannot be read, or links that lead out of it."""
 
 
 def load(path: Path) -> Loaded:
