@@ -23,7 +23,6 @@ from reconciler.errors import ManifestError, UserError
 from reconciler.manifest import yamltree
 from reconciler.manifest.includes import Include
 from reconciler.manifest.loader import (  # the files `plan` would read, no others
-    UnreadableEntries,
     includes_of,
     looks_like_manifest,
     manifest_files,
@@ -104,8 +103,6 @@ def select(paths: Sequence[Path]) -> list[Target] | None:
         try:
             if len(_targets(paths[0], strict=False)) <= 1:
                 return None
-        except UnreadableEntries:
-            raise  # which portals the folder holds is unknown: name what cannot be read
         except UserError:
             # Two Portals in one folder, broken YAML: validating the one folder names them
             # with file and line, as it always did.

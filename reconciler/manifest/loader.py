@@ -109,6 +109,7 @@ class Reading:
     rejected_kinds: set[str] = field(default_factory=set)
     ignored: list[str] = field(default_factory=list)
     files: int = 0
+    unreadable: list[str] = field(default_factory=list)  # entries that cannot be listed
 
     def add_problem(self, problem: Problem) -> None:
         self.problems.append(problem)
@@ -169,6 +170,9 @@ def _refuse_fleet(path: Path, own: Reading) -> None:
     nested = any(a in b.parents for a in folders for b in folders)
     if len(folders) < 2 or nested:
         return  # one portal; or Portals inside a portal folder, which the rules name
+    if own.unreadable:
+        # Which portals the fleet holds is unknown past what cannot be read: name that.
+        raise UnreadableEntries(own.unreadable)
     shown = ", ".join(f.as_posix() for f in folders[:5])
     more = f" and {len(folders) - 5} more" if len(folders) > 5 else ""
     raise UserError(
@@ -188,6 +192,7 @@ def _read_into(reading: Reading, path: Path, notes: list[str]) -> None:
     listing = list_manifests(path)
     # An entry that cannot be listed says nothing of its kind (see Loaded.rejected_kinds).
     reading.problems += [Problem(str(entry), 1, 1, "", "", why) for entry, why in listing.problems]
+    reading.unreadable += [f"{entry}: {why}" for entry, why in listing.problems]
     reading.files += len(listing.files)
     for file in listing.files:
         _read_file(reading, file, notes)
