@@ -14,18 +14,19 @@ from reconciler.cli.fleet_report import Outcome
 from reconciler.errors import UserError
 from reconciler.fleet import Target, affected, find_targets, select
 from reconciler.manifest import Problem
+from reconciler.manifest.problems import total
 from reconciler.manifest.validation import check
 from reconciler.shown import safe
 
 
 def _text(problems: list[Problem], warnings: list[Problem]) -> str:
     lines = [safe(str(p)) for p in sorted(problems + warnings)]
-    count = len(problems)
-    warned = f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}"
+    count, warning_count = total(problems), total(warnings)
+    warned = f"{warning_count:,} warning{'s' if warning_count != 1 else ''}"
     if not problems:
         lines.append("valid: no problems found" + (f" ({warned})" if warnings else ""))
     else:
-        found = f"{count} problem{'s' if count != 1 else ''} found"
+        found = f"{count:,} problem{'s' if count != 1 else ''} found"
         lines.append(found + (f", {warned}" if warnings else ""))
     return "\n".join(lines)
 

@@ -18,6 +18,8 @@ class Problem:
     # A warning is what validate cannot know to be wrong offline (a role that only the
     # live portal may hold, a name that only looks like another): shown, never failing.
     warning: bool = False
+    # How many problems this one stands for: more than one for "… and 199,990 more".
+    stands_for: int = 1
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}: {self.without_place()}"
@@ -54,7 +56,8 @@ def field_path(path: tuple[str | int, ...]) -> str:
 def counted(first_left_out: Problem, left_out: int, sort: str) -> Problem:
     """One problem standing for those left out, at the first of them: "… and 199,990 more
     unknown keys"."""
-    return replace(first_left_out, field="", message=f"… and {left_out:,} more {sort}")
+    message = f"… and {left_out:,} more {sort}"
+    return replace(first_left_out, field="", message=message, stands_for=left_out)
 
 
 def capped_per_document(problems: Iterable[Problem], limit: int) -> list[Problem]:
@@ -70,9 +73,14 @@ def capped_per_document(problems: Iterable[Problem], limit: int) -> list[Problem
             kept.append(problem)
         else:
             first, count = left_out.get(key, (problem, 0))
-            left_out[key] = (first, count + 1)
+            left_out[key] = (first, count + problem.stands_for)
     kept += [
         counted(first, count, "warnings" if first.warning else "problems")
         for first, count in left_out.values()
     ]
     return sorted(kept)
+
+
+def total(problems: Iterable[Problem]) -> int:
+    """How many problems `problems` stand for, those only counted included."""
+    return sum(problem.stands_for for problem in problems)

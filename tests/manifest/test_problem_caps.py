@@ -28,7 +28,8 @@ def test_unknown_keys_are_listed_a_few_times_then_counted(tmp_path: Path) -> Non
     assert len(listed) == limits.MAX_PROBLEMS_OF_A_SORT
     # Placed at the first key left out: line 6 holds k0, so k10 is at line 16.
     assert f'{tmp_path / "roles.yaml"}:16: Role "Flood": … and 1,990 more unknown keys' in lines
-    assert len(lines) == limits.MAX_PROBLEMS_OF_A_SORT + 2  # and the count line
+    assert len(lines) == limits.MAX_PROBLEMS_OF_A_SORT + 2
+    assert lines[-1] == "2,000 problems found"  # those counted too
 
 
 def test_each_sort_is_capped_on_its_own(tmp_path: Path) -> None:
@@ -56,3 +57,4 @@ def test_a_document_lists_at_most_its_limit_of_problems_of_any_sort(tmp_path: Pa
     lines = result.output.splitlines()
     assert len([line for line in lines if ".level:" in line]) == limits.MAX_PROBLEMS_PER_DOCUMENT
     assert any(line.endswith('Members "all": … and 50 more problems') for line in lines), lines
+    assert lines[-1] == f"{count} problems found"
