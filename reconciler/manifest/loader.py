@@ -121,12 +121,8 @@ def manifest_files(path: Path) -> list[Path]:
     entry that cannot be read is an error naming it."""
     listing = list_manifests(path)
     if listing.problems:
-        raise UnreadableEntries([f"{entry}: {why}" for entry, why in listing.problems])
+        raise ManifestError([f"{entry}: {why}" for entry, why in listing.problems])
     return listing.files
-
-
-class UnreadableEntries(ManifestError):
-    """Entries of a manifest folder that cannot be read, or links that lead out of it."""
 
 
 def load(path: Path) -> Loaded:
@@ -172,7 +168,7 @@ def _refuse_fleet(path: Path, own: Reading) -> None:
         return  # one portal; or Portals inside a portal folder, which the rules name
     if own.unreadable:
         # Which portals the fleet holds is unknown past what cannot be read: name that.
-        raise UnreadableEntries(own.unreadable)
+        raise ManifestError(own.unreadable)
     shown = ", ".join(f.as_posix() for f in folders[:5])
     more = f" and {len(folders) - 5} more" if len(folders) > 5 else ""
     raise UserError(
