@@ -4,11 +4,12 @@ wrong otherwise (the portal may hold it), and either way said with the closest n
 
 `org_publishr` or `Feld Analyst` used to pass validate and fail at plan, with nothing to
 say what was meant. Role names compare as the portal compares them, regardless of case.
+The Members kind asks, with the names the Role documents declare.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from reconciler import catalog
@@ -19,57 +20,37 @@ from reconciler.manifest.suggestions import did_you_mean
 
 
 @dataclass(frozen=True, slots=True)
-class _Roles:
+class KnownRoles:
     """The role names a member may hold, as far as the manifests can tell."""
 
     offered: tuple[str, ...]  # what a misspelt name is compared with
     known: frozenset[str]  # case-folded: offered, pre-built ids, and every declared name
     complete: bool  # pruneRoles: the portal holds no other custom role after apply
 
-
-def problems(documents: Iterable[Document], portal: models.PortalSpec | None) -> Iterator[Problem]:
-    """One problem per document and unknown role, at the first member holding it: an
-    error when the roles are complete, else a warning."""
-    documents = tuple(documents)
-    roles = _roles(documents, portal)
-    for document in documents:
-        for role, (username, count) in _unknown_roles(document, roles).items():
-            yield _problem(document, username, role, count, roles)
+    def knows(self, role: str) -> bool:
+        return role.casefold() in self.known
 
 
-def _roles(documents: tuple[Document, ...], portal: models.PortalSpec | None) -> _Roles:
-    from reconciler.kinds.role import Role  # the kinds import the manifest package
-
-    declared = [d.model for d in documents if isinstance(d.model, Role)]
-    present = [r.metadata.name for r in declared if r.spec.state == "present"]
-    # Absent and previous names are refused by the Members rules already, with their reason.
-    named = [r.metadata.name for r in declared]
-    named += [previous for r in declared for previous in r.metadata.previousNames]
+def known_roles(
+    present: Iterable[str], declared: Iterable[str], portal: models.PortalSpec | None
+) -> KnownRoles:
+    """`present`: the names of roles declared present; `declared`: every name and previous
+    name a Role document declares (absent and renamed ones the Members rules refuse with
+    their own reason)."""
     complete = bool(portal and portal.pruneRoles)
     kept = list(portal.keepRoles) if complete and portal else []
     prebuilt = [r.name for r in catalog.PREBUILT_ROLES]
     offered = (*catalog.BUILTIN_ROLES, *prebuilt, *present, *kept)
     ids = [r.id for r in catalog.PREBUILT_ROLES]
-    known = frozenset(name.casefold() for name in (*offered, *ids, *named))
-    return _Roles(offered, known, complete)
+    known = frozenset(name.casefold() for name in (*offered, *ids, *declared))
+    return KnownRoles(offered, known, complete)
 
 
-def _unknown_roles(document: Document, roles: _Roles) -> dict[str, tuple[str, int]]:
-    """Each unknown role of a Members document: its first member, and how many hold it."""
-    from reconciler.kinds.members import Members
-
-    if not isinstance(document.model, Members):
-        return {}
-    found: dict[str, tuple[str, int]] = {}
-    for username, member in document.model.spec.members.items():
-        role = member.role
-        if role is not None and role.casefold() not in roles.known:
-            first, count = found.get(role, (username, 0))
-            found[role] = (first, count + 1)
-    return found
-
-
-def _problem(document: Document, username: str, role: str, count: int, roles: _Roles) -> Problem:
+def unknown_role(
+    document: Document, username: str, role: str, count: int, roles: KnownRoles
+) -> Problem:
+    """The problem of a role no one declares, at the first of the `count` members of
+    `document` holding it: an error when the roles are complete, else a warning."""
     held = f" (held by {count:,} members of this document)" if count > 1 else ""
     hint = did_you_mean(role, roles.offered)
     path = ("spec", "members", username, "role")

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from reconciler.addresses import extras, is_loopback
 from reconciler.environment import url_sources
 from reconciler.kinds.registry import Identity, kind_named, registered
-from reconciler.manifest import member_roles, models
+from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, lookalike, text
 from reconciler.manifest.ignoring import change_problems, pattern_problems
 from reconciler.manifest.loader import Document
@@ -45,7 +45,6 @@ def check(
         environ=environ,
         documents=tuple(documents),
     )
-    problems += member_roles.problems(documents, spec)
     for document in documents:
         problems += _names(document)
         if not isinstance(document.model, models.Portal):  # the Portal is no kind
