@@ -15,6 +15,7 @@ Hidden files and folders (`.git`, `.github`) are not manifests.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass, field
@@ -71,9 +72,17 @@ def _walk(root: Path, folder: Path, seen: dict[str, Path], listing: Listing) -> 
 
 def _stays_inside(link: Path, root: Path, listing: Listing) -> bool:
     """Whether the link `link` leads to a place inside `root`; if not, it is a problem."""
+    try:
+        os.stat(link)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            return True  # a broken link is named as such where it is read
+        # Its name may be a folder's: not followed, and not skipped in silence either.
+        listing.problems.append((link, "a loop of symbolic links"))
+        return False
     target = Path(os.path.realpath(link))
-    if target == root or root in target.parents or not target.exists():
-        return True  # a broken link is named as such where it is read
+    if target == root or root in target.parents:
+        return True
     listing.problems.append(
         (
             link,

@@ -111,3 +111,13 @@ def test_a_portal_folder_named_through_a_link_still_reads_its_links(tmp_path: Pa
     found = messages(tmp_path / "alias")
     assert any("shared/roles.yaml" in m and "portal:user:nope" in m for m in found), found
     assert not any("out of the manifest folder" in m for m in found), found
+
+
+def test_a_loop_of_links_is_an_error_naming_it(tmp_path: Path) -> None:
+    """A link loop named like a folder was skipped in silence: its roles, unmanaged."""
+    portal, _ = portal_with_shared_roles(tmp_path)
+    (portal / "roles").symlink_to(portal / "more")
+    (portal / "more").symlink_to(portal / "roles")
+    found = messages(portal)
+    for link in ("more", "roles"):
+        assert f"{portal / link}: a loop of symbolic links" in found, found
