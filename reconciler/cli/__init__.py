@@ -69,6 +69,17 @@ class LazyGroup(click.Group):
         command: click.Command = getattr(importlib.import_module(module_name), attribute)
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and name not in COMMANDS:
+            # Imported here: the manifest package is no cost a command that exists pays.
+            from reconciler.manifest.suggestions import did_you_mean
+
+            ctx.fail(f"No such command {name!r}{did_you_mean(name, COMMANDS)}.")
+        return super().resolve_command(ctx, args)
+
     def invoke(self, ctx: click.Context) -> object:
         # User errors end here, whoever called the group (console script or a test's
         # CliRunner): one message on stderr and exit 1; --debug keeps the traceback.

@@ -14,32 +14,41 @@ from reconciler.cli.fleet_report import Outcome
 from reconciler.errors import UserError
 from reconciler.fleet import Target, affected, find_targets, select
 from reconciler.manifest import Problem
+from reconciler.manifest.problems import total
 from reconciler.manifest.validation import check
 from reconciler.shown import safe
 
 
-def _text(problems: list[Problem]) -> str:
+def _text(problems: list[Problem], warnings: list[Problem]) -> str:
+    lines = [safe(str(p)) for p in sorted(problems + warnings)]
+    count, warning_count = total(problems), total(warnings)
+    warned = f"{warning_count:,} warning{'s' if warning_count != 1 else ''}"
     if not problems:
-        return "valid: no problems found"
-    count = len(problems)
-    lines = [safe(str(p)) for p in problems]
-    lines.append(f"{count} problem{'s' if count != 1 else ''} found")
+        lines.append("valid: no problems found" + (f" ({warned})" if warnings else ""))
+    else:
+        found = f"{count:,} problem{'s' if count != 1 else ''} found"
+        lines.append(found + (f", {warned}" if warnings else ""))
     return "\n".join(lines)
 
 
-def _json(problems: list[Problem]) -> str:
-    return json.dumps(_json_body(problems), indent=2)
+def _json(problems: list[Problem], warnings: list[Problem]) -> str:
+    return json.dumps(_json_body(problems, warnings), indent=2)
 
 
-def _json_body(problems: list[Problem]) -> dict[str, object]:
-    return {"valid": not problems, "problems": [p.as_json() for p in problems]}
+def _json_body(problems: list[Problem], warnings: list[Problem]) -> dict[str, object]:
+    return {
+        "valid": not problems,
+        "problems": [p.as_json() for p in problems],
+        "warnings": [p.as_json() for p in warnings],
+    }
 
 
-def _github(problems: list[Problem]) -> str:
+def _github(problems: list[Problem], warnings: list[Problem]) -> str:
     # GitHub workflow commands; the annotation itself carries the file and line.
     return "\n".join(
-        f"::error file={_escape_property(p.file)},line={p.line}::{_escape(p.without_place())}"
-        for p in problems
+        f"::{'warning' if p.warning else 'error'} file={_escape_property(p.file)},line={p.line}"
+        f"::{_escape(p.without_place().removeprefix('warning: '))}"
+        for p in sorted(problems + warnings)
     )
 
 
@@ -106,10 +115,10 @@ def command(
     if verbose:
         fleet_report.note_skipped(checked)
     problems = checked.problems
-    output = _FORMATS[output_format](problems)
+    output = _FORMATS[output_format](problems, checked.warnings)
     if output:
         click.echo(output)
-    sys.exit(1 if problems else 0)
+    sys.exit(1 if problems else 0)  # warnings never fail
 
 
 def _fleet(targets: list[Target], output_format: str, verbose: bool) -> int:
@@ -125,17 +134,18 @@ def _fleet(targets: list[Target], output_format: str, verbose: bool) -> int:
 
 
 def _portal(target: Target, output_format: str, verbose: bool) -> Outcome:
+    warnings: list[Problem] = []
     try:
         checked = check(target.path)
     except UserError as exc:  # a folder that cannot be listed
         problems = [Problem(target.path.as_posix(), 1, 1, "", "", line) for line in exc.lines]
     else:
-        problems = checked.problems
+        problems, warnings = checked.problems, checked.warnings
         if verbose:
             fleet_report.note_skipped(checked)
     status, code = ("invalid", 1) if problems else ("valid", 0)
-    shown = _github(problems) if output_format == "github" else _text(problems)
-    document = {"path": target.path.as_posix(), **_json_body(problems)}
+    shown = (_github if output_format == "github" else _text)(problems, warnings)
+    document = {"path": target.path.as_posix(), **_json_body(problems, warnings)}
     return Outcome(target, status, code, shown, document)
 
 

@@ -28,10 +28,11 @@ from reconciler.kinds.registry import (
     Kind,
     model_reader,
 )
-from reconciler.kinds.role import absent_roles, renamed_roles
+from reconciler.kinds.role import Role, absent_roles, renamed_roles
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, gate, source
 from reconciler.manifest.loader import Document
+from reconciler.manifest.member_roles import KnownRoles, known_roles, unknown_role
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import FlowMap, to_node
@@ -70,6 +71,7 @@ def _identities(document: Document) -> Iterator[Identity]:
 
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
+    yield from _unknown_roles(document, context)
     absent = absent_roles(context)
     for username, member in _model(document).spec.members.items():
         where: KeyPath = ("spec", "members", username)
@@ -94,6 +96,31 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
                 f"role {member.role!r} is renamed to {renamed.name!r} (previousNames at"
                 f" {at(renamed)}): name it by its new name",
             )
+
+
+def _unknown_roles(document: Document, context: RuleContext) -> Iterator[Problem]:
+    """Each role of the document that is neither built-in nor declared, once, at the
+    first member holding it."""
+    roles = _known_roles(context)
+    found: dict[str, tuple[str, int]] = {}  # role -> its first member, and how many
+    for username, member in _model(document).spec.members.items():
+        if member.role is not None and not roles.knows(member.role):
+            first, count = found.get(member.role, (username, 0))
+            found[member.role] = (first, count + 1)
+    for role, (username, count) in found.items():
+        yield unknown_role(document, username, role, count, roles)
+
+
+def _known_roles(context: RuleContext) -> KnownRoles:
+    found = context.memo.get("known roles")
+    if found is None:
+        declared = [d.model for d in context.documents if isinstance(d.model, Role)]
+        present = [r.metadata.name for r in declared if r.spec.state == "present"]
+        named = [r.metadata.name for r in declared]
+        named += [previous for r in declared for previous in r.metadata.previousNames]
+        found = context.memo["known roles"] = known_roles(present, named, context.portal)
+    assert isinstance(found, KnownRoles)
+    return found
 
 
 def _desired(desired: DesiredState, document: Document) -> None:

@@ -11,6 +11,7 @@ import asyncio
 import html
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
@@ -39,7 +40,7 @@ from reconciler.live.limits import Limits
 from reconciler.live.network import Failure, connect_failure, reply_failure
 from reconciler.live.origins import TrustedOrigins, UrlSources, origin_of, refusal
 from reconciler.live.paging import PAGE_SIZE, Bounds, Convert, read_pages
-from reconciler.live.redaction import encoded_forms
+from reconciler.live.redaction import encoded_forms, spelled
 from reconciler.live.retry import RetryPolicy, parse_retry_after
 from reconciler.live.trust import trust_store
 from reconciler.live.urls import check_url, join, shown
@@ -435,10 +436,10 @@ class PortalClient:
     # --- secrets never leave --------------------------------------------------------------
 
     def _scrubbed(self, error: ServiceError) -> ServiceError:
-        secrets = tuple(
+        secrets = spelled(
             form for secret in (*self.credentials.secrets, *self._issued) for form in forms(secret)
         )
-        if not any(s in str(error) for s in secrets):
+        if secrets.search(str(error)) is None:
             return error
         return type(error)(
             error.url,
@@ -493,10 +494,8 @@ def forms(secret: str) -> list[str]:
     return sorted((s for s in spellings if s), key=len, reverse=True)
 
 
-def _redact(text: str, secrets: tuple[str, ...]) -> str:
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text
+def _redact(text: str, secrets: re.Pattern[str]) -> str:
+    return secrets.sub("***", text)
 
 
 def _failed(failure: Failure) -> Exception:

@@ -7,11 +7,17 @@ and each offset spells it differently; only the characters that depend on the se
 (its interior) are the same wherever it stands. Those three interiors, in both base64
 alphabets, are what is looked for; the at most two characters at each end that mix the
 secret's first or last bits with its neighbours' stay (they cannot give a secret away).
+
+Encoders wrap long base64 (MIME at 76 characters, PEM at 64, others anywhere, some
+indenting the next line), so a spelling is matched with a line break allowed between any
+two of its characters.
 """
 
 from __future__ import annotations
 
 import base64
+import re
+from collections.abc import Iterable
 
 # Shorter interiors would blot out ordinary words of a message; a secret that short has
 # little to hide in the first place.
@@ -41,3 +47,15 @@ def _base64_interiors(data: bytes) -> list[str]:
         end = end_bit // 6  # one past the last such character
         interiors.append(text[start:end])
     return interiors
+
+
+# A line break (LF, CRLF or CR) and the indentation an encoder may put after it.
+_WRAP = r"(?:\r\n?|\n)[ \t]*"
+
+
+def spelled(spellings: Iterable[str]) -> re.Pattern[str]:
+    """One pattern finding each spelling, wrapped or not; the longest is tried first, so no
+    part of one is left beside the mark."""
+    ordered = sorted(set(spellings), key=len, reverse=True)
+    between = f"(?:{_WRAP})?"
+    return re.compile("|".join(between.join(map(re.escape, s)) for s in ordered if s))

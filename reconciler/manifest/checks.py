@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from reconciler import state
 from reconciler.catalog import Feature
 from reconciler.manifest import models
+from reconciler.manifest.lookalikes import lookalike_problem
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.operations import OperationName, availability_problem
@@ -56,6 +57,14 @@ def text(
     problem = text_problem(field, value, multiline)
     if problem:
         yield document.problem(at, problem)
+
+
+def lookalike(document: Document, at: KeyPath, value: str, what: str) -> Iterator[Problem]:
+    """A name that reads as another (mixed scripts, invisible or unnormalized characters):
+    the portal takes it, so it is a warning."""
+    problem = lookalike_problem(what, value)
+    if problem:
+        yield document.warning(at, problem)
 
 
 def at(document: Document) -> str:

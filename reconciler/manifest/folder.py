@@ -1,15 +1,21 @@
 """Which files a manifest folder holds: every `*.yaml` and `*.yml` below it, read
 completely or not at all.
 
-Symbolic links to folders are followed (a shared folder of roles is a common layout),
-each real folder once: a link back to a folder already read is refused, as is any entry
-that cannot be read (a broken link, a FIFO, a folder without permission). Skipping one
-silently would make a whole file of roles unmanaged while validate says "no problems".
+Symbolic links are followed while they stay inside the folder given (its real path), each
+real folder once: a link back to a folder already read is refused, as is any entry that
+cannot be read (a broken link, a FIFO, a folder without permission). Skipping one silently
+would make a whole file of roles unmanaged while validate says "no problems".
+
+A link out of the folder is refused, not followed: manifests arrive in pull requests, and a
+link to `/` or `/proc` made validate walk the whole machine (every file it can read, a
+problem line for each). A folder shared by several portals is included by the Portal
+(`spec.include`), whose rules keep it inside the repository.
 Hidden files and folders (`.git`, `.github`) are not manifests.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass, field
@@ -35,12 +41,13 @@ def list_manifests(path: Path) -> Listing:
         _add_file(listing, path)
         return listing
     seen: dict[str, Path] = {}
-    _walk(path, path, seen, listing)
+    _walk(Path(os.path.realpath(path)), path, seen, listing)
     listing.files.sort()
     return listing
 
 
 def _walk(root: Path, folder: Path, seen: dict[str, Path], listing: Listing) -> None:
+    """Read `folder`, below the real folder `root` that links may not leave."""
     real = os.path.realpath(folder)
     if real in seen:
         listing.problems.append((folder, f"a link to a folder already read ({seen[real]})"))
@@ -55,10 +62,35 @@ def _walk(root: Path, folder: Path, seen: dict[str, Path], listing: Listing) -> 
         if entry.name.startswith("."):
             continue  # a manifest folder may be a repository root: .github is no manifest
         entry_path = Path(entry.path)
+        if entry.is_symlink() and not _stays_inside(entry_path, root, listing):
+            continue
         if _is_dir(entry):
             _walk(root, entry_path, seen, listing)
         elif entry.name.endswith(SUFFIXES):
             _add_file(listing, entry_path)
+
+
+def _stays_inside(link: Path, root: Path, listing: Listing) -> bool:
+    """Whether the link `link` leads to a place inside `root`; if not, it is a problem."""
+    try:
+        os.stat(link)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            return True  # a broken link is named as such where it is read
+        # Its name may be a folder's: not followed, and not skipped in silence either.
+        listing.problems.append((link, "a loop of symbolic links"))
+        return False
+    target = Path(os.path.realpath(link))
+    if target == root or root in target.parents:
+        return True
+    listing.problems.append(
+        (
+            link,
+            f"a symbolic link out of the manifest folder (to {target}) is not followed;"
+            " include a shared folder with the Portal's spec.include",
+        )
+    )
+    return False
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:

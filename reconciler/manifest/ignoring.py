@@ -16,19 +16,19 @@ to updates only.
 
 from __future__ import annotations
 
-import difflib
-import types
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Any
 
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from reconciler.manifest.annotations import element_of, model_of
 from reconciler.manifest.checks import text
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
+from reconciler.manifest.suggestions import closest
 
 ANY = "*"
 # What makes a privilege pattern more than one privilege's id (fnmatch's special characters).
@@ -50,35 +50,8 @@ def shown(path: str) -> str:
 # --- the kind's spec model --------------------------------------------------------------------
 
 
-def _bare(annotation: Any) -> Any:
-    """The annotation without `Annotated` and without `None` in a union."""
-    while get_origin(annotation) is Annotated:
-        annotation = get_args(annotation)[0]
-    if get_origin(annotation) in (Union, types.UnionType):
-        others = [a for a in get_args(annotation) if a is not type(None)]
-        if len(others) == 1:
-            return _bare(others[0])
-    return annotation
-
-
-def _model(annotation: Any) -> type[BaseModel] | None:
-    bare = _bare(annotation)
-    return bare if isinstance(bare, type) and issubclass(bare, BaseModel) else None
-
-
-def _element(annotation: Any) -> Any | None:
-    """The element type of a list or the value type of a map, else None."""
-    bare = _bare(annotation)
-    origin = get_origin(bare)
-    if origin is list:
-        return get_args(bare)[0]
-    if origin is dict:
-        return get_args(bare)[1]
-    return None
-
-
 def spec_model(document_model: type[BaseModel]) -> type[BaseModel]:
-    found = _model(document_model.model_fields["spec"].annotation)
+    found = model_of(document_model.model_fields["spec"].annotation)
     assert found is not None, f"{document_model.__name__}.spec is no model"
     return found
 
@@ -89,9 +62,9 @@ def every_path(model: type[BaseModel], prefix: tuple[str, ...] = ()) -> Iterator
         here = (*prefix, name)
         yield ".".join(here)
         annotation = info.annotation
-        while (element := _element(annotation)) is not None:
+        while (element := element_of(annotation)) is not None:
             here, annotation = (*here, ANY), element
-        nested = _model(annotation)
+        nested = model_of(annotation)
         if nested is not None:
             yield from every_path(nested, here)
 
@@ -104,9 +77,9 @@ def path_problem(model: type[BaseModel], path: str) -> str | None:
     node: Any = model
     general: list[str] = []  # the path with `*` for every key, as `every_path` writes it
     for index, part in enumerate(parts):
-        nested = _model(node)
-        if nested is None and _element(node) is not None:
-            node = _element(node)  # `*` or one key of a map
+        nested = model_of(node)
+        if nested is None and element_of(node) is not None:
+            node = element_of(node)  # `*` or one key of a map
             general.append(ANY)
             continue
         if nested is None or part not in nested.model_fields:
@@ -119,9 +92,9 @@ def path_problem(model: type[BaseModel], path: str) -> str | None:
 def _unknown(model: type[BaseModel], parts: tuple[str, ...], index: int, general: list[str]) -> str:
     written = ".".join(parts)
     # Compared with `*` where the path wrote a key, so `members.alice.levle` finds its field.
-    hint = difflib.get_close_matches(".".join(general), list(every_path(model)), n=1, cutoff=0.6)
+    hint = closest(".".join(general), every_path(model))
     where = _PREFIX + ".".join(parts[:index]) if index else "spec"
-    suggestion = f"; did you mean {_PREFIX}{hint[0]}?" if hint else ""
+    suggestion = f"; did you mean {_PREFIX}{hint}?" if hint else ""
     return f"{_PREFIX}{written}: {where} has no field {parts[index]!r}{suggestion}"
 
 
@@ -129,9 +102,9 @@ def _leaf_problem(model: type[BaseModel], parts: tuple[str, ...]) -> str | None:
     """An ignored field must be one the document may leave out to mean "not managed"."""
     owner: Any = model
     for part in parts[:-1]:
-        nested = _model(owner)
-        owner = _element(owner) if nested is None else nested.model_fields[part].annotation
-    nested = _model(owner)
+        nested = model_of(owner)
+        owner = element_of(owner) if nested is None else nested.model_fields[part].annotation
+    nested = model_of(owner)
     written = _PREFIX + ".".join(parts)
     if nested is None:
         return f"{written}: name a field, not every element or key ('{ANY}') of one"

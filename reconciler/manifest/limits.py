@@ -14,3 +14,8 @@ MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_DEPTH = 32
 # How many nodes aliases may add to one document, all aliases together.
 MAX_ALIAS_EXPANSION = 10_000
+# Problems of one sort (unknown keys, wrong types) one document lists before the rest are
+# only counted: 200,000 unknown keys printed 200,000 lines (17 MB) that nobody reads.
+MAX_PROBLEMS_OF_A_SORT = 10
+# Problems of any sorts one document lists before the rest are only counted.
+MAX_PROBLEMS_PER_DOCUMENT = 100

@@ -7,7 +7,6 @@ stops at the first.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections.abc import Iterator
@@ -20,10 +19,12 @@ from pydantic import TypeAdapter, ValidationError
 from reconciler.errors import ManifestError, UserError
 from reconciler.kinds.registry import registered
 from reconciler.manifest import includes, limits, models, overlay, scope, yamltree
+from reconciler.manifest.annotations import fields_at
 from reconciler.manifest.folder import list_manifests
 from reconciler.manifest.includes import Include
-from reconciler.manifest.problems import Problem, field_path
+from reconciler.manifest.problems import Problem, counted, field_path
 from reconciler.manifest.raw import KeyPath, Raw, locate
+from reconciler.manifest.suggestions import closest, did_you_mean
 from reconciler.versions import Platform
 
 
@@ -80,6 +81,9 @@ class Document:
         file, line, column = self.locate(path)
         return Problem(file, line, column, self.resource, field_path(path), message + self.origin)
 
+    def warning(self, path: KeyPath, message: str) -> Problem:
+        return self.problem(path, message).as_warning()
+
 
 @dataclass(slots=True)
 class Loaded:
@@ -105,6 +109,7 @@ class Reading:
     rejected_kinds: set[str] = field(default_factory=set)
     ignored: list[str] = field(default_factory=list)
     files: int = 0
+    unreadable: list[str] = field(default_factory=list)  # entries that cannot be listed
 
     def add_problem(self, problem: Problem) -> None:
         self.problems.append(problem)
@@ -161,6 +166,9 @@ def _refuse_fleet(path: Path, own: Reading) -> None:
     nested = any(a in b.parents for a in folders for b in folders)
     if len(folders) < 2 or nested:
         return  # one portal; or Portals inside a portal folder, which the rules name
+    if own.unreadable:
+        # Which portals the fleet holds is unknown past what cannot be read: name that.
+        raise ManifestError(own.unreadable)
     shown = ", ".join(f.as_posix() for f in folders[:5])
     more = f" and {len(folders) - 5} more" if len(folders) > 5 else ""
     raise UserError(
@@ -180,6 +188,7 @@ def _read_into(reading: Reading, path: Path, notes: list[str]) -> None:
     listing = list_manifests(path)
     # An entry that cannot be listed says nothing of its kind (see Loaded.rejected_kinds).
     reading.problems += [Problem(str(entry), 1, 1, "", "", why) for entry, why in listing.problems]
+    reading.unreadable += [f"{entry}: {why}" for entry, why in listing.problems]
     reading.files += len(listing.files)
     for file in listing.files:
         _read_file(reading, file, notes)
@@ -244,7 +253,7 @@ def _is_orgctl(value: Any) -> bool:
     if group is not None:
         # Another tool's API (a Kubernetes `rbac.authorization.k8s.io/v1` Role) is not
         # ours; a misspelt `orgclt/v1` is.
-        return group == "orgctl" or bool(difflib.get_close_matches(group, ["orgctl"], 1, 0.6))
+        return group == "orgctl" or closest(group, ["orgctl"]) is not None
     return value.get("kind") in kind_names() or str(api).startswith("orgctl/")
 
 
@@ -315,8 +324,9 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
     if kind not in kind_names():
         at_file, at_line, at_column = raw.locate(("kind",))
         expected = ", ".join(kind_names())
+        hint = did_you_mean(str(kind), kind_names()) if kind is not None else ""
         message = (
-            f"unknown kind {kind!r} (expected one of {expected})"
+            f"unknown kind {kind!r}{hint}; expected one of {expected}"
             if kind is not None
             else f"required field is missing (one of {expected})"
         )
@@ -325,21 +335,45 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
     try:
         model = _validate(value)
     except ValidationError as exc:
-        for error in exc.errors():
-            yield _validation_problem(raw, resource, error)
+        yield from _validation_problems(raw, resource, exc)
         return
     yield Document(file, line, model, raw.positions, raw.origin)
 
 
+# What a sort of pydantic error is, counted: "… and 199,990 more unknown keys".
+_SORTS = {"extra_forbidden": "unknown keys", "missing": "missing fields"}
+
+
+def _validation_problems(raw: Raw, resource: str, exc: ValidationError) -> Iterator[Problem]:
+    """The model's errors, the first few of each sort, and how many more there are."""
+    by_sort: dict[str, list[Any]] = {}
+    for error in exc.errors(include_url=False):
+        by_sort.setdefault(error["type"], []).append(error)
+    limit = limits.MAX_PROBLEMS_OF_A_SORT
+    for sort, errors in by_sort.items():
+        yield from (_validation_problem(raw, resource, error) for error in errors[:limit])
+        if len(errors) > limit:
+            first = _validation_problem(raw, resource, errors[limit])
+            more = _SORTS.get(sort, "problems of this sort") + raw.origin
+            yield counted(first, len(errors) - limit, more)
+
+
 def _validation_problem(raw: Raw, resource: str, error: Any) -> Problem:
     loc: KeyPath = tuple(error["loc"])
-    if loc and loc[0] == raw.value.get("kind"):
+    kind = raw.value.get("kind")
+    if loc and loc[0] == kind:
         loc = loc[1:]  # the discriminated union puts the kind first
     file, line, column = raw.locate(loc)
-    return Problem(file, line, column, resource, field_path(loc), _message(loc, error) + raw.origin)
+    message = _message(loc, error, _document_models().get(str(kind)))
+    return Problem(file, line, column, resource, field_path(loc), message + raw.origin)
 
 
-def _message(loc: KeyPath, error: Any) -> str:
+def _document_models() -> dict[str, type[models.Document]]:
+    """Each kind's document model, the Portal's included."""
+    return {"Portal": models.Portal, **{kind.name: kind.model for kind in registered()}}
+
+
+def _message(loc: KeyPath, error: Any, model: type[models.Document] | None) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         key = loc[-1] if loc else "?"
@@ -348,7 +382,8 @@ def _message(loc: KeyPath, error: Any) -> str:
                 f"a literal secret ({key!r}) may not be written in a manifest; auth holds only"
                 " environment variable names: tokenEnv, or usernameEnv + passwordEnv"
             )
-        return f"unknown field {key!r}"
+        fields = fields_at(model, loc[:-1]) if model is not None else []
+        return f"unknown field {key!r}{did_you_mean(str(key), fields)}"
     if kind == "missing":
         return "required field is missing"
     if loc == ("apiVersion",):

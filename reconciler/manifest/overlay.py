@@ -20,7 +20,6 @@ Rules, each a problem naming the overlay's and the base's file and line:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +29,7 @@ from reconciler.manifest import yamltree
 from reconciler.manifest.models import API_VERSION
 from reconciler.manifest.problems import Problem, field_path
 from reconciler.manifest.raw import KeyPath, Raw, tagged
+from reconciler.manifest.suggestions import did_you_mean
 
 # Fields of a document that are its own, never merged: its identity and whom it is for.
 _OWN: frozenset[KeyPath] = frozenset(
@@ -118,17 +118,9 @@ def _no_base(
         why = "this portal includes no folder (spec.include)"
     else:
         names = [n for k, n in index if k == kind]
-        why = f"no included folder declares {kind} {name!r}{_suggestion(str(name), names)}"
+        why = f"no included folder declares {kind} {name!r}{did_you_mean(str(name), names)}"
     path: KeyPath = ("metadata", "overlay") if _marked_overlay(document) else ("metadata", "name")
     _refuse(merged, document, path, f"an overlay patches an included document, but {why}")
-
-
-def _suggestion(name: str, names: list[str]) -> str:
-    folded = {n.casefold(): n for n in names}
-    close = folded.get(name.casefold()) or next(
-        iter(difflib.get_close_matches(name, names, n=1, cutoff=0.6)), None
-    )
-    return f" (did you mean {close!r}?)" if close else ""
 
 
 def _refuse(merged: Merged, document: Raw, path: KeyPath, message: str) -> None:
@@ -289,7 +281,7 @@ def _set(
         if element in current:
             kept = {i: e for i, e in kept.items() if e != element}
         else:
-            close = _suggestion(element, [str(e) for e in current])
+            close = did_you_mean(element, [str(e) for e in current])
             patching.problem(
                 (*at, "remove", index),
                 f"removes {element!r}, which the included list does not hold{close}",

@@ -14,7 +14,7 @@ from reconciler.addresses import extras, is_loopback
 from reconciler.environment import url_sources
 from reconciler.kinds.registry import Identity, kind_named, registered
 from reconciler.manifest import models
-from reconciler.manifest.checks import RuleContext, at, text
+from reconciler.manifest.checks import RuleContext, at, lookalike, text
 from reconciler.manifest.ignoring import change_problems, pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import declared_platform, effective_urls
@@ -64,11 +64,13 @@ def _names(document: Document) -> Iterator[Problem]:
     (a Portal's, a Members label, usernames, collaboration and workspace ids), not only a
     role's, refuse control characters by the service's own rule."""
     yield from text(document, ("metadata", "name"), document.name)
+    yield from lookalike(document, ("metadata", "name"), document.name, "name")
     if isinstance(document.model, models.Portal):
         return
     for identity in kind_named(document.kind).identities(document):
         if identity.path != ("metadata", "name"):
             yield from text(document, identity.path, identity.key, label=identity.what)
+            yield from lookalike(document, identity.path, identity.key, identity.what)
 
 
 # --- cross-document rules --------------------------------------------------------------------

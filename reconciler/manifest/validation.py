@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from reconciler.manifest import loader, rules
+from reconciler.manifest import limits, loader, rules
 from reconciler.manifest.loader import Document, Loaded
-from reconciler.manifest.problems import Problem
+from reconciler.manifest.problems import Problem, capped_per_document
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +19,7 @@ class Checked:
     documents: list[Document]
     problems: list[Problem]  # sorted by file and line, each once
     loaded: Loaded
+    warnings: list[Problem] = field(default_factory=list)  # as the problems; none fails
 
 
 def check(path: Path, environ: Mapping[str, str] | None = None) -> Checked:
@@ -27,7 +28,13 @@ def check(path: Path, environ: Mapping[str, str] | None = None) -> Checked:
     problems = loaded.problems + rules.check(
         loaded.documents, str(path), env, loaded.rejected_kinds
     )
-    return Checked(loaded.documents, sorted(set(problems)), loaded)
+    errors = [p for p in set(problems) if not p.warning]
+    warnings = [p for p in set(problems) if p.warning]
+    return Checked(loaded.documents, _capped(errors), loaded, _capped(warnings))
+
+
+def _capped(problems: list[Problem]) -> list[Problem]:
+    return capped_per_document(sorted(problems), limits.MAX_PROBLEMS_PER_DOCUMENT)
 
 
 def validate(

@@ -96,10 +96,7 @@ def trees(text: str) -> Iterator[Tree | None]:
             elif builder is not None:
                 builder.feed(event)
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = (exc.problem or exc.context or "invalid YAML").strip()
-        raise TreeError(line, column, problem) from None
+        raise syntax_error(exc) from None
     except yaml.YAMLError as exc:
         raise TreeError(1, 1, str(exc)) from None
 
@@ -111,11 +108,31 @@ def check_syntax(text: str) -> None:
         for _event in yaml.parse(text, Loader=yaml.CBaseLoader):
             pass
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise TreeError(line, column, (exc.problem or "invalid YAML").strip()) from None
+        raise syntax_error(exc) from None
     except yaml.YAMLError as exc:
         raise TreeError(1, 1, str(exc)) from None
+
+
+# Constructs that open with a character and must close with another: an unclosed one is
+# found only where the text runs out (often the end of the file), so the error is placed
+# where it opened, the line a reader has to fix.
+_OPENED = ("while scanning a quoted scalar", "while parsing a flow")
+
+
+def syntax_error(exc: yaml.MarkedYAMLError) -> TreeError:
+    """libyaml's error at the line to fix: where an unclosed quote or bracket opened,
+    otherwise where the parser stopped."""
+    problem = (exc.problem or exc.context or "invalid YAML").strip()
+    opened, found = exc.context_mark, exc.problem_mark
+    context = (exc.context or "").strip()
+    if opened is not None and context.startswith(_OPENED):
+        construct = context.removeprefix("while scanning ").removeprefix("while parsing ")
+        where = f" at line {found.line + 1}" if found is not None else ""
+        message = f"{construct} opened here is never closed: {problem}{where}"
+        return TreeError(opened.line + 1, opened.column + 1, message)
+    mark = found or opened
+    line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    return TreeError(line, column, problem)
 
 
 @dataclass(slots=True)

@@ -31,11 +31,18 @@ class Caught:
 
 class Catcher(ForwardingServer):
     def __init__(
-        self, upstream: str | None = None, echo: Echoed | None = None, pad: int = 0
+        self,
+        upstream: str | None = None,
+        echo: Echoed | None = None,
+        pad: int = 0,
+        wrap: bool = False,
     ) -> None:
         super().__init__(upstream)
         self.echo = echo or (lambda method, path: upstream is None)
         self.pad = pad  # bytes before the request in the echo: the secret's alignment
+        # Base64 broken into lines, as MIME writes it (76 characters) and at 16, short
+        # enough that the secret crosses a break wherever it stands.
+        self.wrap = wrap
         self.caught: list[Caught] = []
         self.echoes: list[str] = []  # every echo text sent back
 
@@ -46,6 +53,10 @@ class Catcher(ForwardingServer):
     def echo_of(self, request: Caught) -> str:
         """The request base64-, base64url- and hex-encoded, `pad` bytes in."""
         data = b"#" * self.pad + request.raw().encode()
+        if self.wrap:
+            text = base64.b64encode(data).decode()
+            short = "\r\n".join(text[i : i + 16] for i in range(0, len(text), 16))
+            return f"gateway saw {base64.encodebytes(data).decode()} / {short}"
         return (
             f"gateway saw {base64.b64encode(data).decode()} /"
             f" {base64.urlsafe_b64encode(data).decode()} / {data.hex()}"

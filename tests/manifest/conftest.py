@@ -22,3 +22,11 @@ def run_cli(*args: str, env: dict[str, str] | None = None) -> Result:
 @pytest.fixture
 def invalid() -> Path:
     return FIXTURES / "invalid"
+
+
+def members_document(entries: str, name: str = "staff") -> str:
+    """A Members document whose `spec.members` holds `entries` (lines indented 4)."""
+    return (
+        f"apiVersion: orgctl/v1\nkind: Members\nmetadata: {{name: {name}}}\nspec:\n"
+        f"  members:\n{entries}"
+    )

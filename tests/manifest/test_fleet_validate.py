@@ -63,7 +63,12 @@ def test_json_of_a_fleet_is_keyed_by_portal_name(tmp_path: Path) -> None:
     assert result.exit_code == 1
     body = json.loads(result.stdout)
     assert list(body) == ["prod", "staging"]
-    assert body["prod"] == {"path": f"{root}/portals/prod", "valid": True, "problems": []}
+    assert body["prod"] == {
+        "path": f"{root}/portals/prod",
+        "valid": True,
+        "problems": [],
+        "warnings": [],
+    }
     assert body["staging"]["valid"] is False
     assert body["staging"]["problems"][0]["file"] == f"{root}/portals/base/roles.yaml"
     assert "2 portals: 1 invalid, 1 valid" in result.stderr
@@ -117,3 +122,15 @@ def test_validate_of_a_fleet_loads_no_network_stack(tmp_path: Path) -> None:
         check=False,
     )
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+def test_a_link_out_of_a_fleet_root_is_named_not_followed(tmp_path: Path) -> None:
+    """Which portals a fleet holds cannot be known past an entry it may not read: that
+    entry is the error, not "a fleet of 2 portal folders"."""
+    root = _fleet(tmp_path)
+    (root / "portals" / "everything").symlink_to("/", target_is_directory=True)
+    result = run_cli("validate", str(root))
+    assert result.exit_code == 1
+    link = root / "portals" / "everything"
+    assert f"{link}: a symbolic link out of the manifest folder (to /)" in result.output
+    assert "fleet of" not in result.output

@@ -1,5 +1,6 @@
-"""A manifest folder is read completely or not at all: linked folders are followed, and
-every entry that cannot be read is an error naming it, never silently skipped."""
+"""A manifest folder is read completely or not at all: linked folders inside it are
+followed, a link out of it is refused, and every entry that cannot be read is an error
+naming it, never silently skipped."""
 
 from __future__ import annotations
 
@@ -22,11 +23,10 @@ spec: {privileges: [portal:user:nope]}
 
 
 def portal_with_shared_roles(tmp_path: Path) -> tuple[Path, Path]:
-    """A portal folder and, beside it, a shared folder of roles linked into it."""
+    """A portal folder holding a hidden folder of roles, read through a link to it."""
     portal = tmp_path / "hq"
-    shared = tmp_path / "shared"
-    portal.mkdir()
-    shared.mkdir()
+    shared = portal / ".shared"
+    shared.mkdir(parents=True)
     shutil.copy(EXAMPLES / "hq" / "portal.yaml", portal)
     (shared / "roles.yaml").write_text(BROKEN_ROLE)
     (portal / "shared").symlink_to(shared, target_is_directory=True)
@@ -79,3 +79,45 @@ def test_hidden_folders_are_still_skipped(tmp_path: Path) -> None:
     (portal / ".github").mkdir()
     (portal / ".github" / "ci.yaml").write_text("on: push\n")
     assert all(".github" not in str(f) for f in manifest_files(portal))
+
+
+def test_a_link_out_of_the_manifest_folder_is_refused_naming_it(tmp_path: Path) -> None:
+    portal, _ = portal_with_shared_roles(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "roles.yaml").write_text(BROKEN_ROLE.replace("Shared", "Outside"))
+    (portal / "outside").symlink_to(elsewhere, target_is_directory=True)
+    (portal / "outside.yaml").symlink_to(elsewhere / "roles.yaml")
+    result = run_cli("validate", str(portal))
+    assert result.exit_code == 1
+    for link in ("outside", "outside.yaml"):
+        assert f"{portal / link}:1: a symbolic link out of the manifest folder" in result.output
+    assert "Outside" not in result.output, "a file behind the link was read"
+
+
+def test_a_link_to_the_file_system_root_is_one_problem_not_a_walk(tmp_path: Path) -> None:
+    """A link to / or /proc in a pull request made validate read the whole machine."""
+    portal, _ = portal_with_shared_roles(tmp_path)
+    (portal / "root").symlink_to("/", target_is_directory=True)
+    (portal / "proc").symlink_to("/proc", target_is_directory=True)
+    found = [m for m in messages(portal) if "symbolic link out of" in m]
+    assert sorted(m.split(":")[0] for m in found) == [str(portal / "proc"), str(portal / "root")]
+    assert len(messages(portal)) == 3  # the two links, and the shared role's own problem
+
+
+def test_a_portal_folder_named_through_a_link_still_reads_its_links(tmp_path: Path) -> None:
+    portal, _ = portal_with_shared_roles(tmp_path)
+    (tmp_path / "alias").symlink_to(portal, target_is_directory=True)
+    found = messages(tmp_path / "alias")
+    assert any("shared/roles.yaml" in m and "portal:user:nope" in m for m in found), found
+    assert not any("out of the manifest folder" in m for m in found), found
+
+
+def test_a_loop_of_links_is_an_error_naming_it(tmp_path: Path) -> None:
+    """A link loop named like a folder was skipped in silence: its roles, unmanaged."""
+    portal, _ = portal_with_shared_roles(tmp_path)
+    (portal / "roles").symlink_to(portal / "more")
+    (portal / "more").symlink_to(portal / "roles")
+    found = messages(portal)
+    for link in ("more", "roles"):
+        assert f"{portal / link}: a loop of symbolic links" in found, found

@@ -10,10 +10,29 @@ from tests.manifest.conftest import FIXTURES, run_cli
 
 # (fixture folder, file, line, words the message must hold)
 CASES: list[tuple[str, str, int, tuple[str, ...]]] = [
-    ("malformed-yaml", "roles.yaml", 4, ("YAML", "expected ','")),
+    # A syntax error is placed where the unclosed construct opened, not where the text ran out.
+    ("malformed-yaml", "roles.yaml", 3, ("YAML", "flow mapping opened here", "at line 4")),
+    (
+        "yaml-unclosed-quote",
+        "roles.yaml",
+        5,
+        ("YAML", "quoted scalar opened here is never closed", "end of stream at line 10"),
+    ),
     ("duplicate-key", "roles.yaml", 6, ("duplicate key 'description'", "first at line 5")),
     ("unknown-kind", "roles.yaml", 2, ("unknown kind 'Group'", "Portal")),
-    ("unknown-field", "roles.yaml", 6, ('Role "X"', "spec.privilege:", "unknown field")),
+    (
+        "unknown-field",
+        "roles.yaml",
+        6,
+        ('Role "X"', "spec.privilege:", "unknown field", "(did you mean 'privileges'?)"),
+    ),
+    ("kind-misspelt", "roles.yaml", 2, ("unknown kind 'Rol' (did you mean 'Role'?)",)),
+    (
+        "field-misspelt-in-a-member",
+        "members.yaml",
+        6,
+        ("spec.members.alice.levle: unknown field 'levle' (did you mean 'level'?)",),
+    ),
     ("wrong-type", "roles.yaml", 5, ("spec.description", "valid string")),
     ("missing-required-field", "members.yaml", 4, ("spec.members", "required")),
     ("version-not-a-string", "portal.yaml", 7, ("spec.version", "quoted string")),
@@ -264,6 +283,19 @@ CASES += [
         ("dave.role", "'analyst' is renamed to 'Field Analyst'", "name it by its new name"),
     ),
     ("portal-prune-roles-not-boolean", "portal.yaml", 9, ("spec.pruneRoles", "valid boolean")),
+    # With pruneRoles the manifests hold every role: a role they lack is known to be wrong.
+    (
+        "members-role-misspelt-roles-complete",
+        "members.yaml",
+        6,
+        ("alice.role", "'Feld Analyst' is neither built-in nor declared", "'Field Analyst'?"),
+    ),
+    (
+        "members-role-misspelt-roles-complete",
+        "members.yaml",
+        7,
+        ("bob.role", "'org_publishr'", "pruneRoles", "(did you mean 'org_publisher'?)"),
+    ),
 ]
 
 

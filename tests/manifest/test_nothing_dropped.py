@@ -6,17 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.manifest.conftest import run_cli
+from tests.manifest.conftest import members_document, run_cli
 from tests.manifest.test_overlays import BASE_ROLES, portal, problems_of, write
 
-MEMBERS = """\
-apiVersion: orgctl/v1
-kind: Members
-metadata: {name: staff}
-spec:
-  members:
-    alice: {role: org_user}
-"""
+MEMBERS = members_document("    alice: {role: org_user}\n")
 OVERLAY = """\
 apiVersion: orgctl/v9
 kind: Role
