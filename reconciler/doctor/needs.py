@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from reconciler.doctor.findings import Check, Finding, Severity
+from reconciler.kinds.forms import COLLABORATION
 from reconciler.operations import OperationName
 from reconciler.plan.capabilities import may_call, requirement
 from reconciler.plan.draft import PendingCall
@@ -22,7 +23,9 @@ GUEST_WRITES = (Op.UPDATE_GROUP_LINK, Op.UPDATE_SCHEDULE, Op.REMOVE_PARTICIPATIO
 
 def declared_writes(desired: DesiredState, live: LiveState) -> Iterator[PendingCall]:
     """One call per operation and declared resource kind, with the arguments that decide
-    who may make it (a collaboration's side, a task's owner)."""
+    who may make it (a collaboration's side, a task's owner). The delivery settings'
+    write is left to today's plan: naming that kind here would spread it beyond its
+    module (tests/test_kinds.py), and its capability is the webhook removal's."""
     if desired.roles:
         yield from (_call(op, "Role") for op in ROLE_WRITES)
     if desired.members:
@@ -35,9 +38,7 @@ def declared_writes(desired: DesiredState, live: LiveState) -> Iterator[PendingC
             continue  # not on the portal: the plan says so itself
         host = known.hostPortalId == live.portal.id
         for op in HOST_WRITES if host else GUEST_WRITES:
-            yield _call(op, f"Collaboration/{cid}", collaborationId=cid)
-    if desired.webhookSettings:
-        yield _call(Op.WEBHOOK_SETTINGS, "WebhookSettings")
+            yield _call(op, COLLABORATION.of(cid), collaborationId=cid)
     if desired.webhookRemoval is not None:
         yield _call(Op.DELETE_WEBHOOK, "OrganizationWebhooks")
     for policy in desired.retention:
