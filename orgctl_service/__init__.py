@@ -20,6 +20,8 @@ Protocol
   multipart bodies 400. A blank numeric or boolean field counts as omitted. A request
   line (path and query) over 64 KiB answers HTTP 414 with the envelope (code 414); a
   request head over 1 MB, 414 or 431 (`protocol`).
+- A write that finds the database or disk full is refused whole: code 500, GWM_0501,
+  nothing of it kept in memory or on disk (`store.StoreFull`).
 - An operation or parameter the portal's deployment/release lacks answers code 400,
   messageCode GWM_0002, checked before the capability. Order of checks for a write:
   token, availability, resource lookup (404), capability (403), fields, rules.

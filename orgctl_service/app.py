@@ -33,7 +33,7 @@ from orgctl_service.errors import ApiError, bad_request, not_found
 from orgctl_service.lockout import LockoutPolicy, SignInGuard
 from orgctl_service.oauth import OAuthFlows, oauth_step
 from orgctl_service.params import Params
-from orgctl_service.store import Store
+from orgctl_service.store import DISK_FULL, Store, StoreFull
 from orgctl_service.world import World
 from reconciler.operations import Root
 
@@ -110,7 +110,10 @@ class Service:
             ctx.client_ip = request.client.host if request.client else ""
             page = self.oauth.answer(ctx, step, portal_base(request, segments[0]))
             if ctx.new_tokens or ctx.touched_parts:  # a token, or a password rehashed
-                self.persist(ctx)
+                try:
+                    self.persist(ctx)
+                except ApiError as exc:
+                    return render(error_reply(exc, "json", False))
         return Response(page.body, page.status, page.headers, page.media_type)
 
     async def answer(self, request: Request) -> Reply:
@@ -182,13 +185,21 @@ class Service:
         return result
 
     def persist(self, ctx: Ctx) -> None:
-        self.store.save(
-            self.world,
-            ctx.touched_portals,
-            ctx.touched_collaborations,
-            ctx.new_tokens,
-            ctx.touched_parts,
+        self.save(
+            ctx.touched_portals, ctx.touched_collaborations, ctx.new_tokens, ctx.touched_parts
         )
+
+    def save(self, *what: Any) -> None:
+        """Store the world's changes (`Store.save`'s selection); a full disk refuses the
+        request whole: the world returns to what is stored, the client gets the envelope."""
+        try:
+            self.store.save(self.world, *what)
+        except StoreFull:
+            log.warning("orgctl serve: %s: a write was refused, nothing of it kept", DISK_FULL)
+            self.world = self.store.load()
+            raise ApiError(
+                500, "GWM_0501", f"The portal's {DISK_FULL}: nothing was changed"
+            ) from None
 
     def control(
         self, request: Request, segments: list[str], fields: dict[str, str], fmt: str
@@ -210,7 +221,7 @@ class Service:
             before = self.world.clock
             result = control.move_clock(ctx)
             self.sign_ins.skip(self.world.clock - before)
-            self.store.save(self.world)
+            self.save()
             return result
         failures = ["services", "webhooks", "failures"]
         if len(segments) == 5 and [*segments[1:3], segments[4]] == failures:

@@ -32,6 +32,7 @@ applies (a field missing or not parsable) answers GWM_0001 whatever the operatio
 | GWM_0009 | 400 | invalid username or password |
 | GWM_0010 | 400 | sign-in refused: too many failed attempts for the name or address (`signin`) |
 | GWM_0500 | 500 | unexpected failure (a bug; the request changed nothing) |
+| GWM_0501 | 500 | the database or disk is full: the write was refused, nothing kept |
 """
 
 from __future__ import annotations
