@@ -12,6 +12,7 @@ import email.policy
 import html
 import json
 import logging
+import secrets
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -48,6 +49,8 @@ MAX_FIELDS = 1_000
 MAX_TARGET_BYTES = 64 * 1024
 REQUEST_HEAD_BYTES = MAX_BODY_BYTES
 FORMATS = ("html", "json", "pjson")
+# The service's own origin when none is configured (in-process tests).
+DEFAULT_ORIGIN = "http://localhost"
 log = logging.getLogger("orgctl.serve")
 
 
@@ -63,17 +66,18 @@ class Service:
         self,
         store: Store,
         world: World,
-        control_enabled: bool,
+        control_secret: str,
         ticking: bool = False,
         lockout: LockoutPolicy | None = None,
+        origins: tuple[str, ...] = (DEFAULT_ORIGIN,),
     ) -> None:
         self.store = store
         self.sign_ins = SignInGuard(lockout or LockoutPolicy())
         self.world = world
-        self.control_enabled = control_enabled
+        self.control_secret = control_secret  # empty: no control paths
         self.lock = threading.Lock()
         self.wall = WallClock() if ticking else None
-        self.oauth = OAuthFlows()
+        self.oauth = OAuthFlows(origins)
         if self.wall is not None:
             world.clock = self.wall.start(world.clock)
 
@@ -108,7 +112,7 @@ class Service:
             self.tick()
             ctx = Ctx(self.world, portal, Params(fields), {}, sign_ins=self.sign_ins)
             ctx.client_ip = request.client.host if request.client else ""
-            page = self.oauth.answer(ctx, step, portal_base(request, segments[0]))
+            page = self.oauth.answer(ctx, step)
             if ctx.new_tokens or ctx.touched_parts:  # a token, or a password rehashed
                 try:
                     self.persist(ctx)
@@ -204,10 +208,14 @@ class Service:
     def control(
         self, request: Request, segments: list[str], fields: dict[str, str], fmt: str
     ) -> Reply:
-        if not self.control_enabled:
+        if not self.control_secret:
             return Reply(envelope(not_found("Resource not found")), fmt, 404)
         if request.method.upper() != "POST":
             return Reply(envelope(ApiError(405, "GWM_0007", "Control calls are POST")), fmt, 405)
+        sent = request.headers.get("authorization", "")
+        if not secrets.compare_digest(sent.encode(), f"Bearer {self.control_secret}".encode()):
+            refused = ApiError(401, "GWM_0401", "Control calls need Authorization: Bearer <secret>")
+            return Reply(envelope(refused), fmt, 401)
         with self.lock:
             self.tick()
             try:
@@ -397,8 +405,11 @@ async def _lifespan(receive: Receive, send: Send) -> None:
 def create_app(
     store: Store,
     world: World,
-    control_enabled: bool = False,
+    control_secret: str = "",
     ticking: bool = False,
     lockout: LockoutPolicy | None = None,
+    origins: tuple[str, ...] = (DEFAULT_ORIGIN,),
 ) -> ServiceApp:
-    return ServiceApp(Service(store, world, control_enabled, ticking, lockout))
+    """The service's ASGI app; `control_secret` enables `/_control/...` for callers that
+    send it as `Authorization: Bearer`, `origins` are where clients reach it."""
+    return ServiceApp(Service(store, world, control_secret, ticking, lockout, origins))
