@@ -18,10 +18,6 @@ import click
 from reconciler.cli import help
 from reconciler.errors import UserError
 
-# A request head must arrive within this (at most the maximum) or the connection closes.
-HEADER_TIMEOUT_SECONDS = 10.0
-MAX_HEADER_TIMEOUT_SECONDS = 30.0
-
 if TYPE_CHECKING:
     import uvicorn
 
@@ -34,6 +30,9 @@ if TYPE_CHECKING:
 # (validate, plan, apply, drift) never needs it, so CI jobs that install orgctl skip it.
 WEB_STACK = frozenset({"starlette", "uvicorn", "trustme"})
 CONTROL_SECRET_ENV = "ORGCTL_SERVE_CONTROL_SECRET"
+# A request head must arrive within this (at most the maximum) or the connection closes.
+HEADER_TIMEOUT_SECONDS = 10.0
+MAX_HEADER_TIMEOUT_SECONDS = 30.0
 DEMO_PASSWORDS_WARNING = (
     "orgctl serve: warning: {host} is reachable from other machines, and the demo's"
     " states (examples/, tests/) give every member a published password (<username>-pass,"
