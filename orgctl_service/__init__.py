@@ -6,7 +6,8 @@ the reads of docs/rules.md §A, persisted in SQLite. Modules: `app` (addressing,
 envelopes), `routes`, `auth` (tokens, capabilities), `params` (typed fields, paging),
 `store` (sqlite3), `seed`/`boot` (state file), `clock`, `timeline` (schedules and
 webhook deactivation), one module per resource group (`portal`, `roles`, `members`,
-`collaborations`, `webhooks`, `tasks`) and `control` (test hooks).
+`collaborations`, `webhooks`, `tasks`), `control` (test hooks), `protocol` (HTTP) and
+`guard` (request-head time limit, connection cap).
 
 Decisions where the spec is silent (each also stated where it is implemented):
 
@@ -19,7 +20,11 @@ Protocol
   over 1 MB answer 413, fields over 100,000 characters 400, non-UTF-8 fields 400,
   multipart bodies 400. A blank numeric or boolean field counts as omitted. A request
   line (path and query) over 64 KiB answers HTTP 414 with the envelope (code 414); a
-  request head over 1 MB, 414 or 431 (`protocol`).
+  request head over 1 MB, 414 or 431 (`protocol`). A request head not whole within
+  `--header-timeout` seconds answers HTTP 408, a connection refused at the cap with every
+  held one busy HTTP 503 (`guard`), both with the envelope.
+- A write that finds the database or disk full is refused whole: code 500, GWM_0501,
+  nothing of it kept in memory or on disk (`store.StoreFull`).
 - An operation or parameter the portal's deployment/release lacks answers code 400,
   messageCode GWM_0002, checked before the capability. Order of checks for a write:
   token, availability, resource lookup (404), capability (403), fields, rules.
@@ -98,7 +103,8 @@ Time
   at the next UTC midnight after the deletion.
 - Control: `advanceHours` from 0 to a century (the clock never goes back that way);
   `now` may set any time from 1970 to 9000; `failures` takes `count` 0..10,000
-  (default 1); control paths answer real HTTP 404 when `--control` is off.
+  (default 1); control paths answer real HTTP 404 when `--control` is off, and HTTP
+  401 (code 401, GWM_0401) without `Authorization: Bearer <the control secret>`.
 - Service webhook failures count in fixed, back-to-back windows of `daysInPast` UTC
   calendar days: the first starts on the day of the first failure, each next one the day
   after the last ends (docs/rules.md §3), so a failure on day 8 of a 5-day policy counts in the

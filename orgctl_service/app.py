@@ -12,6 +12,7 @@ import email.policy
 import html
 import json
 import logging
+import secrets
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,7 +34,7 @@ from orgctl_service.errors import ApiError, bad_request, not_found
 from orgctl_service.lockout import LockoutPolicy, SignInGuard
 from orgctl_service.oauth import OAuthFlows, oauth_step
 from orgctl_service.params import Params
-from orgctl_service.store import Store
+from orgctl_service.store import DISK_FULL, Store, StoreFull
 from orgctl_service.world import World
 from reconciler.operations import Root
 
@@ -48,6 +49,8 @@ MAX_FIELDS = 1_000
 MAX_TARGET_BYTES = 64 * 1024
 REQUEST_HEAD_BYTES = MAX_BODY_BYTES
 FORMATS = ("html", "json", "pjson")
+# The service's own origin when none is configured (in-process tests).
+DEFAULT_ORIGIN = "http://localhost"
 log = logging.getLogger("orgctl.serve")
 
 
@@ -63,17 +66,18 @@ class Service:
         self,
         store: Store,
         world: World,
-        control_enabled: bool,
+        control_secret: str,
         ticking: bool = False,
         lockout: LockoutPolicy | None = None,
+        origins: tuple[str, ...] = (DEFAULT_ORIGIN,),
     ) -> None:
         self.store = store
         self.sign_ins = SignInGuard(lockout or LockoutPolicy())
         self.world = world
-        self.control_enabled = control_enabled
+        self.control_secret = control_secret  # empty: no control paths
         self.lock = threading.Lock()
         self.wall = WallClock() if ticking else None
-        self.oauth = OAuthFlows()
+        self.oauth = OAuthFlows(origins)
         if self.wall is not None:
             world.clock = self.wall.start(world.clock)
 
@@ -108,9 +112,12 @@ class Service:
             self.tick()
             ctx = Ctx(self.world, portal, Params(fields), {}, sign_ins=self.sign_ins)
             ctx.client_ip = request.client.host if request.client else ""
-            page = self.oauth.answer(ctx, step, portal_base(request, segments[0]))
+            page = self.oauth.answer(ctx, step)
             if ctx.new_tokens or ctx.touched_parts:  # a token, or a password rehashed
-                self.persist(ctx)
+                try:
+                    self.persist(ctx)
+                except ApiError as exc:
+                    return render(error_reply(exc, "json", False))
         return Response(page.body, page.status, page.headers, page.media_type)
 
     async def answer(self, request: Request) -> Reply:
@@ -182,21 +189,33 @@ class Service:
         return result
 
     def persist(self, ctx: Ctx) -> None:
-        self.store.save(
-            self.world,
-            ctx.touched_portals,
-            ctx.touched_collaborations,
-            ctx.new_tokens,
-            ctx.touched_parts,
+        self.save(
+            ctx.touched_portals, ctx.touched_collaborations, ctx.new_tokens, ctx.touched_parts
         )
+
+    def save(self, *what: Any) -> None:
+        """Store the world's changes (`Store.save`'s selection); a full disk refuses the
+        request whole: the world returns to what is stored, the client gets the envelope."""
+        try:
+            self.store.save(self.world, *what)
+        except StoreFull:
+            log.warning("orgctl serve: %s: a write was refused, nothing of it kept", DISK_FULL)
+            self.world = self.store.load()
+            raise ApiError(
+                500, "GWM_0501", f"The portal's {DISK_FULL}: nothing was changed"
+            ) from None
 
     def control(
         self, request: Request, segments: list[str], fields: dict[str, str], fmt: str
     ) -> Reply:
-        if not self.control_enabled:
+        if not self.control_secret:
             return Reply(envelope(not_found("Resource not found")), fmt, 404)
         if request.method.upper() != "POST":
             return Reply(envelope(ApiError(405, "GWM_0007", "Control calls are POST")), fmt, 405)
+        sent = request.headers.get("authorization", "")
+        if not secrets.compare_digest(sent.encode(), f"Bearer {self.control_secret}".encode()):
+            refused = ApiError(401, "GWM_0401", "Control calls need Authorization: Bearer <secret>")
+            return Reply(envelope(refused), fmt, 401)
         with self.lock:
             self.tick()
             try:
@@ -210,7 +229,7 @@ class Service:
             before = self.world.clock
             result = control.move_clock(ctx)
             self.sign_ins.skip(self.world.clock - before)
-            self.store.save(self.world)
+            self.save()
             return result
         failures = ["services", "webhooks", "failures"]
         if len(segments) == 5 and [*segments[1:3], segments[4]] == failures:
@@ -386,8 +405,11 @@ async def _lifespan(receive: Receive, send: Send) -> None:
 def create_app(
     store: Store,
     world: World,
-    control_enabled: bool = False,
+    control_secret: str = "",
     ticking: bool = False,
     lockout: LockoutPolicy | None = None,
+    origins: tuple[str, ...] = (DEFAULT_ORIGIN,),
 ) -> ServiceApp:
-    return ServiceApp(Service(store, world, control_enabled, ticking, lockout))
+    """The service's ASGI app; `control_secret` enables `/_control/...` for callers that
+    send it as `Authorization: Bearer`, `origins` are where clients reach it."""
+    return ServiceApp(Service(store, world, control_secret, ticking, lockout, origins))

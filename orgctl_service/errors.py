@@ -35,6 +35,10 @@ applies (a field missing or not parsable) answers GWM_0001 whatever the operatio
 | GWM_0009 | 400 | invalid username or password |
 | GWM_0010 | 400 | sign-in refused: too many failed attempts for the name or address (`signin`) |
 | GWM_0500 | 500 | unexpected failure (a bug; the request changed nothing) |
+| GWM_0401 | 401 | a control call without the control secret; HTTP status 401 (`app`) |
+| GWM_0408 | 408 | no whole request head within the time limit; HTTP status 408 (`protocol`) |
+| GWM_0501 | 500 | the database or disk is full: the write was refused, nothing kept |
+| GWM_0503 | 503 | every connection the service holds is busy; HTTP status 503 (`protocol`) |
 """
 
 from __future__ import annotations

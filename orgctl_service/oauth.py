@@ -16,6 +16,22 @@ The flow (response_type `token`, the implicit grant, or `code`):
 Both `sharing/oauth2/...` and `sharing/rest/oauth2/...` are served, as portals do.
 Sign-in attempts, codes and refresh tokens live in memory: a restart ends them, as it
 ends a browser's sign-in; the access tokens are service tokens like generateToken's.
+
+Anyone may open a sign-in page, so what it keeps is bounded: sign-ins in progress and
+codes not yet exchanged last ten minutes of real time (a state's clock may stand still)
+and at most `MAX_PENDING` of each are kept, the oldest dropped first; `state` and
+`redirect_uri` longer than 2,048 characters are refused; refresh tokens are kept up to
+`MAX_REFRESH`, the oldest dropped first.
+
+The portal's own addresses (where a redirect may carry a token without being
+registered) are the service's configured origins, never the request's `Host` header,
+which the client writes. `expiration` is refused outside the vendor's range: 1 to 20,160
+minutes (two weeks) for an access token (`response_type=token`), 1 to 129,600 (90
+days) for the refresh token of `response_type=code`, whose access tokens last at most
+two weeks; -1 with `code` asks for the longest, as the vendor's Python client
+(`arcgis`, `EsriOAuth2Auth`) sends it and `MaxTokenExpiration` reads -1 (sources:
+developers.arcgis.com "REST authentication operations", the ArcGIS Maps SDKs'
+`tokenExpirationInterval` and `refreshTokenExpirationInterval`).
 """
 
 from __future__ import annotations
@@ -23,6 +39,8 @@ from __future__ import annotations
 import html
 import json
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -36,7 +54,11 @@ OUT_OF_BAND = "urn:ietf:wg:oauth:2.0:oob"
 # Apps every portal registers: the vendor's Python client and its web app.
 REGISTERED_APPS = frozenset({"pythonapi", "arcgisonline"})
 DEFAULT_MINUTES = 120
-PENDING_MS = 10 * MINUTE_MS  # a sign-in page or a code is good for ten minutes
+REFRESH_MINUTES_MAX = 129_600  # 90 days
+PENDING_SECONDS = 600.0  # a sign-in page or a code is good for ten minutes
+MAX_PENDING = 1_000
+MAX_REFRESH = 10_000
+MAX_KEPT_CHARS = 2_048  # of `state` and `redirect_uri`
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,21 +79,25 @@ class Grant:
     response_type: str
     state: str
     minutes: int
-    issued: int
+    started: float  # real time (seconds) the sign-in or the code began
     username: str = ""
 
 
 @dataclass
 class OAuthFlows:
+    # The service's origins (`scheme://host:port`), the first one the one it names.
+    origins: tuple[str, ...]
     pending: dict[str, Grant] = field(default_factory=dict)  # oauth_state -> sign-in
     codes: dict[str, Grant] = field(default_factory=dict)  # code -> signed-in grant
     refresh: dict[str, Grant] = field(default_factory=dict)  # refresh token -> grant
+    clock: Callable[[], float] = time.monotonic
+    max_pending: int = MAX_PENDING
 
-    def answer(self, ctx: Ctx, step: str, base: str) -> Page:
-        """`base` is the portal's address as the client reached it (`https://h:p/<key>`)."""
-        self._forget_stale(ctx.now)
+    def answer(self, ctx: Ctx, step: str) -> Page:
+        base = f"{self.origins[0]}/{ctx.portal['urlKey']}"
+        self._forget_stale()
         if step == "authorize":
-            return self.authorize(ctx, base)
+            return self.authorize(ctx)
         if step == "signin":
             return self.signin(ctx, base)
         if step == "approval":
@@ -80,26 +106,27 @@ class OAuthFlows:
             return self.token(ctx)
         return _error_page(404, "Not found")
 
-    def authorize(self, ctx: Ctx, base: str) -> Page:
+    def authorize(self, ctx: Ctx) -> Page:
         client_id = (ctx.params.text("client_id") or "").strip()
         if client_id not in REGISTERED_APPS:
             return _error_page(400, "Error: Invalid client_id")
         redirect_uri = (ctx.params.text("redirect_uri") or "").strip()
-        if not _registered_redirect(redirect_uri, base):
+        if len(redirect_uri) > MAX_KEPT_CHARS or not self._registered_redirect(redirect_uri):
             return _error_page(400, "Error: Invalid redirect_uri")
         response_type = (ctx.params.text("response_type") or "").strip()
         if response_type not in ("token", "code"):
             return _error_page(400, "Error: Invalid response_type")
+        state = ctx.params.text("state") or ""
+        if len(state) > MAX_KEPT_CHARS:
+            return _error_page(400, f"Error: Invalid state: longer than {MAX_KEPT_CHARS}")
+        minutes = _minutes(ctx.params.text("expiration"), response_type)
+        if isinstance(minutes, Page):
+            return minutes
         oauth_state = secrets.token_urlsafe(24)
-        self.pending[oauth_state] = Grant(
-            ctx.portal["id"],
-            client_id,
-            redirect_uri,
-            response_type,
-            ctx.params.text("state") or "",
-            _minutes(ctx.params.text("expiration")),
-            ctx.now,
+        grant = Grant(
+            ctx.portal["id"], client_id, redirect_uri, response_type, state, minutes, self.clock()
         )
+        _keep(self.pending, oauth_state, grant, self.max_pending)
         return _sign_in_page(ctx, {"oauth_state": oauth_state, "clientId": client_id})
 
     def signin(self, ctx: Ctx, base: str) -> Page:
@@ -121,8 +148,8 @@ class OAuthFlows:
             fragment.update({"ssl": "true", "state": grant.state})
             return _redirect(_landing(grant.redirect_uri, base) + "#" + urlencode(fragment))
         code = secrets.token_urlsafe(24)
-        grant.issued = ctx.now
-        self.codes[code] = grant
+        grant.started = self.clock()
+        _keep(self.codes, code, grant, self.max_pending)
         if grant.redirect_uri == OUT_OF_BAND:
             return _redirect(f"{base}/sharing/oauth2/approval?{urlencode({'code': code})}")
         query = urlencode({"code": code, "state": grant.state})
@@ -141,7 +168,7 @@ class OAuthFlows:
             ):
                 return _token_error("invalid_client_id", "Invalid client_id or redirect_uri")
             refresh = secrets.token_urlsafe(32)
-            self.refresh[refresh] = grant
+            _keep(self.refresh, refresh, grant, MAX_REFRESH)
             token, expires_in = _access_token(ctx, grant)
             body = {"access_token": token, "expires_in": expires_in, "username": grant.username}
             body.update({"ssl": True, "refresh_token": refresh})
@@ -156,10 +183,30 @@ class OAuthFlows:
             )
         return _token_error("unsupported_grant_type", "Unsupported grant_type")
 
-    def _forget_stale(self, now: int) -> None:
+    def _forget_stale(self) -> None:
+        """Drop sign-ins and codes past their ten minutes; each table is oldest first."""
+        now = self.clock()
         for table in (self.pending, self.codes):
-            for key in [k for k, g in table.items() if now - g.issued > PENDING_MS]:
+            while table:
+                key, grant = next(iter(table.items()))
+                if now - grant.started <= PENDING_SECONDS:
+                    break
                 del table[key]
+
+    def _registered_redirect(self, uri: str) -> bool:
+        """The out-of-band address, or an https address at one of the service's origins."""
+        if uri == OUT_OF_BAND:
+            return True
+        given = urlsplit(uri)
+        own = {urlsplit(origin).netloc.lower() for origin in self.origins}
+        return given.scheme == "https" and given.netloc.lower() in own
+
+
+def _keep(table: dict[str, Grant], key: str, grant: Grant, most: int) -> None:
+    """Add `grant`, dropping the oldest entries beyond `most`."""
+    table[key] = grant
+    while len(table) > most:
+        del table[next(iter(table))]
 
 
 def oauth_step(segments: list[str]) -> str | None:
@@ -177,36 +224,39 @@ def oauth_step(segments: list[str]) -> str | None:
 REST_READS = frozenset({"validateappaccess"})
 
 
-def _registered_redirect(uri: str, base: str) -> bool:
-    """The out-of-band address, or an address on the portal's own site."""
-    if uri == OUT_OF_BAND:
-        return True
-    given, own = urlsplit(uri), urlsplit(base)
-    return given.scheme == "https" and given.netloc.lower() == own.netloc.lower()
-
-
 def _landing(redirect_uri: str, base: str) -> str:
     return f"{base}/sharing/oauth2/approval" if redirect_uri == OUT_OF_BAND else redirect_uri
 
 
-def _minutes(raw: str | None) -> int:
+def _minutes(raw: str | None, response_type: str) -> int | Page:
+    """The grant's `expiration` in minutes, or the error page for one out of range. A
+    code grant's -1 asks for the longest refresh token the portal gives (the vendor's
+    Python client sends it so)."""
+    most = TOKEN_MINUTES_MAX if response_type == "token" else REFRESH_MINUTES_MAX
+    if raw is None or not raw.strip():
+        return min(DEFAULT_MINUTES, most)
     try:
-        minutes = int(raw) if raw is not None and raw.strip() else DEFAULT_MINUTES
+        minutes = int(raw)
     except ValueError:
-        minutes = DEFAULT_MINUTES
-    return TOKEN_MINUTES_MAX if minutes < 1 else min(minutes, TOKEN_MINUTES_MAX)
+        minutes = 0
+    if minutes == -1 and response_type == "code":
+        return most
+    if not 1 <= minutes <= most:
+        return _error_page(400, f"Error: Invalid expiration: give minutes from 1 to {most}")
+    return minutes
 
 
 def _access_token(ctx: Ctx, grant: Grant) -> tuple[str, int]:
+    minutes = min(grant.minutes, TOKEN_MINUTES_MAX)  # a code's expiration is its refresh's
     token = secrets.token_urlsafe(32)
     entry = {
         "portalId": grant.portal_id,
         "username": grant.username,
-        "expires": ctx.now + grant.minutes * MINUTE_MS,
+        "expires": ctx.now + minutes * MINUTE_MS,
         "boundTo": "",  # an OAuth token is the app's, whatever address sends it
     }
     keep_token(ctx, token, entry)
-    return token, grant.minutes * 60
+    return token, minutes * 60
 
 
 def _sign_in_page(ctx: Ctx, info: dict[str, Any]) -> Page:

@@ -18,6 +18,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable
+from typing import NoReturn
 
 from orgctl_service.world import Doc, World
 
@@ -37,6 +38,12 @@ DB_MODE = 0o600
 _PARTS = {"user": "users", "role": "roles"}  # row kind -> the portal's collection
 
 Part = tuple[str, str, str]  # (kind "user" | "role", portal id, username or role id)
+
+DISK_FULL = "database or disk is full"
+
+
+class StoreFull(Exception):
+    """A write refused for want of room (SQLITE_FULL): nothing of it was stored."""
 
 
 class Store:
@@ -71,9 +78,8 @@ class Store:
                 cursor.execute("UPDATE tokens SET token = ? WHERE token = ?", (digest, token))
             cursor.execute(f"PRAGMA user_version = {TOKENS_HASHED}")
             cursor.execute("COMMIT")
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            raise
+        except BaseException as failure:
+            self._undo(failure)
 
     def is_empty(self) -> bool:
         row = self.connection.execute("SELECT COUNT(*) FROM docs").fetchone()
@@ -155,9 +161,18 @@ class Store:
                     ),
                 )
             cursor.execute("COMMIT")
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            raise
+        except BaseException as failure:
+            self._undo(failure)
+
+    def _undo(self, failure: BaseException) -> NoReturn:
+        """Roll back a failed write and raise its cause. SQLite has already rolled back
+        after some errors, a full disk among them: a second ROLLBACK would fail and hide
+        the cause ("cannot rollback - no transaction is active")."""
+        if self.connection.in_transaction:
+            self.connection.execute("ROLLBACK")
+        if isinstance(failure, sqlite3.Error) and _is_full(failure):
+            raise StoreFull(DISK_FULL) from failure
+        raise failure
 
     def save_all(self, world: World) -> None:
         parts = [
@@ -170,6 +185,10 @@ class Store:
 
     def close(self) -> None:
         self.connection.close()
+
+
+def _is_full(error: sqlite3.Error) -> bool:
+    return getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
 
 
 def _owner_only(path: str) -> None:

@@ -48,6 +48,9 @@
     │                             is no id a portal issues: that call fails, unsent
     ├── _Retryable .............. the client's own signal between tries, never leaves
     │                             live/client.py
+    ├── StoreFull ............... the reference service's database or disk is full: the
+    │                             write is refused whole, answered as code 500 GWM_0501
+    │                             (orgctl_service/store.py)
     ├── ApiError ................ the reference service refusing a request; answered as
     │                             the error envelope, never raised to a client
     │                             (service/errors.py)

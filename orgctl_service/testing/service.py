@@ -12,6 +12,8 @@ import contextlib
 import json
 import os
 import re
+import resource
+import secrets
 import signal
 import subprocess
 import sys
@@ -23,6 +25,7 @@ from typing import Any
 import httpx
 
 READY_TIMEOUT_SECONDS = 20.0
+CONTROL_SECRET_ENV = "ORGCTL_SERVE_CONTROL_SECRET"
 _URL = re.compile(r"https?://127\.0\.0\.1:\d+")
 _DEFAULT = object()  # "use the portal's default administrator token"
 
@@ -44,11 +47,16 @@ class Service:
         state: Path | None = None,
         control: bool = True,
         options: tuple[str, ...] = (),
+        open_files: int | None = None,
     ) -> None:
         self.db = db
+        self.open_files = open_files  # the service's descriptor limit, as a container sets
         self.state = state
         self.control = control
         self.options = options  # further `orgctl serve` options, e.g. --cert/--key
+        # What control calls carry (`Authorization: Bearer`); the service reads it from
+        # ORGCTL_SERVE_CONTROL_SECRET.
+        self.control_secret = secrets.token_urlsafe(24) if control else ""
         self.url = ""
         self._process: subprocess.Popen[str] | None = None
         self._output: list[str] = []
@@ -67,10 +75,19 @@ class Service:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", CONTROL_SECRET_ENV: self.control_secret},
+            preexec_fn=self._limit_open_files if self.open_files else None,
         )
         self.url = self._await_ready_line()
         return self
+
+    def api(self) -> Api:
+        """A client of this service, its control calls carrying the service's secret."""
+        return Api(self.url, control_secret=self.control_secret)
+
+    def _limit_open_files(self) -> None:
+        assert self.open_files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def _await_ready_line(self) -> str:
         process = self._process
@@ -128,10 +145,13 @@ def running(db: Path, state: Path | None = None) -> Iterator[Service]:
 class Api:
     """Form-encoded requests to a running service; `f=json` unless a test says otherwise."""
 
-    def __init__(self, url: str, client: httpx.Client | None = None) -> None:
+    def __init__(
+        self, url: str, client: httpx.Client | None = None, control_secret: str = ""
+    ) -> None:
         self.url = url
         self.http = client or httpx.Client(timeout=30)
         self._tokens: dict[tuple[str, str], str] = {}
+        self._control = {"Authorization": f"Bearer {control_secret}"} if control_secret else {}
 
     def close(self) -> None:
         self.http.close()
@@ -201,13 +221,16 @@ class Api:
 
     def advance(self, hours: float) -> Any:
         response = self.http.post(
-            f"{self.url}/_control/clock", data={"advanceHours": hours, "f": "json"}
+            f"{self.url}/_control/clock",
+            data={"advanceHours": hours, "f": "json"},
+            headers=self._control,
         )
         return _json(response)
 
     def failures(self, portal: str, webhook_id: str, count: int) -> Any:
         path = f"{self.url}/_control/{portal}/services/webhooks/{webhook_id}/failures"
-        return _json(self.http.post(path, data={"count": count, "f": "json"}))
+        form = {"count": count, "f": "json"}
+        return _json(self.http.post(path, data=form, headers=self._control))
 
     def listing(self, portal: str, path: str, key: str, **params: Any) -> list[Any]:
         """Every entry of a paged listing, walking `nextStart` page by page."""

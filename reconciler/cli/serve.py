@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import ipaddress
+import os
+import secrets
 import signal
 import socket
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import click
 
@@ -18,11 +23,21 @@ if TYPE_CHECKING:
 
     from orgctl_service import TlsFiles
     from orgctl_service.app import ServiceApp
+    from orgctl_service.guard import ConnectionGuard
     from orgctl_service.world import World
 
 # The reference service's web stack is the optional extra `serve`: the rest of orgctl
 # (validate, plan, apply, drift) never needs it, so CI jobs that install orgctl skip it.
 WEB_STACK = frozenset({"starlette", "uvicorn", "trustme"})
+CONTROL_SECRET_ENV = "ORGCTL_SERVE_CONTROL_SECRET"
+# A request head must arrive within this (at most the maximum) or the connection closes.
+HEADER_TIMEOUT_SECONDS = 10.0
+MAX_HEADER_TIMEOUT_SECONDS = 30.0
+DEMO_PASSWORDS_WARNING = (
+    "orgctl serve: warning: {host} is reachable from other machines, and the demo's"
+    " states (examples/, tests/) give every member a published password (<username>-pass,"
+    " such as admin-pass for admin): serve such a state only where that is meant"
+)
 MISSING_EXTRA = (
     "orgctl serve needs the reference service's web stack ({missing} is not installed):"
     " install the extra with pip install 'orgctl[serve]'"
@@ -93,7 +108,11 @@ def world_ticks(state_file: Path | None, world: World) -> bool:
 @click.option(
     "--control",
     is_flag=True,
-    help="Enable /_control/... (move the clock, record webhook failures).",
+    help=(
+        "Enable /_control/... (move the clock, record webhook failures); loopback --host"
+        f" only, each call sending Authorization: Bearer ${CONTROL_SECRET_ENV} (made and"
+        " printed when unset)."
+    ),
 )
 @click.option(
     "--tls",
@@ -109,6 +128,33 @@ def world_ticks(state_file: Path | None, world: World) -> bool:
 @click.option(
     "--key", "key_file", type=click.Path(path_type=Path), help="Private key (PEM) of --cert."
 )
+@click.option(
+    "--forwarded-allow-ips",
+    "proxies",
+    default="",
+    metavar="ADDRESSES",
+    help=(
+        "Comma-separated addresses of the proxies in front of the service: only their"
+        " X-Forwarded-For and X-Forwarded-Proto are believed (none by default)."
+    ),
+)
+@click.option(
+    "--header-timeout",
+    default=HEADER_TIMEOUT_SECONDS,
+    show_default=True,
+    type=click.FloatRange(0.1, MAX_HEADER_TIMEOUT_SECONDS),
+    help="Seconds a connection has to send a whole request head; then 408 and closed.",
+)
+@click.option(
+    "--origin",
+    "origins",
+    multiple=True,
+    metavar="URL",
+    help=(
+        "An origin (scheme://host[:port]) clients reach the service at, whose addresses"
+        " count as the portals' own for OAuth redirects; default: the address it listens on."
+    ),
+)
 def command(
     state_file: Path | None,
     db_file: Path | None,
@@ -118,31 +164,111 @@ def command(
     tls: bool,
     cert_file: Path | None,
     key_file: Path | None,
+    proxies: str,
+    header_timeout: float,
+    origins: tuple[str, ...],
 ) -> None:
     """Serve every portal of the state under /<urlKey>/sharing/rest and /<urlKey>/admin."""
     require_web_stack()
-    import uvicorn
+    from orgctl_service.guard import ConnectionGuard, connection_cap, descriptor_limit
 
-    from orgctl_service import create_app, open_world
-
-    listener = _listen(host, port)  # first: a busy port leaves nothing made behind
+    control_secret = _control_secret(host) if control else ""
+    _check_exposure(host, tls or cert_file is not None)
+    _check_origins(origins)
+    # The TLS files before the port: a bad --cert is named as such even on a busy port,
+    # and a busy port leaves no made private key behind.
     files = _tls_files(tls, cert_file, key_file)
     try:
-        with _Signals() as signals:
-            store, world = open_world(state_file, db_file)
-            ticking = world_ticks(state_file, world)
-            app = create_app(store, world, control_enabled=control, ticking=ticking)
-            try:
-                signals.server = uvicorn.Server(_config(app, files))
-                _announce(host, listener, world, files)
-                signals.server.run(sockets=[listener])
-            finally:
-                store.close()
+        listener = _listen(host, port)
+        guard = ConnectionGuard(connection_cap(descriptor_limit()), header_timeout)
+        served = _Served(listener, files, _origins(origins, host, listener, files))
+        _serve(state_file, db_file, served, guard, control_secret, proxies)
     finally:
         if files is not None:
             files.remove_temporary()  # a private key must not outlive the service
+
+
+@dataclass(frozen=True, slots=True)
+class _Served:
+    """Where the service answers: its socket, TLS files and origins."""
+
+    listener: socket.socket
+    files: TlsFiles | None
+    origins: tuple[str, ...]
+
+
+def _serve(
+    state_file: Path | None,
+    db_file: Path | None,
+    served: _Served,
+    guard: ConnectionGuard,
+    control_secret: str,
+    proxies: str,
+) -> None:
+    from orgctl_service import create_app, open_world
+    from orgctl_service.protocol import GuardedServer
+
+    with _Signals() as signals:
+        store, world = open_world(state_file, db_file)
+        ticking = world_ticks(state_file, world)
+        app = create_app(
+            store,
+            world,
+            control_secret=control_secret,
+            ticking=ticking,
+            origins=served.origins,
+        )
+        try:
+            signals.server = GuardedServer(_config(app, served.files, guard, proxies), guard)
+            _announce(served, world, control_secret)
+            signals.server.run(sockets=[served.listener])
+        finally:
+            store.close()
     if signals.received:
         sys.exit(128 + signals.received)
+
+
+def is_loopback(host: str) -> bool:
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name other than localhost may resolve anywhere
+
+
+def _control_secret(host: str) -> str:
+    """The secret a control call must carry; `--control` moves the clock and forges
+    webhook failures, so it is for tests on this machine only."""
+    if not is_loopback(host):
+        raise UserError(
+            f"--control needs a loopback --host (127.0.0.1, ::1 or localhost), not {host}:"
+            " it lets a caller move the service's clock"
+        )
+    given = os.environ.get(CONTROL_SECRET_ENV, "").strip()
+    return given or secrets.token_urlsafe(32)
+
+
+def _check_exposure(host: str, tls: bool) -> None:
+    """A host other machines can reach gets https only, and a word about the demo's
+    passwords, which anyone who read the examples knows."""
+    if is_loopback(host):
+        return
+    if not tls:
+        raise UserError(
+            f"--host {host} is reachable from other machines: serve it with --tls (or"
+            " --cert and --key), so passwords and tokens do not cross the network in clear"
+        )
+    click.echo(DEMO_PASSWORDS_WARNING.format(host=host), err=True)
+
+
+def _check_origins(origins: tuple[str, ...]) -> None:
+    for origin in origins:
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/"):
+            raise UserError(
+                f"--origin {origin}: give scheme://host[:port], such as https://gis.example.com"
+            )
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -160,15 +286,39 @@ def _listen(host: str, port: int) -> socket.socket:
     return listener
 
 
-def _config(app: ServiceApp, files: TlsFiles | None) -> uvicorn.Config:
+def _origins(
+    given: tuple[str, ...], host: str, listener: socket.socket, files: TlsFiles | None
+) -> tuple[str, ...]:
+    """The service's own origins: those given, else the address it listens on (and
+    `localhost` beside a loopback address, which the made certificate names too)."""
+    if given:
+        return tuple(origin.rstrip("/") for origin in given)
+    scheme = "https" if files else "http"
+    port = listener.getsockname()[1]
+    names = [f"[{host}]" if ":" in host else host]
+    if is_loopback(host) and host != "localhost":
+        names.append("localhost")
+    return tuple(f"{scheme}://{name}:{port}" for name in names)
+
+
+def _config(
+    app: ServiceApp, files: TlsFiles | None, guard: ConnectionGuard, proxies: str
+) -> uvicorn.Config:
     import uvicorn
 
     from orgctl_service.app import REQUEST_HEAD_BYTES
-    from orgctl_service.protocol import ServiceProtocol
+    from orgctl_service.guard import ACCEPT_BURST
+    from orgctl_service.protocol import guarded_protocol
 
+    trusted = [address.strip() for address in proxies.split(",") if address.strip()]
     return uvicorn.Config(
         app,
-        http=ServiceProtocol,
+        http=guarded_protocol(guard),
+        # uvicorn believes X-Forwarded-For from loopback by default: any local client
+        # could then claim any address, past IP-bound tokens and the sign-in lock.
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted or None,
+        backlog=ACCEPT_BURST,
         log_level="warning",
         access_log=False,
         lifespan="off",
@@ -183,14 +333,17 @@ def _config(app: ServiceApp, files: TlsFiles | None) -> uvicorn.Config:
     )
 
 
-def _announce(host: str, listener: socket.socket, world: World, files: TlsFiles | None) -> None:
+def _announce(served: _Served, world: World, control_secret: str) -> None:
     keys = ", ".join(p["urlKey"] for p in world.portals.values()) or "none"
+    host, port = served.listener.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    scheme = "https" if files else "http"
-    port = listener.getsockname()[1]
+    scheme = "https" if served.files else "http"
     click.echo(f"orgctl serve: listening on {scheme}://{shown}:{port} (portals: {keys})")
-    if files and files.ca:
-        click.echo(f"orgctl serve: CA certificate to trust: {files.ca}")
+    if served.files and served.files.ca:
+        click.echo(f"orgctl serve: CA certificate to trust: {served.files.ca}")
+    if control_secret and not os.environ.get(CONTROL_SECRET_ENV, "").strip():
+        # Made here, so the one who started the service learns it here.
+        click.echo(f"orgctl serve: control secret (Authorization: Bearer): {control_secret}")
 
 
 class _Signals:

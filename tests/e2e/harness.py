@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from orgctl_service.testing.service import ADMIN as ADMIN
-from orgctl_service.testing.service import Api, PortalApi, Service
+from orgctl_service.testing.service import PortalApi, Service
 from reconciler.environment import variable_stem
 from tests.cli import CLI_TIMEOUT_SECONDS, env_with, orgctl, orgctl_command, orgctl_subprocess
 from tests.cli import output_of as output_of  # re-exported: the e2e tests' one way to show a run
@@ -39,7 +39,7 @@ class World:
     def __init__(self, service: Service, workdir: Path) -> None:
         self.service = service
         self.workdir = workdir
-        self._api = Api(service.url)
+        self._api = service.api()
 
     def env(
         self, portal: str, username: str = ADMIN[0], password: str = ADMIN[1]

@@ -26,7 +26,7 @@ def serve(tmp_path: Path) -> Iterator[Serve]:
         directory = tmp_path / f"service{len(started)}"
         directory.mkdir()
         service = Service(directory / "state.sqlite", write_state(state, directory)).start()
-        api = Api(service.url)
+        api = service.api()
         started.append((service, api))
         return api
 
@@ -40,7 +40,7 @@ def serve(tmp_path: Path) -> Iterator[Serve]:
 def _module_service(state: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     directory = tmp_path_factory.mktemp(state)
     service = Service(directory / "state.sqlite", write_state(state, directory)).start()
-    api = Api(service.url)
+    api = service.api()
     yield api
     api.close()
     service.stop()

@@ -12,6 +12,9 @@ from orgctl_service.app import create_app
 from orgctl_service.seed import build_world
 from orgctl_service.store import Store
 
+CONTROL_SECRET = "control-secret-of-the-unit-tests"
+CONTROL = {"Authorization": f"Bearer {CONTROL_SECRET}"}  # headers of a control call
+
 STATE: dict[str, Any] = {
     "clock": "2026-11-01T00:00:00Z",
     "portals": [
@@ -127,7 +130,7 @@ def client() -> Iterator[TestClient]:
     store = Store(None)
     world = build_world(STATE)
     store.save_all(world)
-    with TestClient(create_app(store, world, control_enabled=True)) as test_client:
+    with TestClient(create_app(store, world, CONTROL_SECRET)) as test_client:
         yield test_client
 
 
@@ -142,6 +145,7 @@ def field(client: TestClient) -> Api:
 
 
 def advance(client: TestClient, hours: float) -> None:
-    assert client.post("/_control/clock", data={"advanceHours": hours, "f": "json"}).json()[
-        "success"
-    ]
+    moved = client.post(
+        "/_control/clock", data={"advanceHours": hours, "f": "json"}, headers=CONTROL
+    )
+    assert moved.json()["success"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
-from tests.service_unit.conftest import Api, advance
+from tests.service_unit.conftest import CONTROL, Api, advance
 
 
 def error_code(body: dict[str, object]) -> tuple[object, object]:
@@ -197,10 +197,12 @@ def test_webhook_settings_reset_omitted_fields_and_deactivate(
     assert field.post("admin/services/webhooks/settings")["numberOfFailures"] == 5
     field.post("admin/services/webhooks/settings", numberOfFailures=2, daysInPast=1)
     failures = "/_control/field/services/webhooks/sw1/failures"
-    client.post(failures, data={"count": 1})
+    client.post(failures, data={"count": 1}, headers=CONTROL)
     advance(client, 24)  # a one-day window ended: the count restarts
-    assert client.post(failures, data={"count": 1, "f": "json"}).json()["active"] is True
-    assert client.post(failures, data={"count": 1, "f": "json"}).json()["active"] is False
+    recorded = client.post(failures, data={"count": 1, "f": "json"}, headers=CONTROL)
+    assert recorded.json()["active"] is True
+    recorded = client.post(failures, data={"count": 1, "f": "json"}, headers=CONTROL)
+    assert recorded.json()["active"] is False
     hooks = field.get("admin/services/webhooks")["webhooks"]
     assert hooks == [
         {

@@ -16,7 +16,7 @@ from orgctl_service.seed import build_world
 from orgctl_service.store import Store
 from reconciler.versions import REST_VERSIONS, Deployment, Platform, rest_version
 
-from .conftest import STATE, Api
+from .conftest import CONTROL, CONTROL_SECRET, STATE, Api
 
 AUTHORIZE = "/hq/sharing/rest/oauth2/authorize"
 
@@ -106,7 +106,7 @@ def test_a_state_without_clock_runs_on_wall_time() -> None:
     world = build_world(state)
     store = Store(None)
     store.save_all(world)
-    with TestClient(create_app(store, world, control_enabled=True, ticking=True)) as client:
+    with TestClient(create_app(store, world, CONTROL_SECRET, ticking=True)) as client:
         before = time.time() * 1000
         token = Api(client, "hq").post("generateToken", username="admin", password="pw")
         assert token["expires"] >= before + 60 * 60_000 - 1000
@@ -115,5 +115,5 @@ def test_a_state_without_clock_runs_on_wall_time() -> None:
         client.get("/hq/sharing/rest", params={"f": "json"})
         assert world.clock >= first + 50
         # --control still moves it forward
-        client.post("/_control/clock", data={"advanceHours": 1, "f": "json"})
+        client.post("/_control/clock", data={"advanceHours": 1, "f": "json"}, headers=CONTROL)
         assert world.clock >= first + 3_600_000
