@@ -323,6 +323,9 @@ class Plan:
     # The live custom roles no manifest declares, left alone (no spec.pruneRoles): what
     # a drift report mentions as information, never as drift.
     undeclaredRoles: tuple[str, ...] = ()
+    # The deletions `--allow-deletes` allowed beyond safety.maxDeletes, by address:
+    # `apply --plan` allows exactly these again, and no other.
+    allowedDeletes: tuple[str, ...] = ()
 
     def with_manifests(self, manifests: str) -> Plan:
         return replace(self, manifests=manifests)

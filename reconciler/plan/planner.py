@@ -29,7 +29,7 @@ def build_plan(
     desired: DesiredState,
     live: LiveState,
     *,
-    allow_deletes: bool = False,
+    allow_deletes: bool | frozenset[str] = False,
     targets: Sequence[str] = (),
     now: float | None = None,
     check_caller: bool = True,
@@ -38,7 +38,9 @@ def build_plan(
     """The ordered calls that converge `live` on `desired`, with every predicted error.
 
     `now` (Unix seconds, default the current time) dates task-run ages and completed
-    schedules, so a plan is reproducible in tests. `check_caller`: report the calls the
+    schedules, so a plan is reproducible in tests. `allow_deletes`: more deletions than
+    safety.maxDeletes are allowed (True), or only these addresses (a saved plan's
+    allowance). `check_caller`: report the calls the
     applying member may not make (a drift report, which sends nothing, leaves it out);
     `signed_in_applies`: the signed-in member sends the calls now (`apply`), so it is
     the one checked, whatever `spec.applier` says.
@@ -75,7 +77,7 @@ def build_plan(
     _check_privileges(draft, desired)
     for address, typo in pattern_typos(desired, live):
         draft.warn(address, typo)
-    _check_deletes(draft, allow_deletes)
+    allowed = _check_deletes(draft, allow_deletes)
     # Holders are counted once every member change is known and the targets applied.
     # Holders are counted on the live state as the plan names it (renamed roles by their
     # new names); the digests on the live state as read (a renamed role by its old name).
@@ -95,6 +97,7 @@ def build_plan(
         notCompared=dict(sorted(live.unread.items())),
         ignored=_ignored(ignored, targets),
         undeclaredRoles=draft.undeclared_roles,
+        allowedDeletes=allowed,
     )
 
 
@@ -199,15 +202,26 @@ def _warn_views_not_copied(draft: Draft, call: PendingCall) -> None:
         )
 
 
-def _check_deletes(draft: Draft, allow_deletes: bool) -> None:
-    count = sum(1 for c in draft.changes if c.action is Action.DELETE)
+def _check_deletes(draft: Draft, allow_deletes: bool | frozenset[str]) -> tuple[str, ...]:
+    """An error for more deletions than safety.maxDeletes unless allowed; the deletions
+    the allowance covered (what a saved plan records, to allow exactly these again)."""
+    deletes = sorted(c.address for c in draft.changes if c.action is Action.DELETE)
+    allowance = frozenset(deletes) if allow_deletes is True else allow_deletes or frozenset()
+    allowed = [a for a in deletes if a in allowance]
     limit = draft.desired.portal.maxDeletes
-    if count > limit and not allow_deletes:
-        draft.error(
-            "Portal",
-            f"the plan deletes {count} resources, more than safety.maxDeletes ({limit}); "
-            "review it and pass --allow-deletes",
+    beyond = [a for a in deletes if a not in allowed]
+    if len(deletes) <= limit or not beyond:
+        return tuple(allowed)
+    message = f"the plan deletes {len(deletes)} resources, more than safety.maxDeletes ({limit}); "
+    if allow_deletes:
+        message += (
+            f"the saved plan's allowedDeletes does not allow {', '.join(beyond)}; run orgctl"
+            " plan -o --allow-deletes again and review it"
         )
+    else:
+        message += "review it and pass --allow-deletes"
+    draft.error("Portal", message)
+    return tuple(allowed)
 
 
 def matches(address: str, targets: Sequence[str], heads: tuple[str, ...] | None = None) -> bool:
