@@ -30,6 +30,8 @@ class PlanOptions:
     targets: tuple[str, ...] = ()
     check_caller: bool = True  # report calls the applying member may not make
     signed_in_applies: bool = False  # the signed-in member sends the calls now (apply)
+    # Mark administrative privileges the portal grants that the manifests do not (drift).
+    live_admin: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,7 @@ async def plan_live(
         now=client.server_clock,
         check_caller=options.check_caller,
         signed_in_applies=options.signed_in_applies,
+        live_admin=options.live_admin,
     )
     return Planned(live, plan)
 

@@ -52,7 +52,8 @@ def command(
     warn_in_ci()
     fleet = select(paths)
     if fleet is not None:
-        request = FleetRequest("drift", fmt, jobs, PlanOptions(True), False, verbose, notify_url)
+        options = PlanOptions(allow_deletes=True, live_admin=True)
+        request = FleetRequest("drift", fmt, jobs, options, False, verbose, notify_url)
         ctx.exit(fleet_command(fleet, request, out))
     manifests = paths[0]
     notifier = Notifier.create(notify_url, "drift", manifests.as_posix())
@@ -78,5 +79,5 @@ async def _read(desired: DesiredState) -> Planned:
     # and who may send the calls matters to an apply (drift may run read-only).
     async with connect(desired) as client:
         with reading(desired.portal.url):
-            options = PlanOptions(allow_deletes=True, check_caller=False)
+            options = PlanOptions(allow_deletes=True, check_caller=False, live_admin=True)
             return await plan_live(client, desired, options)

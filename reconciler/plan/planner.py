@@ -16,6 +16,7 @@ from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
 from reconciler.plan.ignored import ignored_changes, keep_ignored, pattern_typos
+from reconciler.plan.live_admin import with_live_admin
 from reconciler.plan.model import Action, Ignored, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
 from reconciler.plan.reach import with_holders
@@ -34,6 +35,7 @@ def build_plan(
     now: float | None = None,
     check_caller: bool = True,
     signed_in_applies: bool = False,
+    live_admin: bool = False,
 ) -> Plan:
     """The ordered calls that converge `live` on `desired`, with every predicted error.
 
@@ -43,7 +45,9 @@ def build_plan(
     allowance). `check_caller`: report the calls the
     applying member may not make (a drift report, which sends nothing, leaves it out);
     `signed_in_applies`: the signed-in member sends the calls now (`apply`), so it is
-    the one checked, whatever `spec.applier` says.
+    the one checked, whatever `spec.applier` says. `live_admin`: mark each role change
+    whose live role holds administrative privileges the manifests do not declare (a
+    drift report's riskiest finding).
     """
     moment = time.time() if now is None else now
     draft = Draft(desired, live, int(moment * 1000))
@@ -81,7 +85,10 @@ def build_plan(
     # Holders are counted once every member change is known and the targets applied.
     # Holders are counted on the live state as the plan names it (renamed roles by their
     # new names); the digests on the live state as read (a renamed role by its old name).
-    changes = tuple(sorted(with_holders(draft.changes, draft.live), key=lambda c: c.address))
+    reached = with_holders(draft.changes, draft.live)
+    if live_admin:
+        reached = with_live_admin(reached, draft.live)
+    changes = tuple(sorted(reached, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
     touched |= {role_address(c.renamedFrom) for c in changes if c.renamedFrom is not None}
     fingerprint, digests = live_summary(live, touched)

@@ -17,6 +17,7 @@ from reconciler.plan.model import (
     Change,
     Holders,
     Ignored,
+    LiveAdmin,
     Plan,
     PlanProblem,
     PortalRef,
@@ -24,6 +25,7 @@ from reconciler.plan.model import (
     Value,
 )
 from reconciler.plan.render import Mode
+from reconciler.plan.render.lines import riskiest_first
 
 T = TypeVar("T")
 
@@ -35,7 +37,12 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
     return {
         "formatVersion": FORMAT_VERSION,
         "portal": plan.portal.to_json(),
-        "changes": [_change_json(c) for c in plan.changes],
+        # A drift report puts the riskiest first: a reader (or a tool) meets an
+        # administrative grant made outside Git before anything else.
+        "changes": [
+            _change_json(c)
+            for c in (riskiest_first(plan.changes) if mode == "drift" else plan.changes)
+        ],
         "calls": [c.to_json() for c in calls],
         "errors": [p.to_json() for p in plan.errors],
         "warnings": [p.to_json() for p in plan.warnings],
@@ -71,6 +78,10 @@ def _change_json(change: Change) -> dict[str, Any]:
     admin = granted_admin(change)
     if admin:
         shown["grantsAdministrative"] = admin
+    if change.administrative is not None:
+        # Granted on the portal, not in Git: the privileges, and who holds them now.
+        shown["administrative"] = list(change.administrative.privileges)
+        shown["administrativeHolders"] = list(change.administrative.holders)
     return shown
 
 
@@ -162,6 +173,7 @@ def _change(item: dict[str, Any]) -> Change:
     renamed = item.get("renamedFrom")
     if renamed is not None and not isinstance(renamed, str):
         raise TypeError(f"change {item['address']}: renamedFrom must be a string")
+    administrative = item.get("administrative")
     return Change(
         str(item["address"]),
         Action(item["action"]),
@@ -169,6 +181,12 @@ def _change(item: dict[str, Any]) -> Change:
         after,
         Holders.from_json(holders) if holders is not None else None,
         renamed,
+        LiveAdmin(
+            _texts(administrative, "administrative"),
+            _texts(item.get("administrativeHolders", []), "administrativeHolders"),
+        )
+        if administrative is not None
+        else None,
     )
 
 
