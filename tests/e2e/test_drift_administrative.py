@@ -85,3 +85,27 @@ def test_a_saved_report_of_it_is_the_same_json(escalated: World) -> None:
     result = escalated.orgctl("drift", HQ, "--format", "json", "-o", report, portal="hq")
     assert result.returncode == 2, output_of(result)
     assert json.loads(report.read_text())["changes"][0]["administrative"], report.read_text()
+
+
+def test_fail_on_gates_drift_on_the_access_findings_it_names(demo: World) -> None:
+    """The finding kinds of `access --fail-on`, judged on the state drift read: a portal in
+    sync still fails the check on a finding of a kind named, and only of those."""
+    applied = demo.orgctl("apply", HQ, "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    clean = demo.orgctl("drift", HQ, "--fail-on", "admin-disabled", portal="hq")
+    assert clean.returncode == 0, output_of(clean)
+    assert "Finding" not in clean.stderr, output_of(clean)
+
+    gated = demo.orgctl("drift", HQ, "--fail-on", "default-admin", "--format", "json", portal="hq")
+    assert gated.returncode == 2, output_of(gated)
+    assert plan_json(gated)["changes"] == []  # stdout stays the report
+    assert "Finding (default-admin, --fail-on): Member/admin:" in gated.stderr, output_of(gated)
+
+    access = demo.orgctl("access", HQ, "--fail-on", "default-admin", portal="hq")
+    assert access.returncode == 2, output_of(access)
+
+
+def test_fail_on_names_a_finding_kind_access_knows(demo: World) -> None:
+    result = demo.orgctl("drift", HQ, "--fail-on", "admin-stail", portal="hq")
+    assert result.returncode != 0, output_of(result)
+    assert "admin-stale" in result.stderr and "Traceback" not in result.stderr, output_of(result)
