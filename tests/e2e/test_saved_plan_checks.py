@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .harness import MANIFESTS, Serve, World, output_of, run_orgctl_on_a_terminal
+from .harness import DEMO_STATE, MANIFESTS, Serve, World, output_of, run_orgctl_on_a_terminal
 
 pytestmark = pytest.mark.e2e
 
@@ -71,6 +71,14 @@ def _add_an_error(document: Document) -> None:
     document["errors"] = [{"address": "Portal", "message": "do not apply"}]
 
 
+def _drop_a_dependency(document: Document) -> None:
+    next(c for c in document["calls"] if c["dependsOn"])["dependsOn"] = []
+
+
+def _name_another_portal(document: Document) -> None:
+    document["portal"]["portalId"] = "fedcba9876543210"
+
+
 def _edit_the_fingerprint(document: Document) -> None:
     document["liveFingerprint"] = "sha256:" + "0" * 64
 
@@ -88,12 +96,14 @@ REFUSED: dict[str, tuple[Edit, str]] = {
     "allowance narrowed": (_allow_one_delete_less, "allowedDeletes"),
     "fingerprint": (_edit_the_fingerprint, "liveFingerprint"),
     "errors": (_add_an_error, "errors[0] (Portal)"),
+    "dependsOn": (_drop_a_dependency, ".dependsOn[0]"),
+    "portal": (_name_another_portal, "portal.portalId"),
 }
 
 
-def _saved(world: World, tmp_path: Path, *flags: str) -> Path:
+def _saved(world: World, tmp_path: Path, *flags: str, manifests: Path = DELETES) -> Path:
     saved = tmp_path / "plan.json"
-    world.orgctl("plan", DELETES, "-o", saved, *flags, portal="hq")
+    world.orgctl("plan", manifests, "-o", saved, *flags, portal="hq")
     assert saved.is_file()
     return saved
 
@@ -106,11 +116,23 @@ def _edited(saved: Path, edit: Edit, name: str) -> Path:
     return path
 
 
-def test_a_plan_whose_errors_were_emptied_deletes_nothing(serve: Serve, tmp_path: Path) -> None:
-    world = serve("rules")
-    saved = _saved(world, tmp_path)  # no --allow-deletes: the plan holds the maxDeletes error
+# A plan a guard stops (state, manifests, the guard's word): the delete limit, and the
+# default administrator's role.
+GUARDED = {
+    "maxDeletes": ("rules", DELETES, "safety.maxDeletes"),
+    "default administrator": (DEMO_STATE, MANIFESTS / "default-admin-role", "admin"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GUARDED))
+def test_a_plan_whose_errors_were_emptied_is_refused_by_the_guard_again(
+    serve: Serve, tmp_path: Path, name: str
+) -> None:
+    state, manifests, guard = GUARDED[name]
+    world = serve(state)
+    saved = _saved(world, tmp_path, manifests=manifests)  # the plan holds the guard's error
     document = json.loads(saved.read_text())
-    assert [e["address"] for e in document["errors"]] == ["Portal"], document["errors"]
+    assert document["errors"] and document["calls"], document
     document["errors"] = []
     saved.write_text(json.dumps(document))
     api = world.api("hq")
@@ -118,9 +140,9 @@ def test_a_plan_whose_errors_were_emptied_deletes_nothing(serve: Serve, tmp_path
 
     refused = world.orgctl("apply", "--plan", saved, "--auto-approve", portal="hq")
     assert refused.returncode == 1, output_of(refused)
-    shown = refused.stdout + refused.stderr
-    assert "safety.maxDeletes" in shown and "errors" in refused.stderr, output_of(refused)
-    assert "Traceback" not in shown
+    assert "the plan file's errors do not say so" in refused.stderr, output_of(refused)
+    assert guard in refused.stderr, output_of(refused)
+    assert "Traceback" not in refused.stdout + refused.stderr
     assert api.snapshot() == before
 
 
