@@ -87,7 +87,7 @@ def build_plan(
     # new names); the digests on the live state as read (a renamed role by its old name).
     reached = with_holders(draft.changes, draft.live)
     if live_admin:
-        reached = with_live_admin(reached, draft.live)
+        reached = with_live_admin(reached, draft.live, draft.desired)
     changes = tuple(sorted(reached, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
     touched |= {role_address(c.renamedFrom) for c in changes if c.renamedFrom is not None}

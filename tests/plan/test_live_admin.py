@@ -70,3 +70,25 @@ def test_drift_text_and_notice_say_it_from_the_portal_s_side() -> None:
     assert f'on the portal only: "{GRANTED}"' in body
     notice = drift_text(plan)
     assert "administrative privileges granted on the portal, not in Git: Role/Analyst" in notice
+
+
+def test_a_member_moved_onto_an_administrative_role_by_hand_is_marked() -> None:
+    """bob, declared org_user, was made org_admin on the portal: the Administrator role's
+    administrative privileges are his outside Git. erin, at level 1, holds Analyst's
+    administrative privilege disabled, so her move is not."""
+    live = hq_live()
+    live.members["bob"] = Member("bob", "org_admin", 2)
+    live.roles["Analyst"] = replace(
+        live.roles["Analyst"], privileges=ANALYST_PRIVILEGES | {GRANTED}
+    )
+    desired = hq_desired()
+    desired.members = {"bob": Member("bob", "org_user"), "erin": Member("erin", "org_user")}
+    plan = build_plan(desired, live, now=NOW, check_caller=False, live_admin=True)
+    changes = {c.address: c for c in plan.changes}
+    bob = changes["Member/bob"].administrative
+    assert bob is not None and bob.holders == ("bob",), bob
+    assert GRANTED in bob.privileges and all(p.startswith("portal:admin:") for p in bob.privileges)
+    assert changes["Member/erin"].administrative is None
+    assert render_json(plan, "drift").index("Member/bob") < render_json(plan, "drift").index(
+        "Member/erin"
+    )
