@@ -10,6 +10,7 @@ from reconciler.notify import drift_text
 from reconciler.plan.model import LiveAdmin, Plan
 from reconciler.plan.planner import build_plan
 from reconciler.plan.render.json import plan_from_json, render_json
+from reconciler.plan.render.markdown import render_markdown
 from reconciler.plan.render.text import render_text
 from reconciler.state import Member, Role
 from tests.plan.world import ANALYST_PRIVILEGES, NOW, hq_desired, hq_live
@@ -92,3 +93,11 @@ def test_a_member_moved_onto_an_administrative_role_by_hand_is_marked() -> None:
     assert render_json(plan, "drift").index("Member/bob") < render_json(plan, "drift").index(
         "Member/erin"
     )
+
+
+def test_a_drift_comment_too_small_for_values_still_marks_it_first() -> None:
+    """Cut to one line per change, a drift comment keeps the marker and the portal's side."""
+    text = render_markdown(escalated(), "drift", limit=1_900)
+    lines = text.split("```diff\n", 1)[1].splitlines()
+    assert lines[0].startswith("@@ ~ Role/Analyst  [administrative] "), lines
+    assert "privileges (1 on the portal only, 0 in Git only" in lines[0], lines

@@ -157,15 +157,21 @@ def _unchanged(diff: Elements, mode: Mode = "plan") -> str:
     return f"{len(diff.added)} added, {len(diff.removed)} removed, {diff.unchanged} unchanged"
 
 
-def compact_line(change: Change) -> str:
+def compact_line(change: Change, mode: Mode = "plan") -> str:
     """The change in one line, for a comment too small for every field's value:
-    `+ Role/Name: description, privileges (11)`; an update's sets as `(+1 -2)`."""
+    `+ Role/Name: description, privileges (11)`; an update's sets as `(+1 -2)`, in a
+    drift report from the portal's side as `(2 on the portal only, 1 in Git only)`."""
     names = []
     for part in field_parts(change):
         held = _held(change) if part.name == "privileges" else ""
         if part.elements is not None:
             added, removed = len(part.elements.added), len(part.elements.removed)
-            names.append(f"{part.name} (+{added} -{removed}{held})")
+            counts = (
+                f"{removed} on the portal only, {added} in Git only"
+                if mode == "drift"
+                else f"+{added} -{removed}"
+            )
+            names.append(f"{part.name} ({counts}{held})")
         elif part.value.startswith("["):
             count = part.value.count(", ") + 1 if part.value != "[]" else 0
             names.append(f"{part.name} ({count}{held})")

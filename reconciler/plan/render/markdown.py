@@ -101,7 +101,7 @@ def _change_blocks(plan: Plan, mode: Mode, room: int) -> list[str]:
     blocks = full_blocks(plan, mode)
     if sum(len(b) + 1 for b in blocks) <= room:
         return blocks
-    return [compact_line(change) for change in riskiest_first(plan.changes)]
+    return [compact_line(change, mode) for change in riskiest_first(plan.changes)]
 
 
 def full_blocks(plan: Plan, mode: Mode = "plan") -> list[str]:
