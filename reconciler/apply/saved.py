@@ -71,7 +71,7 @@ async def replan(client: PortalClient, desired: DesiredState, saved: SavedPlan) 
         raise StalePlan(
             "stale plan: the manifests changed since the plan was made, or the plan file was"
             f" edited; a plan made now differs at"
-            f" {_listed(differing, saved.document, fresh_document)}; nothing was sent."
+            f" {listed(differing, saved.document, fresh_document)}; nothing was sent."
             " Run orgctl plan -o again."
         )
     user = live.portal.username or "the signed-in account"
@@ -91,7 +91,7 @@ def _check_errors(saved: Any, fresh: list[dict[str, str]], plan: Plan, user: str
             + " (the plan file's errors do not say so: it was made for another account,"
             " or edited)"
         )
-    differing = _listed(list(differences(saved, fresh, "errors")), {"errors": saved})
+    differing = listed(list(differences(saved, fresh, "errors")), {"errors": saved})
     raise StalePlan(
         f"stale plan: the plan file's errors are not those of a plan made now ({differing});"
         " nothing was sent. Run orgctl plan -o again."
@@ -112,7 +112,7 @@ def differences(saved: Any, fresh: Any, path: str) -> Iterator[str]:
         yield path
 
 
-def _listed(paths: list[str], *documents: dict[str, Any]) -> str:
+def listed(paths: list[str], *documents: dict[str, Any]) -> str:
     """`calls[3].url (Role/Old Role)`, `calls[0].{operation, url} (Member/hank)`,
     `summary.delete`: the paths grouped by the change or call they lie in, the first few
     of them."""
