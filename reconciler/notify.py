@@ -55,6 +55,13 @@ def plan_text(plan: Plan) -> str:
 
 def drift_text(plan: Plan) -> str:
     differ = f"{len(plan.changes)} resource(s) differ from the manifests"
+    # The finding a drift notice most needs to say: who holds administrative privileges
+    # granted outside Git.
+    granted = [c.address for c in plan.changes if c.administrative is not None]
+    if granted:
+        differ += (
+            f"; administrative privileges granted on the portal, not in Git: {', '.join(granted)}"
+        )
     if plan.errors:
         return f"{plan.portal.url}: drift check has {len(plan.errors)} error(s); {differ}"
     return f"{plan.portal.url}: " + (differ if plan.changes else "in sync, no drift")

@@ -1,5 +1,4 @@
-"""The steps `plan`, `apply` and `drift` share: connect, read the portal, plan, check a
-saved plan.
+"""The steps `plan`, `apply` and `drift` share: connect, read the portal, plan.
 
 Each command runs in one event loop with one client (the client holds asyncio
 primitives), so the whole of an apply — plan, confirm, send, verify — is one coroutine.
@@ -15,14 +14,11 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from reconciler.environment import url_sources
-from reconciler.errors import UserError
 from reconciler.live.client import PortalClient, client_for
 from reconciler.live.origins import UrlSources, ci_warning
 from reconciler.live.reader import read_live
-from reconciler.plan.fingerprint import StalePlan, check_fresh
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
-from reconciler.plan.unread import as_planned
 from reconciler.state import DesiredState, LiveState
 
 T = TypeVar("T")
@@ -34,6 +30,8 @@ class PlanOptions:
     targets: tuple[str, ...] = ()
     check_caller: bool = True  # report calls the applying member may not make
     signed_in_applies: bool = False  # the signed-in member sends the calls now (apply)
+    # Mark administrative privileges the portal grants that the manifests do not (drift).
+    live_admin: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,48 +100,9 @@ async def plan_live(
         now=client.server_clock,
         check_caller=options.check_caller,
         signed_in_applies=options.signed_in_applies,
+        live_admin=options.live_admin,
     )
     return Planned(live, plan)
-
-
-async def check_current(client: PortalClient, desired: DesiredState, saved: Plan) -> None:
-    """Refuse (StalePlan) when the portal or the manifests changed since `saved` was
-    planned: either way, its calls are no longer what the manifests need. The plan may
-    have been made by another account (a reviewer's): the state is compared as that
-    account read it, and what the signed-in account may do is checked here, before
-    anything is sent."""
-    live = as_planned(await read_live(client, desired), saved.notCompared)
-    check_fresh(saved, live)
-    fresh = build_plan(
-        desired,
-        live,
-        allow_deletes=True,
-        targets=saved.targets,
-        now=client.server_clock,
-        signed_in_applies=True,
-    )
-    differing = _differing_calls(saved, fresh)
-    if differing:
-        raise StalePlan(
-            "stale plan: the manifests changed since the plan was made; a plan of them now"
-            f" differs at: {', '.join(differing)}. Run orgctl plan again."
-        )
-    refused = [problem for problem in fresh.errors if problem not in saved.errors]
-    if refused:
-        raise UserError(
-            f"refusing to apply the saved plan as {live.portal.username}; nothing was sent: "
-            + "; ".join(str(problem) for problem in refused)
-        )
-
-
-def _differing_calls(saved: Plan, fresh: Plan) -> list[str]:
-    """Addresses whose calls differ between the two plans (none when the plans agree)."""
-    old = [call.to_json() for call in saved.calls]
-    new = [call.to_json() for call in fresh.calls]
-    if old == new:
-        return []
-    changed = [c for c in old if c not in new] + [c for c in new if c not in old]
-    return sorted({str(c["address"]) for c in changed}) or ["(the order of the calls)"]
 
 
 def target_list(targets: Sequence[str]) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from reconciler.access import FINDING_KINDS, FORMATS, AccessQuery, access_document, render_access
+from reconciler.access import FORMATS, AccessQuery, access_document, render_access
 from reconciler.access.document import FleetEntry, PortalNames, fleet_document
 from reconciler.access.spreadsheet import render_csv
 from reconciler.cli import fleet_report, help, options
@@ -28,7 +28,7 @@ from reconciler.fleet import Target, select
 from reconciler.html import render_access_fleet_html
 from reconciler.live.reader import read_people
 from reconciler.shown import safe
-from reconciler.state import DesiredState
+from reconciler.state import DesiredState, LiveState
 from reconciler.workflow import connect, run, say_on_stderr, warn_in_ci
 
 Json = dict[str, Any]
@@ -74,13 +74,7 @@ class AccessRequest:
     show_default=True,
     help="A last sign-in older than this many days is stale (never signed in: stale).",
 )
-@click.option(
-    "--fail-on",
-    "fail_on",
-    multiple=True,
-    type=click.Choice(FINDING_KINDS),
-    help="Exit 2 when the report has a finding of this kind; repeatable.",
-)
+@options.fail_on
 @options.report_format(*FORMATS)
 @options.output_file("Also write the report to FILE.")
 @options.jobs
@@ -135,14 +129,26 @@ async def read_access(
     prefix = f"{desired.portal.name}: " if in_fleet else ""
     for _, why in sorted(live.unreadable.items()):  # each reason names its resource
         say_on_stderr(safe(f"{prefix}Warning: left out of the report: {why}"))
-    names = PortalNames(desired.portal.name, root, manifests)
+    return live_access(live, desired, PortalNames(desired.portal.name, root, manifests), query, now)
+
+
+def live_access(
+    live: LiveState, desired: DesiredState, names: PortalNames, query: AccessQuery, now: float
+) -> Json:
+    """The access report of a live state already read (by access, or by drift for
+    --fail-on), at `now` (Unix seconds)."""
     extra = sorted(desired.portal.extraPrivileges)
     return access_document(live, names, query, int(now * 1000), extra)
 
 
+def failing(document: Json, fail_on: frozenset[str]) -> list[Json]:
+    """The report's findings of a kind --fail-on names."""
+    return [f for f in document["findings"] if f["kind"] in fail_on]
+
+
 def gate(document: Json, fail_on: frozenset[str]) -> int:
     """2 when the report has a finding of a kind --fail-on names, else 0."""
-    return 2 if any(f["kind"] in fail_on for f in document["findings"]) else 0
+    return 2 if failing(document, fail_on) else 0
 
 
 # --- a fleet --------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import click
 
 from reconciler.apply import ApplyResult, Journal, execute
 from reconciler.apply.lock import ApplyLock, LeaseStore, lease_seconds, new_run_id, not_released
+from reconciler.apply.saved import SavedPlan, replan
 from reconciler.cli import help, options
 from reconciler.cli.interrupts import Interrupted, Interrupts
 from reconciler.cli.output import (
@@ -28,14 +29,13 @@ from reconciler.errors import UserError
 from reconciler.live import PortalClient
 from reconciler.manifest import load_desired
 from reconciler.notify import Notifier, apply_text, plan_text
-from reconciler.plan import Plan, plan_from_json
+from reconciler.plan import Plan
 from reconciler.plan.model import Action
 from reconciler.shown import safe
 from reconciler.state import DesiredState
 from reconciler.windows import window_state
 from reconciler.workflow import (
     PlanOptions,
-    check_current,
     connect,
     plan_live,
     run,
@@ -56,8 +56,7 @@ class Request:
     journal: Path | None
     lock: bool
     lock_timeout: float
-    saved: Plan | None
-    saved_path: Path | None
+    saved: SavedPlan | None
     notifier: Notifier
     verbose: bool = False
     # Names this apply in its journal lines and its lease on the portal.
@@ -132,18 +131,18 @@ def command(
     label = (manifests or saved_path or Path(".")).as_posix()
     notifier = Notifier.create(notify_url, "apply", label)
     with notifier.failures():
-        saved = _read_saved(saved_path) if saved_path else None
+        saved = SavedPlan.read(saved_path) if saved_path else None
         if saved is not None and (targets or allow_deletes):
             raise UserError(
                 "--target and --allow-deletes shape a plan when it is made: pass them to"
                 " `orgctl plan -o`; a saved plan is applied as it was made"
             )
-        desired = load_desired(_manifests(manifests, saved, saved_path))
+        desired = load_desired(_manifests(manifests, saved))
         if not (dry_run or ignore_windows):
             _inside_window(desired)
         if journal is not None:
             check_writable(journal, "journal")  # before the plan is shown and confirmed
-        scope = saved.targets if saved is not None else target_list(targets)
+        scope = saved.plan.targets if saved is not None else target_list(targets)
         request = Request(
             PlanOptions(allow_deletes, scope, signed_in_applies=True),
             auto_approve,
@@ -153,7 +152,6 @@ def command(
             lock,
             lock_timeout,
             saved,
-            saved_path,
             notifier,
             verbose,
             label=label,
@@ -175,21 +173,13 @@ def _inside_window(desired: DesiredState) -> None:
         )
 
 
-def _read_saved(path: Path) -> Plan:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"{path}: cannot read the plan file ({exc.strerror})") from exc
-    return plan_from_json(text, source=str(path))
-
-
-def _manifests(given: Path | None, saved: Plan | None, saved_path: Path | None) -> Path:
+def _manifests(given: Path | None, saved: SavedPlan | None) -> Path:
     if given is not None:
         return given
-    if saved is not None and saved.manifests:
-        return Path(saved.manifests)
-    if saved_path is not None:
-        raise UserError(f"{saved_path}: the plan does not say which manifests it was made from")
+    if saved is not None and saved.plan.manifests:
+        return Path(saved.plan.manifests)
+    if saved is not None:
+        raise UserError(f"{saved.path}: the plan does not say which manifests it was made from")
     raise UserError("apply needs a manifests folder, or --plan PLAN.json")
 
 
@@ -205,7 +195,7 @@ async def _apply_connected(desired: DesiredState, request: Request, interrupts: 
         if request.saved is not None:
             # Taking the lock is a write: an account that may not make the plan's calls
             # (a reviewer's, say) is refused before it, naming them.
-            await _check_saved(client, desired, request.saved, request.saved_path)
+            await _replan_saved(client, desired, request.saved)
         held = ApplyLock(
             LeaseStore(client), lease_seconds=lease_seconds(os.environ), notice=say_on_stderr
         )
@@ -271,34 +261,32 @@ async def _plan_to_apply(client: PortalClient, desired: DesiredState, request: R
     if request.saved is None:
         with reading(desired.portal.url):
             return (await plan_live(client, desired, request.plan_options)).plan
-    await _check_saved(client, desired, request.saved, request.saved_path)
-    return request.saved
+    return await _replan_saved(client, desired, request.saved)
 
 
-async def _check_saved(
-    client: PortalClient, desired: DesiredState, saved: Plan, saved_path: Path | None
-) -> None:
-    """Refuse a saved plan for another portal, planned on another state, or with calls
-    the signed-in account may not make."""
+async def _replan_saved(client: PortalClient, desired: DesiredState, saved: SavedPlan) -> Plan:
+    """The saved plan as made now, when the file agrees with it: refused for another
+    portal, planned on another state, edited, or with calls the signed-in account may
+    not make."""
     with reading(desired.portal.url):
-        _same_portal(desired, saved, saved_path)
-        await check_current(client, desired, saved)
+        _same_portal(desired, saved)
+        return await replan(client, desired, saved)
 
 
-def _same_portal(desired: DesiredState, saved: Plan, saved_path: Path | None) -> None:
-    if saved.portal.url != desired.portal.url:
+def _same_portal(desired: DesiredState, saved: SavedPlan) -> None:
+    if saved.plan.portal.url != desired.portal.url:
         raise UserError(
-            f"{saved_path}: the plan is for {saved.portal.url}, the manifests for"
+            f"{saved.path}: the plan is for {saved.plan.portal.url}, the manifests for"
             f" {desired.portal.url}"
         )
     # The token goes with every call: a plan file must not send it anywhere else.
     roots = tuple(
         root.rstrip("/") + "/" for root in (desired.portal.url, desired.portal.adminUrl) if root
     )
-    for call in saved.calls:
+    for call in saved.plan.calls:
         if not call.url.startswith(roots):
             raise UserError(
-                f"{saved_path}: call {call.seq} ({call.address}) goes to {call.url}, outside"
+                f"{saved.path}: call {call.seq} ({call.address}) goes to {call.url}, outside"
                 f" the portal's URLs ({', '.join(r.rstrip('/') for r in roots)}); refusing"
                 " to send credentials there"
             )

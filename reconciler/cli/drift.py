@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
+from reconciler.access import AccessQuery
+from reconciler.access.document import PortalNames
 from reconciler.cli import fleet_report, help, options
+from reconciler.cli.access import failing, live_access
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
 from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
+from reconciler.errors import UserError
 from reconciler.fleet import select
 from reconciler.notify import Notifier, drift_text
+from reconciler.shown import safe
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, warn_in_ci
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """A drift report and the access findings of the kinds --fail-on names."""
+
+    planned: Planned
+    findings: list[dict[str, Any]]
 
 
 @click.command(
@@ -22,6 +38,7 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, w
             "orgctl drift portals/prod   # exit 2 when the portal differs",
             "orgctl drift portals/ --jobs 8 --format json -o drift.json   # a fleet",
             "orgctl drift portals/ --format html -o drift.html   # a page to open in a browser",
+            "orgctl drift portals/prod --fail-on admin-custom-role   # and on a finding",
         ],
         help.LIVE + help.NOTIFY,
     ),
@@ -29,6 +46,7 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, w
 @options.manifest_paths
 @options.report_format("text", "json", "markdown", "html")
 @options.output_file("Also write the report to FILE.")
+@options.fail_on
 @options.notify
 @options.jobs
 @options.verbose
@@ -39,12 +57,13 @@ def command(
     paths: tuple[Path, ...],
     fmt: str,
     out: Path | None,
+    fail_on: tuple[str, ...],
     notify_url: str | None,
     jobs: int,
     verbose: bool,
 ) -> None:
-    """Report every difference between the portal and PATH (exit 2 on drift, 1 on
-    errors).
+    """Report every difference between the portal and PATH (exit 2 on drift, or on an
+    access finding of a kind --fail-on names; 1 on errors).
 
     Several paths, or a fleet root holding several portal folders, check each portal on
     its own, up to --jobs at once, and end with a summary ("3 portals: 1 drifted, 2 in
@@ -52,7 +71,13 @@ def command(
     warn_in_ci()
     fleet = select(paths)
     if fleet is not None:
-        request = FleetRequest("drift", fmt, jobs, PlanOptions(True), False, verbose, notify_url)
+        if fail_on:
+            raise UserError(
+                "--fail-on gates one portal folder's drift; for a fleet, run"
+                " orgctl access PATH... --fail-on FINDING beside it"
+            )
+        options = PlanOptions(allow_deletes=True, live_admin=True)
+        request = FleetRequest("drift", fmt, jobs, options, False, verbose, notify_url)
         ctx.exit(fleet_command(fleet, request, out))
     manifests = paths[0]
     notifier = Notifier.create(notify_url, "drift", manifests.as_posix())
@@ -60,23 +85,39 @@ def command(
         desired = fleet_report.load(manifests, verbose)
         if out is not None:
             check_writable(out, "report")
-        plan = run(_read(desired)).plan
+        checked = run(_read(desired, manifests.as_posix(), frozenset(fail_on)))
+    plan = checked.planned.plan
     echo_report(plan, fmt, "drift")
     if out is not None:
         write_output(out, "report", render(plan, fmt, "drift"))
+    _echo_findings(checked.findings)
     notifier.send(drift_text(plan))
     # Errors first, as plan does: a report with errors compared less than it should, and a
     # scheduled check must fail rather than pass as ordinary drift.
     if plan.errors:
         ctx.exit(1)
-    if plan.changes:
+    if plan.changes or checked.findings:
         ctx.exit(2)
 
 
-async def _read(desired: DesiredState) -> Planned:
+async def _read(desired: DesiredState, manifests: str, fail_on: frozenset[str]) -> Checked:
     # Drift reports every difference: the delete threshold guards applies, not reports,
     # and who may send the calls matters to an apply (drift may run read-only).
     async with connect(desired) as client:
         with reading(desired.portal.url):
-            options = PlanOptions(allow_deletes=True, check_caller=False)
-            return await plan_live(client, desired, options)
+            options = PlanOptions(allow_deletes=True, check_caller=False, live_admin=True)
+            planned = await plan_live(client, desired, options)
+        if not fail_on:
+            return Checked(planned, [])
+        # The access review of the state just read: no second read of the portal.
+        names = PortalNames(desired.portal.name, client.root, manifests)
+        now = client.server_clock or time.time()
+        document = live_access(planned.live, desired, names, AccessQuery(), now)
+        return Checked(planned, failing(document, fail_on))
+
+
+def _echo_findings(findings: list[dict[str, Any]]) -> None:
+    """Each finding that fails the check, on stderr, beside a report of any format."""
+    for finding in findings:
+        line = f"Finding ({finding['kind']}, --fail-on): {finding['subject']}: {finding['message']}"
+        click.echo(safe(line), err=True)

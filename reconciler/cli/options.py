@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
+from reconciler.access import FINDING_KINDS
 from reconciler.values import seconds
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -28,6 +29,18 @@ def allow_deletes(function: F) -> F:
         "--allow-deletes",
         is_flag=True,
         help="Allow more deletions than the Portal's safety.maxDeletes.",
+    )(function)
+
+
+def fail_on(function: F) -> F:
+    """The access review's finding kinds as a gate, for `access` and `drift` alike."""
+    return click.option(
+        "--fail-on",
+        "fail_on",
+        multiple=True,
+        type=click.Choice(FINDING_KINDS),
+        help="Exit 2 when the portal has an access-review finding of this kind"
+        " (orgctl access); repeatable.",
     )(function)
 
 

@@ -55,7 +55,7 @@ def plan_body(plan: Plan, mode: Mode, ids: Ids, level: int) -> Markup:
         parts += [_heading(level, title), table(ids.next(), "ignored", columns, rows)]
     if plan.changes:
         what = "Changes" if mode == "plan" else "Differences (live → desired)"
-        parts += [_heading(level, f"{what} ({len(plan.changes):,})"), _changes(plan, ids)]
+        parts += [_heading(level, f"{what} ({len(plan.changes):,})"), _changes(plan, mode, ids)]
     if mode == "plan" and plan.calls and not plan.errors:
         parts += [_heading(level, f"Calls, in order ({len(plan.calls):,})"), _calls(plan, ids)]
     return join([Markup(p) for p in parts], "\n")
@@ -93,17 +93,17 @@ def _kinds(plan: Plan, mode: Mode, ids: Ids) -> Markup:
     return table(ids.next(), "kinds", columns, rows)
 
 
-def _changes(plan: Plan, ids: Ids) -> Markup:
+def _changes(plan: Plan, mode: Mode, ids: Ids) -> Markup:
     folded = len(plan.changes) > OPEN_UP_TO
     # The change itself first: on a phone it is what shows before scrolling sideways.
     columns = (Column("Change"), Column("Action"), Column("Risk"))
-    rows = [_change_row(hunk, folded) for hunk in hunks(plan)]
+    rows = [_change_row(hunk, folded) for hunk in hunks(plan, mode)]
     return table(ids.next(), "changes", columns, rows)
 
 
 def _change_row(hunk: Hunk, folded: bool) -> list[Cell]:
     place = risk(hunk.change)
-    admin = "admin" if granted_admin(hunk.change) else ""
+    admin = "admin" if granted_admin(hunk.change) or hunk.change.administrative else ""
     fields = join([_diff_line(line) for line in hunk.lines], "\n")
     count = f"{len(hunk.lines)} line" + ("" if len(hunk.lines) == 1 else "s")
     opened = "" if folded else " open"

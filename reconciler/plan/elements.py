@@ -47,19 +47,33 @@ def field_elements(change: Change) -> dict[str, Elements]:
 
 def granted_privileges(change: Change) -> list[str]:
     """The privileges the change grants: a create's, an update's added ones."""
-    if change.action is Action.CREATE:
-        granted = (change.after or {}).get("privileges") or []
-    elif change.action is Action.UPDATE:
-        diff = field_elements(change).get("privileges")
-        granted = list(diff.added) if diff else []
-    else:
-        granted = []
-    return sorted(p for p in granted if isinstance(p, str))
+    return _privileges(change, gained=True)
 
 
 def granted_admin(change: Change) -> list[str]:
     """The administrative privileges the change grants."""
     return [p for p in granted_privileges(change) if p.startswith(ADMIN_PREFIX)]
+
+
+def undeclared_admin(change: Change) -> list[str]:
+    """The administrative privileges a role holds live that the manifests do not give it:
+    what an update removes, all of a deleted role's."""
+    if not change.address.startswith("Role/"):
+        return []
+    return [p for p in _privileges(change, gained=False) if p.startswith(ADMIN_PREFIX)]
+
+
+def _privileges(change: Change, *, gained: bool) -> list[str]:
+    """The privileges one side of the change holds and the other does not: `gained`, a
+    create's and an update's added ones; otherwise a delete's and an update's removed."""
+    whole, side = (Action.CREATE, change.after) if gained else (Action.DELETE, change.before)
+    found: list[Any] = []
+    if change.action is whole:
+        found = (side or {}).get("privileges") or []
+    elif change.action is Action.UPDATE:
+        diff = field_elements(change).get("privileges")
+        found = list((diff.added if gained else diff.removed) if diff else ())
+    return sorted(p for p in found if isinstance(p, str))
 
 
 def _plain_list(value: Any) -> bool:

@@ -122,7 +122,10 @@ def check_fresh(plan: Plan, live: LiveState) -> None:
     if plan.liveFingerprint == live_fingerprint(live):
         return
     changed = changed_addresses(plan.liveDigests, live) or [
-        "(unknown: the plan file has no digests)"
+        # Every digest matches the live state: only the file's fingerprint disagrees.
+        "none by its digest, yet the plan file's liveFingerprint differs (was it edited?)"
+        if plan.liveDigests
+        else "(unknown: the plan file has no digests)"
     ]
     raise StalePlan(
         "stale plan: the portal changed since the plan was made; changed: "

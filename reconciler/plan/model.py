@@ -62,10 +62,22 @@ class Holders:
 
 
 @dataclass(frozen=True, slots=True)
+class LiveAdmin:
+    """Administrative privileges a live role grants that the manifests do not declare
+    (granted on the portal, not in Git: drift's riskiest finding), and the members who
+    hold the role on the portal now, by username."""
+
+    privileges: tuple[str, ...]
+    holders: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """One resource that differs; `before`/`after` hold only managed fields. `holders`:
     for a change of a role's privileges, who holds the role once applied. `renamedFrom`:
-    the live name of a role this update renames in place (metadata.previousNames)."""
+    the live name of a role this update renames in place (metadata.previousNames).
+    `administrative`: the administrative privileges the live role holds and the manifests
+    do not (`reconciler.plan.live_admin`)."""
 
     address: str
     action: Action
@@ -73,6 +85,7 @@ class Change:
     after: dict[str, Any] | None
     holders: Holders | None = None
     renamedFrom: str | None = None
+    administrative: LiveAdmin | None = None
 
     def to_json(self) -> dict[str, Any]:
         shown: dict[str, Any] = {"address": self.address, "action": str(self.action)}
@@ -323,6 +336,9 @@ class Plan:
     # The live custom roles no manifest declares, left alone (no spec.pruneRoles): what
     # a drift report mentions as information, never as drift.
     undeclaredRoles: tuple[str, ...] = ()
+    # The deletions `--allow-deletes` allowed beyond safety.maxDeletes, by address:
+    # `apply --plan` allows exactly these again, and no other.
+    allowedDeletes: tuple[str, ...] = ()
 
     def with_manifests(self, manifests: str) -> Plan:
         return replace(self, manifests=manifests)

@@ -16,6 +16,7 @@ from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
 from reconciler.plan.ignored import ignored_changes, keep_ignored, pattern_typos
+from reconciler.plan.live_admin import with_live_admin
 from reconciler.plan.model import Action, Ignored, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
 from reconciler.plan.reach import with_holders
@@ -29,19 +30,24 @@ def build_plan(
     desired: DesiredState,
     live: LiveState,
     *,
-    allow_deletes: bool = False,
+    allow_deletes: bool | frozenset[str] = False,
     targets: Sequence[str] = (),
     now: float | None = None,
     check_caller: bool = True,
     signed_in_applies: bool = False,
+    live_admin: bool = False,
 ) -> Plan:
     """The ordered calls that converge `live` on `desired`, with every predicted error.
 
     `now` (Unix seconds, default the current time) dates task-run ages and completed
-    schedules, so a plan is reproducible in tests. `check_caller`: report the calls the
+    schedules, so a plan is reproducible in tests. `allow_deletes`: more deletions than
+    safety.maxDeletes are allowed (True), or only these addresses (a saved plan's
+    allowance). `check_caller`: report the calls the
     applying member may not make (a drift report, which sends nothing, leaves it out);
     `signed_in_applies`: the signed-in member sends the calls now (`apply`), so it is
-    the one checked, whatever `spec.applier` says.
+    the one checked, whatever `spec.applier` says. `live_admin`: mark each role change
+    whose live role holds administrative privileges the manifests do not declare (a
+    drift report's riskiest finding).
     """
     moment = time.time() if now is None else now
     draft = Draft(desired, live, int(moment * 1000))
@@ -75,11 +81,14 @@ def build_plan(
     _check_privileges(draft, desired)
     for address, typo in pattern_typos(desired, live):
         draft.warn(address, typo)
-    _check_deletes(draft, allow_deletes)
+    allowed = _check_deletes(draft, allow_deletes)
     # Holders are counted once every member change is known and the targets applied.
     # Holders are counted on the live state as the plan names it (renamed roles by their
     # new names); the digests on the live state as read (a renamed role by its old name).
-    changes = tuple(sorted(with_holders(draft.changes, draft.live), key=lambda c: c.address))
+    reached = with_holders(draft.changes, draft.live)
+    if live_admin:
+        reached = with_live_admin(reached, draft.live, draft.desired)
+    changes = tuple(sorted(reached, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
     touched |= {role_address(c.renamedFrom) for c in changes if c.renamedFrom is not None}
     fingerprint, digests = live_summary(live, touched)
@@ -95,6 +104,7 @@ def build_plan(
         notCompared=dict(sorted(live.unread.items())),
         ignored=_ignored(ignored, targets),
         undeclaredRoles=draft.undeclared_roles,
+        allowedDeletes=allowed,
     )
 
 
@@ -199,15 +209,26 @@ def _warn_views_not_copied(draft: Draft, call: PendingCall) -> None:
         )
 
 
-def _check_deletes(draft: Draft, allow_deletes: bool) -> None:
-    count = sum(1 for c in draft.changes if c.action is Action.DELETE)
+def _check_deletes(draft: Draft, allow_deletes: bool | frozenset[str]) -> tuple[str, ...]:
+    """An error for more deletions than safety.maxDeletes unless allowed; the deletions
+    the allowance covered (what a saved plan records, to allow exactly these again)."""
+    deletes = sorted(c.address for c in draft.changes if c.action is Action.DELETE)
+    allowance = frozenset(deletes) if allow_deletes is True else allow_deletes or frozenset()
+    allowed = [a for a in deletes if a in allowance]
     limit = draft.desired.portal.maxDeletes
-    if count > limit and not allow_deletes:
-        draft.error(
-            "Portal",
-            f"the plan deletes {count} resources, more than safety.maxDeletes ({limit}); "
-            "review it and pass --allow-deletes",
+    beyond = [a for a in deletes if a not in allowed]
+    if len(deletes) <= limit or not beyond:
+        return tuple(allowed)
+    message = f"the plan deletes {len(deletes)} resources, more than safety.maxDeletes ({limit}); "
+    if allow_deletes:
+        message += (
+            f"the saved plan's allowedDeletes does not allow {', '.join(beyond)}; run orgctl"
+            " plan -o --allow-deletes again and review it"
         )
+    else:
+        message += "review it and pass --allow-deletes"
+    draft.error("Portal", message)
+    return tuple(allowed)
 
 
 def matches(address: str, targets: Sequence[str], heads: tuple[str, ...] | None = None) -> bool:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from reconciler.errors import UserError
@@ -16,6 +17,7 @@ from reconciler.plan.model import (
     Change,
     Holders,
     Ignored,
+    LiveAdmin,
     Plan,
     PlanProblem,
     PortalRef,
@@ -23,6 +25,9 @@ from reconciler.plan.model import (
     Value,
 )
 from reconciler.plan.render import Mode
+from reconciler.plan.render.lines import riskiest_first
+
+T = TypeVar("T")
 
 
 def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
@@ -32,7 +37,12 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
     return {
         "formatVersion": FORMAT_VERSION,
         "portal": plan.portal.to_json(),
-        "changes": [_change_json(c) for c in plan.changes],
+        # A drift report puts the riskiest first: a reader (or a tool) meets an
+        # administrative grant made outside Git before anything else.
+        "changes": [
+            _change_json(c)
+            for c in (riskiest_first(plan.changes) if mode == "drift" else plan.changes)
+        ],
         "calls": [c.to_json() for c in calls],
         "errors": [p.to_json() for p in plan.errors],
         "warnings": [p.to_json() for p in plan.warnings],
@@ -43,6 +53,12 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
         **({"targets": list(plan.targets)} if plan.targets else {}),
         **({"notCompared": dict(plan.notCompared)} if plan.notCompared else {}),
         **({"ignored": [i.to_json() for i in plan.ignored]} if plan.ignored else {}),
+        # What --allow-deletes allowed, for apply --plan to allow exactly that again.
+        **(
+            {"allowedDeletes": list(plan.allowedDeletes)}
+            if mode == "plan" and plan.allowedDeletes
+            else {}
+        ),
         # Information, not drift: the custom roles no manifest declares, left alone.
         **({"undeclaredRoles": list(plan.undeclaredRoles)} if mode == "drift" else {}),
     }
@@ -62,6 +78,10 @@ def _change_json(change: Change) -> dict[str, Any]:
     admin = granted_admin(change)
     if admin:
         shown["grantsAdministrative"] = admin
+    if change.administrative is not None:
+        # Granted on the portal, not in Git: the privileges, and who holds them now.
+        shown["administrative"] = list(change.administrative.privileges)
+        shown["administrativeHolders"] = list(change.administrative.holders)
     return shown
 
 
@@ -75,6 +95,12 @@ class PlanFileError(UserError):
 
 def plan_from_json(text: str, source: str = "plan file") -> Plan:
     """The `Plan` a plan file holds; a clear `UserError` when it is not one."""
+    return plan_from_document(plan_file_document(text, source), source)
+
+
+def plan_file_document(text: str, source: str = "plan file") -> dict[str, Any]:
+    """The JSON object of a plan file of this format version, not yet read as a plan:
+    `apply --plan` compares it, as written, with a plan made now."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -87,6 +113,10 @@ def plan_from_json(text: str, source: str = "plan file") -> Plan:
             f"{source}: plan formatVersion {version!r} is not supported "
             f"(this orgctl reads {FORMAT_VERSION}); re-run orgctl plan -o"
         )
+    return doc
+
+
+def plan_from_document(doc: dict[str, Any], source: str = "plan file") -> Plan:
     try:
         return _plan(doc)
     except (KeyError, TypeError, ValueError) as exc:
@@ -103,7 +133,7 @@ def _plan(doc: dict[str, Any]) -> Plan:
             str(portal["version"]),
         ),
         changes=tuple(_change(c) for c in doc["changes"]),
-        calls=tuple(_call(c) for c in doc["calls"]),
+        calls=tuple(_indexed(_call, c, f"calls[{i}]") for i, c in enumerate(doc["calls"])),
         errors=tuple(_problem(p) for p in doc["errors"]),
         warnings=tuple(_problem(p) for p in doc.get("warnings", [])),
         liveFingerprint=str(doc["liveFingerprint"]),
@@ -113,7 +143,22 @@ def _plan(doc: dict[str, Any]) -> Plan:
         notCompared={str(k): str(v) for k, v in dict(doc.get("notCompared", {})).items()},
         ignored=tuple(Ignored.from_json(dict(i)) for i in doc.get("ignored", [])),
         undeclaredRoles=tuple(str(name) for name in doc.get("undeclaredRoles", [])),
+        allowedDeletes=_texts(doc.get("allowedDeletes", []), "allowedDeletes"),
     )
+
+
+def _texts(value: Any, name: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise TypeError(f"{name} must be a list of strings")
+    return tuple(value)
+
+
+def _indexed(read: Callable[[dict[str, Any]], T], item: dict[str, Any], where: str) -> T:
+    """`read(item)`, its error naming where the item stands in the file."""
+    try:
+        return read(item)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {exc}") from exc
 
 
 def _change(item: dict[str, Any]) -> Change:
@@ -128,6 +173,7 @@ def _change(item: dict[str, Any]) -> Change:
     renamed = item.get("renamedFrom")
     if renamed is not None and not isinstance(renamed, str):
         raise TypeError(f"change {item['address']}: renamedFrom must be a string")
+    administrative = item.get("administrative")
     return Change(
         str(item["address"]),
         Action(item["action"]),
@@ -135,6 +181,12 @@ def _change(item: dict[str, Any]) -> Change:
         after,
         Holders.from_json(holders) if holders is not None else None,
         renamed,
+        LiveAdmin(
+            _texts(administrative, "administrative"),
+            _texts(item.get("administrativeHolders", []), "administrativeHolders"),
+        )
+        if administrative is not None
+        else None,
     )
 
 
@@ -171,13 +223,13 @@ def _split_url(
     template = OPERATIONS[operation].path.segments
     root, *given = url.rsplit("/", len(template))
     if len(given) != len(template):
-        raise ValueError(f"URL {url!r} is not a {operation} URL")
+        raise ValueError(f"url {url!r} is not one of its operation, {operation}")
     texts: dict[str, str] = {}
     for part, value in zip(template, given, strict=True):
         if part.startswith("{"):
             texts[part[1:-1]] = stand_ins[value] if value in stand_ins else _argument(value, url)
         elif part.lower() != value.lower():
-            raise ValueError(f"URL {url!r} is not a {operation} URL")
+            raise ValueError(f"url {url!r} is not one of its operation, {operation}")
     return root, _values(texts, references)
 
 

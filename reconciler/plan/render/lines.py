@@ -4,7 +4,7 @@ line by line; each renderer only decides how a line looks."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -69,16 +69,16 @@ def field_parts(change: Change) -> Iterator[FieldPart]:
             yield FieldPart(name, show(after.get(name), name), old, scalar_update=True)
 
 
-def field_lines(change: Change) -> Iterator[str]:
+def field_lines(change: Change, mode: Mode = "plan") -> Iterator[str]:
     """`name: before → after` for a scalar, the added and removed elements of a set-like
     field under `name: N unchanged`; one side only on create and delete. A role's
-    privileges say who holds the role (`holders_note`)."""
+    privileges say who holds the role (`holders_note`). A drift report says each
+    element from the portal's side: on the portal only, or in Git only."""
     for part in field_parts(change):
         note = _note(change, part.name)
         if part.elements is not None:
-            yield f"{part.name}: {_unchanged(part.elements)}{note}"
-            yield from (f"  + {show(v)}" for v in part.elements.added)
-            yield from (f"  - {show(v)}" for v in part.elements.removed)
+            yield f"{part.name}: {_unchanged(part.elements, mode)}{note}"
+            yield from _element_lines(part.elements, mode)
         elif part.scalar_update:
             yield f"{part.name}: {part.old or '(unknown)'} → {part.value}"
         else:
@@ -109,14 +109,15 @@ def _note(change: Change, name: str) -> str:
     return holders_note(change.holders) if name == "privileges" and change.holders else ""
 
 
-def diff_lines(change: Change) -> Iterator[str]:
+def diff_lines(change: Change, mode: Mode = "plan") -> Iterator[str]:
     """The change as a unified diff body: every changed line starts with `+` or `-` (so a
-    `diff` code block colours it), a context line with a space."""
+    `diff` code block colours it), a context line with a space. In a drift report, `-`
+    is what the portal has and `+` what Git declares, and the counts say so."""
     sign = SIGNS[change.action]
     for part in field_parts(change):
         note = _note(change, part.name)
         if part.elements is not None:
-            yield f"      {part.name}: {_unchanged(part.elements)}{note}"
+            yield f"      {part.name}: {_unchanged(part.elements, mode)}{note}"
             yield from (f"+       {show(v)}" for v in part.elements.added)
             yield from (f"-       {show(v)}" for v in part.elements.removed)
         elif part.scalar_update:
@@ -133,19 +134,44 @@ def _held(change: Change) -> str:
     return f", {counted(change.holders.total, 'holder')}"
 
 
-def _unchanged(diff: Elements) -> str:
+def _element_lines(diff: Elements, mode: Mode) -> Iterator[str]:
+    """A plan's `+` added and `-` removed elements; a drift report's, from the portal's
+    side: what the portal has that Git does not, then the reverse."""
+    if mode == "drift":
+        yield from (f"  on the portal only: {show(v)}" for v in diff.removed)
+        yield from (f"  in Git only: {show(v)}" for v in diff.added)
+    else:
+        yield from (f"  + {show(v)}" for v in diff.added)
+        yield from (f"  - {show(v)}" for v in diff.removed)
+
+
+def _unchanged(diff: Elements, mode: Mode = "plan") -> str:
+    """`1 added, 2 removed, 3 unchanged` in a plan (what it will do); in a drift report,
+    from the portal's side: `2 on the portal only, 1 in Git only, 3 in both` (the
+    portal granted 2 that Git does not declare)."""
+    if mode == "drift":
+        return (
+            f"{len(diff.removed)} on the portal only, {len(diff.added)} in Git only,"
+            f" {diff.unchanged} in both"
+        )
     return f"{len(diff.added)} added, {len(diff.removed)} removed, {diff.unchanged} unchanged"
 
 
-def compact_line(change: Change) -> str:
+def compact_line(change: Change, mode: Mode = "plan") -> str:
     """The change in one line, for a comment too small for every field's value:
-    `+ Role/Name: description, privileges (11)`; an update's sets as `(+1 -2)`."""
+    `+ Role/Name: description, privileges (11)`; an update's sets as `(+1 -2)`, in a
+    drift report from the portal's side as `(2 on the portal only, 1 in Git only)`."""
     names = []
     for part in field_parts(change):
         held = _held(change) if part.name == "privileges" else ""
         if part.elements is not None:
             added, removed = len(part.elements.added), len(part.elements.removed)
-            names.append(f"{part.name} (+{added} -{removed}{held})")
+            counts = (
+                f"{removed} on the portal only, {added} in Git only"
+                if mode == "drift"
+                else f"+{added} -{removed}"
+            )
+            names.append(f"{part.name} ({counts}{held})")
         elif part.value.startswith("["):
             count = part.value.count(", ") + 1 if part.value != "[]" else 0
             names.append(f"{part.name} ({count}{held})")
@@ -155,12 +181,16 @@ def compact_line(change: Change) -> str:
     return f"@@ {line} @@" if change.action is Action.UPDATE else line
 
 
+ADMINISTRATIVE_DRIFT = "administrative privileges granted outside Git"
+
 # What a reviewer must see first, and what a comment too short for the whole plan leaves
-# out last (README: Pull-request comments): deletions cannot be undone; privileges
+# out last (README: Pull-request comments): administrative privileges the portal grants
+# outside Git are in use now; deletions cannot be undone; privileges
 # granted widen what people may do, administrative ones most; a new role is a new set of
 # privileges; a level change can disable privileges and free or take a quota seat; a
 # member's role move is the everyday change, numerous and reviewed in bulk.
 RISK_ORDER = (
+    ADMINISTRATIVE_DRIFT,
     "deletions",
     "administrative privilege grants",
     "other privilege grants",
@@ -172,21 +202,25 @@ RISK_ORDER = (
 
 
 def risk(change: Change) -> int:
-    """The change's place in `RISK_ORDER` (0 riskiest)."""
-    if change.action is Action.DELETE:
+    """The change's place in `RISK_ORDER` (0 riskiest): first what the portal grants
+    that Git does not (an administrative privilege granted outside Git is in use now,
+    whatever the plan will do about it)."""
+    if change.administrative is not None:
         return 0
+    if change.action is Action.DELETE:
+        return 1
     granted = granted_privileges(change)
     if any(p.startswith(ADMIN_PREFIX) for p in granted):
-        return 1
-    if granted:
         return 2
-    if change.action is Action.CREATE:
+    if granted:
         return 3
+    if change.action is Action.CREATE:
+        return 4
     before, after = change.before or {}, change.after or {}
     changed = {name for name in after if before.get(name) != after[name]}
     if "level" in changed:
-        return 4
-    return 5 if "role" in changed else 6
+        return 5
+    return 6 if "role" in changed else 7
 
 
 def riskiest_first(changes: tuple[Change, ...]) -> list[Change]:
@@ -204,10 +238,10 @@ class Hunk:
     lines: tuple[str, ...]
 
 
-def hunks(plan: Plan) -> list[Hunk]:
+def hunks(plan: Plan, mode: Mode = "plan") -> list[Hunk]:
     """Each changed resource, riskiest first, with its fields' values."""
     return [
-        Hunk(change, address_line(change), tuple(diff_lines(change)))
+        Hunk(change, address_line(change), tuple(diff_lines(change, mode)))
         for change in riskiest_first(plan.changes)
     ]
 
@@ -230,12 +264,29 @@ def call_line(call: Call) -> str:
 
 def address_line(change: Change) -> str:
     """`~ Role/Name`, with the name a role is renamed from, flagged when the change grants
-    administrative privileges."""
+    administrative privileges, or when the portal grants some that Git does not."""
     admin = granted_admin(change)
-    named = ", ".join(admin[:3]) + (f" and {len(admin) - 3} more" if len(admin) > 3 else "")
-    flag = f"  (grants administrative privileges: {named})" if admin else ""
+    flag = f"  (grants administrative privileges: {_some(admin, 3)})" if admin else ""
     renamed = f" (renamed from {change.renamedFrom})" if change.renamedFrom is not None else ""
-    return safe(f"{SIGNS[change.action]} {change.address}{renamed}{flag}")
+    line = f"{SIGNS[change.action]} {change.address}{renamed}{flag}"
+    return safe(line + live_admin_flag(change))
+
+
+def live_admin_flag(change: Change) -> str:
+    """`  [administrative] portal:admin:deleteUsers granted on the portal, not in Git;
+    held by carol, dave`, or nothing."""
+    live = change.administrative
+    if live is None:
+        return ""
+    held = f"held by {_some(live.holders, NAMED_HOLDERS)}" if live.holders else "held by nobody"
+    return (
+        f"  [administrative] {_some(live.privileges, 3)} granted on the portal, not in Git; {held}"
+    )
+
+
+def _some(names: Sequence[str], shown: int) -> str:
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 IGNORED_TITLE = "Ignored by the manifests' ignore rules (neither changed nor drift):"
@@ -282,10 +333,14 @@ def _drift_line(plan: Plan) -> str:
     counts = plan.summary()
     if not plan.changes:
         return "No drift. The portal matches the manifests."
-    return (
+    line = (
         f"Drift: {len(plan.changes)} resource(s) differ: {counts['create']} missing, "
         f"{counts['update']} changed, {counts['delete']} to remove."
     )
+    administrative = sum(1 for c in plan.changes if c.administrative is not None)
+    if administrative:
+        line += f" {administrative} administrative: privileges granted on the portal, not in Git."
+    return line
 
 
 def _plan_line(plan: Plan) -> str:

@@ -95,19 +95,19 @@ def _capped(items: list[str], room: int) -> list[str]:
     return shown
 
 
-def _change_blocks(plan: Plan, room: int) -> list[str]:
+def _change_blocks(plan: Plan, mode: Mode, room: int) -> list[str]:
     """Each change with its fields' values, or, when those do not fit in `room`
     characters, each change in one line (the plan JSON holds the values)."""
-    blocks = full_blocks(plan)
+    blocks = full_blocks(plan, mode)
     if sum(len(b) + 1 for b in blocks) <= room:
         return blocks
-    return [compact_line(change) for change in riskiest_first(plan.changes)]
+    return [compact_line(change, mode) for change in riskiest_first(plan.changes)]
 
 
-def full_blocks(plan: Plan) -> list[str]:
+def full_blocks(plan: Plan, mode: Mode = "plan") -> list[str]:
     """Each change, riskiest first, with its fields' values as a diff hunk."""
     blocks = []
-    for hunk in hunks(plan):
+    for hunk in hunks(plan, mode):
         # An update's own line is a hunk header (`@@`), coloured but neither + nor -.
         head = f"@@ {hunk.head} @@" if hunk.change.action is Action.UPDATE else hunk.head
         blocks.append("\n".join([head, *hunk.lines]))
@@ -119,7 +119,7 @@ def render_markdown(plan: Plan, mode: Mode = "plan", *, limit: int = LIMIT) -> s
     of a plan with errors are not shown: nothing can be applied)."""
     parts = head_lines(plan, mode, limit)
     room = limit - RESERVE - sum(len(p) + 1 for p in parts)
-    sections = [("Changes", "diff", _change_blocks(plan, room))]
+    sections = [("Changes", "diff", _change_blocks(plan, mode, room))]
     if mode == "plan" and not plan.errors:
         sections.append(("Calls", "text", [call_line(c) for c in plan.calls]))
     budget = limit - RESERVE - sum(len(p) + 1 for p in parts)

@@ -65,7 +65,7 @@ def _part(plan: Plan, mode: Mode, index: int, count: int, body: list[str]) -> st
 
 
 def _sections(plan: Plan, mode: Mode) -> list[_Section]:
-    blocks = full_blocks(plan)
+    blocks = full_blocks(plan, mode)
     sections = [_Section("Changes", fence_for(blocks), blocks, folded=False)]
     if mode == "plan" and not plan.errors:
         calls = [call_line(c) for c in plan.calls]

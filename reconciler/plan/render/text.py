@@ -19,6 +19,7 @@ from reconciler.plan.render.lines import (
     information_line,
     kind_counts,
     problem_line,
+    riskiest_first,
     summary_line,
 )
 from reconciler.shown import safe
@@ -64,10 +65,12 @@ def _changes(plan: Plan, mode: Mode) -> list[Line]:
     out: list[Line] = []
     if mode == "drift" and plan.changes:
         out.append(("Differences from the manifests (live → desired):", "bold"))
-    for change in plan.changes:
+    # A drift report, riskiest first: an administrative grant made outside Git leads.
+    changes = riskiest_first(plan.changes) if mode == "drift" else plan.changes
+    for change in changes:
         style = STYLES[change.action]
         out.append((f"  {address_line(change)}", style))
-        out.extend((f"      {line}", None) for line in field_lines(change))
+        out.extend((f"      {line}", None) for line in field_lines(change, mode))
     return [*out, ("", None)] if out else out
 
 
