@@ -20,7 +20,6 @@ Rules, each a problem naming the overlay's and the base's file and line:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +29,7 @@ from reconciler.manifest import yamltree
 from reconciler.manifest.models import API_VERSION
 from reconciler.manifest.problems import Problem, field_path
 from reconciler.manifest.raw import KeyPath, Raw, tagged
+from reconciler.names import ANY_CASE, did_you_mean
 
 # Fields of a document that are its own, never merged: its identity and whom it is for.
 _OWN: frozenset[KeyPath] = frozenset(
@@ -124,11 +124,7 @@ def _no_base(
 
 
 def _suggestion(name: str, names: list[str]) -> str:
-    folded = {n.casefold(): n for n in names}
-    close = folded.get(name.casefold()) or next(
-        iter(difflib.get_close_matches(name, names, n=1, cutoff=0.6)), None
-    )
-    return f" (did you mean {close!r}?)" if close else ""
+    return did_you_mean(name, names, ANY_CASE)
 
 
 def _refuse(merged: Merged, document: Raw, path: KeyPath, message: str) -> None:

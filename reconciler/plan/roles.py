@@ -13,6 +13,7 @@ from typing import Any
 
 from reconciler import catalog
 from reconciler.kinds.forms import MEMBER, ROLE
+from reconciler.names import ROLE_NAMES
 from reconciler.operations import OperationName, call_key
 from reconciler.plan.diff import created, deleted, diff_record
 from reconciler.plan.draft import Draft
@@ -73,9 +74,8 @@ def _create(draft: Draft, want: Role) -> None:
 
 
 def _live_twin(draft: Draft, name: str) -> str | None:
-    """A live role whose name differs from `name` only in case."""
-    folded = name.casefold()
-    twins = (live for live in draft.live.roles if live.casefold() == folded and live != name)
+    """A live role whose name is `name` under the identity rule, spelled otherwise."""
+    twins = (live for live in ROLE_NAMES.spellings(name, draft.live.roles) if live != name)
     return next(twins, None)
 
 
@@ -157,7 +157,7 @@ def plan_role_deletions(draft: Draft) -> None:
         if not draft.desired.roles[name].present and have is not None:
             _delete(draft, have, name, "assign them another role in a Members document")
     undeclared = undeclared_roles(draft)
-    _warn_unmatched_keeps(draft)
+    _check_keeps(draft)
     if draft.desired.portal.pruneRoles:
         for name in undeclared:
             _delete(
@@ -176,31 +176,29 @@ def undeclared_roles(draft: Draft) -> list[str]:
     in any case), other than the Portal's keepRoles and the pre-built roles."""
     portal = draft.desired.portal
     previous = draft.desired.previousNames
-    declared = {
-        spelled.casefold()
-        for name in draft.desired.roles
-        for spelled in (name, *previous.get(name, ()))
-    }
-    kept = {name.casefold() for name in portal.keepRoles}
+    declared = ROLE_NAMES.keys(
+        spelled for name in draft.desired.roles for spelled in (name, *previous.get(name, ()))
+    )
+    kept = ROLE_NAMES.keys(portal.keepRoles)
     prebuilt = {role.id for role in catalog.PREBUILT_ROLES}
     return sorted(
         name
         for name, role in draft.live.roles.items()
         if role.editable
         and role.id not in prebuilt
-        and name.casefold() not in declared | kept
+        and ROLE_NAMES.key(name) not in declared | kept
         and role.id not in portal.keepRoles
     )
 
 
-def _warn_unmatched_keeps(draft: Draft) -> None:
+def _check_keeps(draft: Draft) -> None:
     """A keepRoles entry that names no role is likely misspelt, and the role it meant to
     keep is pruned: say so beside the deletion."""
     live = draft.live.roles.values()
-    known = {role.name.casefold() for role in live} | {role.id for role in live if role.id}
-    known |= {name.casefold() for name in draft.desired.roles}
+    ids = {role.id for role in live if role.id}
+    names = {role.name for role in live} | set(draft.desired.roles)
     for kept in sorted(draft.desired.portal.keepRoles):
-        if kept.casefold() not in known and kept not in known:
+        if kept not in ids and not ROLE_NAMES.spellings(kept, names):
             draft.warn("Portal", f"keepRoles: {kept!r} names no role on the portal")
 
 
