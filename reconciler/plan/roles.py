@@ -13,7 +13,7 @@ from typing import Any
 
 from reconciler import catalog
 from reconciler.kinds.forms import MEMBER, ROLE
-from reconciler.names import ROLE_NAMES
+from reconciler.names import ROLE_NAMES, did_you_mean
 from reconciler.operations import OperationName, call_key
 from reconciler.plan.diff import created, deleted, diff_record
 from reconciler.plan.draft import Draft
@@ -192,14 +192,22 @@ def undeclared_roles(draft: Draft) -> list[str]:
 
 
 def _check_keeps(draft: Draft) -> None:
-    """A keepRoles entry that names no role is likely misspelt, and the role it meant to
-    keep is pruned: say so beside the deletion."""
+    """A keepRoles entry that names no live or declared role is likely misspelt, and the
+    role it meant to keep would be pruned: with pruneRoles an error (nothing is deleted
+    that the Portal meant to keep), otherwise a warning; each with a did-you-mean."""
     live = draft.live.roles.values()
     ids = {role.id for role in live if role.id}
     names = {role.name for role in live} | set(draft.desired.roles)
+    prune = draft.desired.portal.pruneRoles
     for kept in sorted(draft.desired.portal.keepRoles):
-        if kept not in ids and not ROLE_NAMES.spellings(kept, names):
-            draft.warn("Portal", f"keepRoles: {kept!r} names no role on the portal")
+        if kept in ids or ROLE_NAMES.spellings(kept, names):
+            continue
+        message = f"keepRoles: {kept!r} names no role on the portal or in the manifests"
+        hint = did_you_mean(kept, names, ROLE_NAMES)
+        if prune:
+            draft.error("Portal", f"{message}{hint}; correct it, or drop it from keepRoles")
+        else:
+            draft.warn("Portal", f"{message}{hint}")
 
 
 def _delete(draft: Draft, have: Role, name: str, remedy: str) -> None:

@@ -70,3 +70,23 @@ def test_a_role_declared_absent_in_another_case_is_deleted(
     assert again.returncode == 0, output_of(again)
     drift = portal.orgctl("drift", folder, portal="hq")
     assert drift.returncode == 0, output_of(drift)
+
+
+def test_a_misspelt_kept_role_under_prune_stops_the_plan_that_would_delete_it(
+    portal: World, tmp_path: Path
+) -> None:
+    folder = _manifests(tmp_path, "alpha", prune=True)
+    portal_file = folder / "portal.yaml"
+    text = portal_file.read_text().replace("keepRoles: [Analyst]", "keepRoles: [Legacy Veiwer]")
+    portal_file.write_text(text)
+    before = portal.api("hq").snapshot()
+
+    planned = portal.orgctl("plan", folder, "--format", "json", portal="hq")
+    assert planned.returncode == 1, output_of(planned)
+    assert [e["message"] for e in plan_json(planned)["errors"]] == [
+        "keepRoles: 'Legacy Veiwer' names no role on the portal or in the manifests"
+        " (did you mean 'Legacy Viewer'?); correct it, or drop it from keepRoles"
+    ]
+    applied = portal.orgctl("apply", folder, "--auto-approve", portal="hq")
+    assert applied.returncode == 1, output_of(applied)
+    assert portal.api("hq").snapshot() == before
