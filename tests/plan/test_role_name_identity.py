@@ -14,7 +14,10 @@ from reconciler.names import ROLE_NAMES, USERNAMES
 from reconciler.plan.model import Action, Plan
 from reconciler.plan.planner import build_plan
 from reconciler.state import LiveState, Member, Role
+from tests.cli import env_with, orgctl, output_of
 from tests.plan.world import NOW, hq_desired, hq_live
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "invalid"
 
 LEGACY_ID = "r0000000000002"
 
@@ -116,3 +119,16 @@ def test_adopting_a_role_in_another_case_writes_the_live_role(tmp_path: Path) ->
         "description": "Old viewers",
         "privileges": ["portal:user:viewOrgItems"],
     }
+
+
+def test_validate_refuses_a_member_on_a_role_declared_absent_in_another_case(
+    tmp_path: Path,
+) -> None:
+    fixture = FIXTURES / "members-role-declared-absent"
+    for source in fixture.iterdir():
+        (tmp_path / source.name).write_text(source.read_text())
+    members = tmp_path / "members.yaml"
+    members.write_text(members.read_text().replace("role: Legacy Viewer", "role: LEGACY VIEWER"))
+    checked = orgctl("validate", tmp_path, env=env_with())
+    assert checked.returncode == 1, output_of(checked)
+    assert "'LEGACY VIEWER' is declared absent (at" in checked.stdout + checked.stderr
