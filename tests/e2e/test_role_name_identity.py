@@ -62,6 +62,9 @@ def test_a_role_declared_absent_in_another_case_is_deleted(
 ) -> None:
     folder = _manifests(tmp_path, absent_as, prune=prune)
     assert _deleted(folder, portal) == deleted
+    drifted = portal.orgctl("drift", folder, portal="hq")
+    assert drifted.returncode == 2, output_of(drifted)
+    assert f"Role/{absent_as}" in drifted.stdout
 
     applied = portal.orgctl("apply", folder, "--auto-approve", portal="hq")
     assert applied.returncode == 0, output_of(applied)
