@@ -40,24 +40,28 @@ class NameRule:
     def keys(self, names: Iterable[str]) -> set[str]:
         return {self.key(name) for name in names}
 
-    def spellings(self, name: str, names: Iterable[str]) -> list[str]:
+    def spelled(self, names: Iterable[str]) -> Spellings:
+        """`names` indexed by identity, for many lookups in one collection (a portal's
+        thousand roles against a thousand declared ones stay linear)."""
+        by_key: dict[str, list[str]] = {}
+        for name in names:
+            by_key.setdefault(self.key(name), []).append(name)
+        return Spellings(self, {key: tuple(sorted(found)) for key, found in by_key.items()})
+
+    def spellings(self, name: str, names: Iterable[str]) -> tuple[str, ...]:
         """Every spelling of `name` among `names`, sorted."""
-        wanted = self.key(name)
-        return sorted(found for found in names if self.key(found) == wanted)
+        return self.spelled(names).of(name)
 
     def resolve(self, name: str, names: Iterable[str]) -> str | None:
-        """The one spelling of `name` among `names`: itself when present, else its only
-        other spelling; None when there is none, or several and none exact (the caller
-        decides what such an ambiguity means)."""
-        found = self.spellings(name, names)
-        if name in found:
-            return name
-        return found[0] if len(found) == 1 else None
+        """The one spelling of `name` among `names` (see `Spellings.resolve`)."""
+        return self.spelled(names).resolve(name)
 
     def lookup(self, name: str, mapping: Mapping[str, T]) -> T | None:
-        """The entry of `mapping` named `name` under this rule (see `resolve`)."""
-        spelled = self.resolve(name, mapping)
-        return None if spelled is None else mapping[spelled]
+        """The entry of `mapping` named `name` under this rule (see `Spellings.resolve`)."""
+        if name in mapping:
+            return mapping[name]
+        found = self.resolve(name, mapping)
+        return None if found is None else mapping[found]
 
     def closest(self, name: str, names: Iterable[str]) -> str | None:
         """What `name` most likely meant among `names`, for a did-you-mean: its own
@@ -69,6 +73,27 @@ class NameRule:
         by_key = {self.key(candidate): candidate for candidate in candidates}
         near = difflib.get_close_matches(self.key(name), list(by_key), n=1, cutoff=0.6)
         return by_key[near[0]] if near else None
+
+
+@dataclass(frozen=True, slots=True)
+class Spellings:
+    """Names by their identity under `rule`."""
+
+    rule: NameRule
+    by_key: Mapping[str, tuple[str, ...]]
+
+    def of(self, name: str) -> tuple[str, ...]:
+        """Every spelling of `name`, sorted."""
+        return self.by_key.get(self.rule.key(name), ())
+
+    def resolve(self, name: str) -> str | None:
+        """The one spelling of `name`: itself when present, else its only other spelling;
+        None when there is none, or several and none exact (the caller decides what such
+        an ambiguity means)."""
+        found = self.of(name)
+        if name in found:
+            return name
+        return found[0] if len(found) == 1 else None
 
 
 ROLE_NAMES = NameRule("role name", str.casefold)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler import catalog
-from reconciler.names import ROLE_NAMES
+from reconciler.names import ROLE_NAMES, Spellings
 from reconciler.plan.draft import Draft
 from reconciler.plan.roles import role_address
 from reconciler.state import LiveState, Role
@@ -31,9 +31,10 @@ def resolve_renames(draft: Draft) -> None:
     (`draft.live` becomes a copy); two live roles matching one declaration are an error
     naming both."""
     filed: dict[str, str] = {}  # live name -> declared name
+    live = ROLE_NAMES.spelled(draft.live.roles)
     for name, want in sorted(draft.desired.roles.items()):
         previous = draft.desired.previousNames.get(name, ()) if want.present else ()
-        matches = _matches(name, previous, draft.live.roles)
+        matches = _matches(name, previous, live)
         if name in matches:
             matches = [name, *(m for m in matches if not ROLE_NAMES.same(m, name))]
         if len(matches) > 1:
@@ -52,13 +53,12 @@ def _spell_member_roles(draft: Draft) -> None:
     live: `role: field analyst` is the role `Field Analyst` (`draft.desired` becomes a
     copy when one differs), so the comparison with the live assignment sees one name."""
     desired = draft.desired
+    declared, live = ROLE_NAMES.spelled(desired.roles), ROLE_NAMES.spelled(draft.live.roles)
     respelled = {}
     for username, member in desired.members.items():
         if member.role is None or member.role in catalog.BUILTIN_ROLES:
             continue
-        known = ROLE_NAMES.resolve(member.role, desired.roles) or ROLE_NAMES.resolve(
-            member.role, draft.live.roles
-        )
+        known = declared.resolve(member.role) or live.resolve(member.role)
         if known is not None and known != member.role:
             respelled[username] = replace(member, role=known)
     if respelled:
@@ -72,12 +72,11 @@ def _filed(name: str, live_name: str, previous: tuple[str, ...], present: bool) 
     return not present or ROLE_NAMES.key(live_name) in ROLE_NAMES.keys(previous)
 
 
-def _matches(name: str, previous: tuple[str, ...], live: dict[str, Role]) -> list[str]:
+def _matches(name: str, previous: tuple[str, ...], live: Spellings) -> list[str]:
     """The live roles named like `name` or one of its `previous` names under the identity
     rule: a rename to a name the portal holds in another case would be refused, so such a
     role matches too."""
-    wanted = ROLE_NAMES.keys((name, *previous))
-    return sorted(live_name for live_name in live if ROLE_NAMES.key(live_name) in wanted)
+    return sorted({found for spelled in (name, *previous) for found in live.of(spelled)})
 
 
 def _ambiguous(name: str, matches: list[str], live: dict[str, Role], renaming: bool) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from reconciler import catalog
 from reconciler.kinds.forms import MEMBER, ROLE
-from reconciler.names import ROLE_NAMES, did_you_mean
+from reconciler.names import ROLE_NAMES, Spellings, did_you_mean
 from reconciler.operations import OperationName, call_key
 from reconciler.plan.diff import created, deleted, diff_record
 from reconciler.plan.draft import Draft
@@ -34,6 +34,7 @@ def _fields(role: Role) -> dict[str, Any]:
 
 
 def plan_roles(draft: Draft) -> None:
+    live = ROLE_NAMES.spelled(draft.live.roles)
     for name in sorted(draft.desired.roles):
         want = draft.desired.roles[name]
         have = draft.live.roles.get(name)
@@ -42,14 +43,14 @@ def plan_roles(draft: Draft) -> None:
         if have is None:
             # Created as declared: ignoreChanges spares the fields of a role that exists.
             declared = draft.desired.declared
-            _create(draft, declared.roles.get(name, want) if declared else want)
+            _create(draft, declared.roles.get(name, want) if declared else want, live)
         else:
             _update(draft, want, have)
 
 
-def _create(draft: Draft, want: Role) -> None:
+def _create(draft: Draft, want: Role, live: Spellings) -> None:
     address = role_address(want.name)
-    twin = _live_twin(draft, want.name)
+    twin = next((found for found in live.of(want.name) if found != want.name), None)
     if twin is not None:
         draft.error(
             address,
@@ -71,12 +72,6 @@ def _create(draft: Draft, want: Role) -> None:
             ids={"roleId": Ref(address)},
             after=(create,),
         )
-
-
-def _live_twin(draft: Draft, name: str) -> str | None:
-    """A live role whose name is `name` under the identity rule, spelled otherwise."""
-    twins = (live for live in ROLE_NAMES.spellings(name, draft.live.roles) if live != name)
-    return next(twins, None)
 
 
 def _update(draft: Draft, want: Role, have: Role) -> None:
@@ -198,9 +193,10 @@ def _check_keeps(draft: Draft) -> None:
     live = draft.live.roles.values()
     ids = {role.id for role in live if role.id}
     names = {role.name for role in live} | set(draft.desired.roles)
+    known = ROLE_NAMES.spelled(names)
     prune = draft.desired.portal.pruneRoles
     for kept in sorted(draft.desired.portal.keepRoles):
-        if kept in ids or ROLE_NAMES.spellings(kept, names):
+        if kept in ids or known.of(kept):
             continue
         message = f"keepRoles: {kept!r} names no role on the portal or in the manifests"
         hint = did_you_mean(kept, names, ROLE_NAMES)
