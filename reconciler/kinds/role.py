@@ -209,24 +209,38 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
 
 
 def _export(given: ExportInput) -> ExportPart:
-    roles = role_documents(given.live)
+    roles, twins = _exported_roles(given.live)
+    documents = [role_document(role) for role in roles]
     fixed = sorted(r.name for r in given.live.roles.values() if not r.editable)
     notes = (
         [f"pre-built roles that cannot be edited, left out: {', '.join(fixed)}"] if fixed else []
     )
-    return ExportPart(roles, notes, counted(len(roles), "role"))
+    if twins:
+        notes.append(
+            "roles whose names differ only in case are one role to the portal (ROLE_1001),"
+            f" so one document each; left out: {', '.join(twins)}"
+        )
+    return ExportPart(documents, notes, counted(len(documents), "role"))
 
 
 # --- export, adopt ----------------------------------------------------------------------------
 
 
-def role_documents(live: LiveState) -> list[Exported]:
-    """One document per editable custom role, by name."""
-    return [
-        role_document(role)
-        for role in sorted(live.roles.values(), key=lambda r: r.name)
-        if role.editable
-    ]
+def _exported_roles(live: LiveState) -> tuple[list[state.Role], list[str]]:
+    """The editable custom roles, by name, and those left out: of live roles that are one
+    under the identity rule (which a portal should never hold), the first by name, as
+    the manifests can declare one (validate refuses the others)."""
+    kept: dict[str, state.Role] = {}
+    twins = []
+    for role in sorted(live.roles.values(), key=lambda r: r.name):
+        key = ROLE_NAMES.key(role.name)
+        if not role.editable:
+            continue
+        if key in kept:
+            twins.append(f"{role.name!r} (as {kept[key].name!r})")
+        else:
+            kept[key] = role
+    return list(kept.values()), twins
 
 
 def role_document(role: state.Role) -> Exported:

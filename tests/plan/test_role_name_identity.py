@@ -10,11 +10,13 @@ from pathlib import Path
 from reconciler.adopt.addresses import parse_address
 from reconciler.adopt.adopter import adopt
 from reconciler.adopt.files import ManifestFiles
+from reconciler.export import write_manifests
 from reconciler.names import ROLE_NAMES, USERNAMES
 from reconciler.plan.model import Action, Plan
 from reconciler.plan.planner import build_plan
-from reconciler.state import LiveState, Member, Role
+from reconciler.state import Auth, LiveState, Member, Role
 from tests.cli import env_with, orgctl, output_of
+from tests.export import worlds as export_worlds
 from tests.plan.world import NOW, hq_desired, hq_live
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "invalid"
@@ -132,3 +134,23 @@ def test_validate_refuses_a_member_on_a_role_declared_absent_in_another_case(
     checked = orgctl("validate", tmp_path, env=env_with())
     assert checked.returncode == 1, output_of(checked)
     assert "'LEGACY VIEWER' is declared absent (at" in checked.stdout + checked.stderr
+
+
+def test_export_of_live_roles_one_in_any_case_writes_one_that_validates(tmp_path: Path) -> None:
+    """A portal should never hold both (ROLE_1001); a hostile or broken one may. The
+    manifests can declare one of them: export writes the first by name and says so."""
+    live = export_worlds.hq()
+    live.roles["LEGACY VIEWER"] = Role("LEGACY VIEWER", "twin", frozenset(), id="rtwin")
+    summary = write_manifests(
+        live,
+        tmp_path,
+        portal_url="http://127.0.0.1:8080/hq/sharing/rest",
+        admin_url=None,
+        auth=Auth(tokenEnv="ORGCTL_TOKEN"),
+    )
+    assert (
+        "roles whose names differ only in case are one role to the portal (ROLE_1001), so one"
+        " document each; left out: 'Legacy Viewer' (as 'LEGACY VIEWER')"
+    ) in summary.notes
+    checked = orgctl("validate", tmp_path, env=env_with())
+    assert checked.returncode == 0, output_of(checked)
