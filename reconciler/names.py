@@ -1,12 +1,12 @@
 """The one identity rule for each kind's names: which spellings name the same resource.
 
 Role names are one identity regardless of case, as the portal keeps them: createRole and a
-role's update refuse a name that another role holds in any case (ROLE_1001, docs/rules.md),
-so `Alpha`, `alpha` and `ALPHA` are one role. Every comparison of role names (validate's
-uniqueness, a role declared absent, pruneRoles and keepRoles, previousNames, a member's
-role, adopt) goes through `ROLE_NAMES`; a new comparison that folds case by itself would
-let one of them drift from the others, which is how a role declared absent in another case
-was once never deleted.
+role's update refuse a name that another role holds in any case (ROLE_1001, as the
+reference service answers it, orgctl_service/roles.py), so `Alpha`, `alpha` and `ALPHA`
+are one role. Every comparison of role names (validate's uniqueness, a role declared
+absent, pruneRoles and keepRoles, previousNames, a member's role, adopt, export) goes
+through `ROLE_NAMES`; a comparison that folds case by itself drifts from the others, which
+is how a role declared absent in another case was once never deleted.
 
 Usernames compare exactly (`USERNAMES`): the spec says nothing, the reference service
 keeps them as given, and the vendor's clients treat them as case sensitive
