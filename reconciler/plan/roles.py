@@ -221,7 +221,9 @@ def _delete(draft: Draft, have: Role, name: str, remedy: str) -> None:
         for user in sorted(draft.live.members)
         if draft.live.members[user].role == name
     )
-    draft.changes.append(deleted(address, _fields(have)))
+    # A role declared absent in another case than the portal's: the reader sees which.
+    spelled = {"name": have.name} if have.name != name else {}
+    draft.changes.append(deleted(address, {**spelled, **_fields(have)}))
     draft.call(
         address,
         OperationName.DELETE_ROLE,

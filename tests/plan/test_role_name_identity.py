@@ -49,6 +49,12 @@ def test_a_role_declared_absent_in_another_case_is_deleted() -> None:
     plan = plan_for(Role("legacy viewer", present=False))
     assert not plan.errors
     assert _deleted(plan) == [("Role/legacy viewer", LEGACY_ID)]
+    [change] = plan.changes
+    assert change.before == {
+        "name": "Legacy Viewer",
+        "description": "Old viewers",
+        "privileges": ["portal:user:viewOrgItems"],
+    }
 
 
 def test_a_pruned_portal_deletes_a_role_declared_absent_in_another_case() -> None:
