@@ -16,6 +16,7 @@ from reconciler.errors import UserError
 from reconciler.kinds.registry import kind_named
 from reconciler.manifest.loader import manifest_files
 from reconciler.manifest.writer import manifest_yaml, to_node
+from reconciler.names import IDS, NameRule
 
 
 @dataclass(slots=True)
@@ -43,10 +44,13 @@ class ManifestFiles:
                 if isinstance(document, CommentedMap) and document.get("kind") == kind:
                     yield path, document
 
-    def find(self, kind: str, identity: str, key: str = "name") -> tuple[Path, CommentedMap] | None:
-        """The document of `kind` whose identity (its metadata's `key`) is `identity`."""
+    def find(
+        self, kind: str, identity: str, key: str = "name", rule: NameRule = IDS
+    ) -> tuple[Path, CommentedMap] | None:
+        """The document of `kind` whose identity (its metadata's `key`) is `identity` under
+        the kind's `rule` for its names."""
         for path, document in self.documents(kind):
-            if str((document.get("metadata") or {}).get(key)) == identity:
+            if rule.same(str((document.get("metadata") or {}).get(key)), identity):
                 return path, document
         return None
 

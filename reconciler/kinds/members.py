@@ -36,6 +36,7 @@ from reconciler.manifest.member_roles import KnownRoles, known_roles, unknown_ro
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import FlowMap, to_node
+from reconciler.names import ROLE_NAMES, USERNAMES
 from reconciler.operations import OperationName, availability_problem
 from reconciler.plan.members import plan_members
 from reconciler.state import DesiredState, LiveState
@@ -67,7 +68,7 @@ _model = model_reader(Members)
 
 def _identities(document: Document) -> Iterator[Identity]:
     for username in _model(document).spec.members:
-        yield Identity("username", document, ("spec", "members", username), username)
+        yield Identity("username", document, ("spec", "members", username), username, USERNAMES.key)
 
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
@@ -84,12 +85,13 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
                 (*where, "level"),
                 f"level 1 needs a custom role; built-in role {member.role!r} is always level 2",
             )
-        if member.role in absent:
+        key = ROLE_NAMES.key(member.role) if member.role else None
+        if key in absent:
             yield document.problem(
                 (*where, "role"),
-                f"role {member.role!r} is declared absent (at {at(absent[member.role])})",
+                f"role {member.role!r} is declared absent (at {at(absent[key])})",
             )
-        renamed = renamed_roles(context).get(member.role.casefold()) if member.role else None
+        renamed = renamed_roles(context).get(key) if key else None
         if renamed is not None and member.role != renamed.name:
             yield document.problem(
                 (*where, "role"),

@@ -33,6 +33,7 @@ from reconciler.manifest.ignoring import pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.writer import to_node
+from reconciler.names import ROLE_NAMES
 from reconciler.plan.roles import plan_role_deletions, plan_roles
 from reconciler.state import DesiredState, LiveState
 
@@ -74,16 +75,16 @@ _model = model_reader(Role)
 
 
 def _identities(document: Document) -> Iterator[Identity]:
-    # The service keeps role names unique regardless of case (ROLE_1001).
-    yield Identity("role", document, ("metadata", "name"), document.name, str.casefold)
+    yield Identity("role", document, ("metadata", "name"), document.name, ROLE_NAMES.key)
 
 
 def absent_roles(context: RuleContext) -> dict[str, Document]:
-    """The roles the manifest set declares absent, by name (a member may not hold one)."""
+    """The roles the manifest set declares absent, by `ROLE_NAMES` key (a member may not
+    hold one, in any spelling)."""
     found = context.memo.get("absent roles")
     if found is None:
         found = context.memo["absent roles"] = {
-            d.name: d
+            ROLE_NAMES.key(d.name): d
             for d in context.documents
             if isinstance(d.model, Role) and d.model.spec.state == "absent"
         }
@@ -91,24 +92,23 @@ def absent_roles(context: RuleContext) -> dict[str, Document]:
 
 
 def renamed_roles(context: RuleContext) -> dict[str, Document]:
-    """The declared roles by each of their previous names, case-folded (the service
-    compares role names regardless of case)."""
+    """The declared roles by the `ROLE_NAMES` key of each of their previous names."""
     found = context.memo.get("renamed roles")
     if found is None:
         found = context.memo["renamed roles"] = {}
         for d in context.documents:
             if isinstance(d.model, Role):
                 for previous in d.model.metadata.previousNames:
-                    found.setdefault(previous.casefold(), d)
+                    found.setdefault(ROLE_NAMES.key(previous), d)
     return found
 
 
 def _declared_roles(context: RuleContext) -> dict[str, Document]:
-    """The declared roles by name, case-folded."""
+    """The declared roles by the `ROLE_NAMES` key of their name."""
     found = context.memo.get("declared roles")
     if found is None:
         found = context.memo["declared roles"] = {
-            d.name.casefold(): d for d in context.documents if isinstance(d.model, Role)
+            ROLE_NAMES.key(d.name): d for d in context.documents if isinstance(d.model, Role)
         }
     return found
 
@@ -120,7 +120,7 @@ def _previous_names(document: Document, context: RuleContext) -> Iterator[Proble
     seen: set[str] = set()
     for index, previous in enumerate(_model(document).metadata.previousNames):
         where = ("metadata", "previousNames", index)
-        folded = previous.casefold()
+        folded = ROLE_NAMES.key(previous)
         other = _declared_roles(context).get(folded)
         claimed = renamed_roles(context).get(folded)
         if previous == name:
@@ -209,24 +209,38 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
 
 
 def _export(given: ExportInput) -> ExportPart:
-    roles = role_documents(given.live)
+    roles, twins = _exported_roles(given.live)
+    documents = [role_document(role) for role in roles]
     fixed = sorted(r.name for r in given.live.roles.values() if not r.editable)
     notes = (
         [f"pre-built roles that cannot be edited, left out: {', '.join(fixed)}"] if fixed else []
     )
-    return ExportPart(roles, notes, counted(len(roles), "role"))
+    if twins:
+        notes.append(
+            "roles whose names differ only in case are one role to the portal (ROLE_1001),"
+            f" so one document each; left out: {', '.join(twins)}"
+        )
+    return ExportPart(documents, notes, counted(len(documents), "role"))
 
 
 # --- export, adopt ----------------------------------------------------------------------------
 
 
-def role_documents(live: LiveState) -> list[Exported]:
-    """One document per editable custom role, by name."""
-    return [
-        role_document(role)
-        for role in sorted(live.roles.values(), key=lambda r: r.name)
-        if role.editable
-    ]
+def _exported_roles(live: LiveState) -> tuple[list[state.Role], list[str]]:
+    """The editable custom roles, by name, and those left out: of live roles that are one
+    under the identity rule (which a portal should never hold), the first by name, as
+    the manifests can declare one (validate refuses the others)."""
+    kept: dict[str, state.Role] = {}
+    twins = []
+    for role in sorted(live.roles.values(), key=lambda r: r.name):
+        key = ROLE_NAMES.key(role.name)
+        if not role.editable:
+            continue
+        if key in kept:
+            twins.append(f"{role.name!r} (as {kept[key].name!r})")
+        else:
+            kept[key] = role
+    return list(kept.values()), twins
 
 
 def role_document(role: state.Role) -> Exported:
@@ -235,8 +249,8 @@ def role_document(role: state.Role) -> Exported:
 
 
 def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
-    role = live.roles.get(address.key)
-    found = files.find(NAME, address.key)
+    role = ROLE_NAMES.lookup(address.key, live.roles)
+    found = files.find(NAME, address.key, rule=ROLE_NAMES)
     if role is not None and not role.editable:
         raise UserError(f"{address}: a pre-built role that cannot be edited; nothing to adopt")
     if found is None:
@@ -245,24 +259,38 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
         return added(address, files.append(role_document(role)))
     path, document = found
     spec = document.setdefault("spec", CommentedMap())
-    role = role or _renamed_from(live, document.get("metadata"))
+    metadata = document.get("metadata")
+    role = role or _renamed_from(live, metadata)
     if role is None:
         return outcome(address, path, _mark_absent(spec), files)
+    # The live role in another case is this role: its spelling is the portal's value.
+    spelled = _spell_as_live(metadata, role.name)
     live_spec = role_document(role)["spec"]
     if spec.get("state") == "absent":
         del spec["state"]
         for key, value in live_spec.items():
             spec[key] = to_node(value)
-        return outcome(address, path, ["state", *live_spec], files)
-    return outcome(address, path, merge_declared(spec, live_spec), files)
+        return outcome(address, path, [*spelled, "state", *live_spec], files)
+    return outcome(address, path, [*spelled, *merge_declared(spec, live_spec)], files)
+
+
+def _spell_as_live(metadata: Any, live_name: str) -> list[str]:
+    """Write the live spelling of the role's name, unless it is spelled so, or the live
+    role is a previous name (a rename the manifests still want)."""
+    if not isinstance(metadata, dict) or metadata.get("name") == live_name:
+        return []
+    if not ROLE_NAMES.same(str(metadata.get("name")), live_name):
+        return []
+    metadata["name"] = live_name
+    return ["name"]
 
 
 def _renamed_from(live: LiveState, metadata: Any) -> state.Role | None:
     """The one live role still named like one of the document's previousNames: a rename
     not yet applied, whose live values are the role's (its name and previousNames stay)."""
     listed = metadata.get("previousNames") if isinstance(metadata, dict) else None
-    previous = {str(name).casefold() for name in listed or ()}
-    found = [role for name, role in live.roles.items() if name.casefold() in previous]
+    previous = ROLE_NAMES.keys(str(name) for name in listed or ())
+    found = [role for name, role in live.roles.items() if ROLE_NAMES.key(name) in previous]
     return found[0] if len(found) == 1 else None
 
 

@@ -44,6 +44,9 @@ class Draft:
     final_roles: dict[str, str | None] = field(default_factory=dict)
     # The live custom roles no manifest declares, when they are not pruned (information).
     undeclared_roles: tuple[str, ...] = ()
+    # Live roles filed under another declared name (renamed in place, or declared absent
+    # in another case): live name -> declared name (reconciler.plan.renames).
+    filed_roles: dict[str, str] = field(default_factory=dict)
 
     def error(self, address: str, message: str) -> None:
         self.errors.append(PlanProblem(address, message))

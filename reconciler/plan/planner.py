@@ -58,7 +58,7 @@ def build_plan(
     resolve_renames(draft)
     # The roles' privileges as they are to be sent: declared, and the live ones kept
     # (of a renamed role too: the live state names it as the manifests do).
-    draft.desired, kept = keep_ignored(desired, draft.live)
+    draft.desired, kept = keep_ignored(draft.desired, draft.live)
     kinds = registered()
     for kind in kinds:
         kind.plan(draft)
@@ -90,7 +90,8 @@ def build_plan(
         reached = with_live_admin(reached, draft.live, draft.desired)
     changes = tuple(sorted(reached, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
-    touched |= {role_address(c.renamedFrom) for c in changes if c.renamedFrom is not None}
+    filed = draft.filed_roles.items()
+    touched |= {role_address(old) for old, new in filed if role_address(new) in touched}
     fingerprint, digests = live_summary(live, touched)
     return Plan(
         portal=_portal_ref(desired, live),

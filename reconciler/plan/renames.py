@@ -1,52 +1,92 @@
-"""Roles renamed in place: a declared role whose live counterpart still has one of its
-`previousNames` (compared regardless of case, as the portal compares role names).
+"""Live roles filed under the names the manifests give them, by the one identity rule for
+role names (`reconciler.names.ROLE_NAMES`: regardless of case, as the portal compares them).
 
-The plan sees the live state as the manifests name it: the live role, still carrying its
-old name, is filed under the declared name, and so are its holders' roles. Everything
-downstream (the role's update, members' assignments, holders, deletions) then treats it
-as the declared role, and the roles planner, seeing a live name that differs, renames it
-with the role update operation, which keeps its id and so every member who holds it.
+- A declared role whose live counterpart still has one of its `previousNames` is renamed
+  in place.
+- A role declared absent is the live role of the same name in any case: `Role/alpha`
+  declared absent deletes the live `Alpha`.
+
+The plan sees the live state as the manifests name it: each such live role, still carrying
+its own name, is filed under the declared name, and so are its holders' roles. Everything
+downstream (the role's update, members' assignments, holders, deletions, pruning) then
+treats it as the declared role, and the roles planner, seeing a live name that differs,
+renames it with the role update operation, which keeps its id and so every member who
+holds it. A present role whose live twin differs only in case and is no previous name is
+not filed: the roles planner asks for the live spelling or a previous name.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler import catalog
+from reconciler.names import ROLE_NAMES, Spellings
 from reconciler.plan.draft import Draft
 from reconciler.plan.roles import role_address
 from reconciler.state import LiveState, Role
 
 
 def resolve_renames(draft: Draft) -> None:
-    """File each renamed live role under its declared name (`draft.live` becomes a copy);
-    two live roles matching one declaration are an error naming both."""
-    renames: dict[str, str] = {}  # live name -> declared name
-    for name, previous in sorted(draft.desired.previousNames.items()):
-        want = draft.desired.roles.get(name)
-        if want is None or not want.present:
-            continue
-        folded = {spelled.casefold() for spelled in previous}
-        matches = _matches(name, folded, draft.live.roles)
+    """File each renamed or absent-declared live role under its declared name
+    (`draft.live` becomes a copy); two live roles matching one declaration are an error
+    naming both."""
+    filed: dict[str, str] = {}  # live name -> declared name
+    live = ROLE_NAMES.spelled(draft.live.roles)
+    for name, want in sorted(draft.desired.roles.items()):
+        previous = draft.desired.previousNames.get(name, ()) if want.present else ()
+        matches = _matches(name, previous, live)
+        if name in matches:
+            matches = [name, *(m for m in matches if not ROLE_NAMES.same(m, name))]
         if len(matches) > 1:
-            draft.error(role_address(name), _ambiguous(name, matches, draft.live.roles))
-        elif matches and matches[0] != name and matches[0].casefold() in folded:
-            renames[matches[0]] = name
-        # else: the declared name itself, or a case twin of it that is no previous name,
-        # which the roles planner reports (the portal would refuse a second such name)
-    if renames:
-        draft.live = renamed_live(draft.live, renames)
+            ambiguous = _ambiguous(name, matches, draft.live.roles, bool(previous))
+            draft.error(role_address(name), ambiguous)
+        elif matches and matches[0] != name and _filed(name, matches[0], previous, want.present):
+            filed[matches[0]] = name
+    draft.filed_roles = filed
+    if filed:
+        draft.live = renamed_live(draft.live, filed)
+    _spell_member_roles(draft)
 
 
-def _matches(name: str, previous: set[str], live: dict[str, Role]) -> list[str]:
-    """The live roles named like `name` or one of its `previous` names (case-folded),
-    regardless of case: a rename to a name the portal holds in another case would be
-    refused, so such a role matches too."""
-    folded = {name.casefold(), *previous}
-    return sorted(live_name for live_name in live if live_name.casefold() in folded)
+def _spell_member_roles(draft: Draft) -> None:
+    """Each declared member's custom role spelled as the role is known, declared or else
+    live: `role: field analyst` is the role `Field Analyst` (`draft.desired` becomes a
+    copy when one differs), so the comparison with the live assignment sees one name."""
+    desired = draft.desired
+    declared, live = ROLE_NAMES.spelled(desired.roles), ROLE_NAMES.spelled(draft.live.roles)
+    respelled = {}
+    for username, member in desired.members.items():
+        if member.role is None or member.role in catalog.BUILTIN_ROLES:
+            continue
+        known = declared.resolve(member.role) or live.resolve(member.role)
+        if known is not None and known != member.role:
+            respelled[username] = replace(member, role=known)
+    if respelled:
+        draft.desired = replace(desired, members={**desired.members, **respelled})
 
 
-def _ambiguous(name: str, matches: list[str], live: dict[str, Role]) -> str:
+def _filed(name: str, live_name: str, previous: tuple[str, ...], present: bool) -> bool:
+    """Whether live role `live_name`, matching declared role `name`, is that role: a
+    previous name of it, or any spelling of a role declared absent. (A case twin of a
+    present role that is no previous name is left to the roles planner, which reports it.)"""
+    return not present or ROLE_NAMES.key(live_name) in ROLE_NAMES.keys(previous)
+
+
+def _matches(name: str, previous: tuple[str, ...], live: Spellings) -> list[str]:
+    """The live roles named like `name` or one of its `previous` names under the identity
+    rule: a rename to a name the portal holds in another case would be refused, so such a
+    role matches too."""
+    return sorted({found for spelled in (name, *previous) for found in live.of(spelled)})
+
+
+def _ambiguous(name: str, matches: list[str], live: dict[str, Role], renaming: bool) -> str:
     named = " and ".join(f"{found!r} (id {live[found].id})" for found in matches)
+    if not renaming:
+        return (
+            f"the portal has {len(matches)} roles named {name!r} in some case: {named}; role"
+            " names ignore case, so orgctl cannot tell which one is meant: delete or rename"
+            " the others on the portal"
+        )
     return (
         f"the portal has {len(matches)} roles matching this role and its previousNames:"
         f" {named}; only one can be renamed to {name!r}: delete or rename the other on"

@@ -13,6 +13,7 @@ from typing import Any
 
 from reconciler import catalog
 from reconciler.kinds.forms import MEMBER, ROLE
+from reconciler.names import ROLE_NAMES, Spellings, did_you_mean
 from reconciler.operations import OperationName, call_key
 from reconciler.plan.diff import created, deleted, diff_record
 from reconciler.plan.draft import Draft
@@ -33,6 +34,7 @@ def _fields(role: Role) -> dict[str, Any]:
 
 
 def plan_roles(draft: Draft) -> None:
+    live = ROLE_NAMES.spelled(draft.live.roles)
     for name in sorted(draft.desired.roles):
         want = draft.desired.roles[name]
         have = draft.live.roles.get(name)
@@ -41,14 +43,14 @@ def plan_roles(draft: Draft) -> None:
         if have is None:
             # Created as declared: ignoreChanges spares the fields of a role that exists.
             declared = draft.desired.declared
-            _create(draft, declared.roles.get(name, want) if declared else want)
+            _create(draft, declared.roles.get(name, want) if declared else want, live)
         else:
             _update(draft, want, have)
 
 
-def _create(draft: Draft, want: Role) -> None:
+def _create(draft: Draft, want: Role, live: Spellings) -> None:
     address = role_address(want.name)
-    twin = _live_twin(draft, want.name)
+    twin = next((found for found in live.of(want.name) if found != want.name), None)
     if twin is not None:
         draft.error(
             address,
@@ -70,13 +72,6 @@ def _create(draft: Draft, want: Role) -> None:
             ids={"roleId": Ref(address)},
             after=(create,),
         )
-
-
-def _live_twin(draft: Draft, name: str) -> str | None:
-    """A live role whose name differs from `name` only in case."""
-    folded = name.casefold()
-    twins = (live for live in draft.live.roles if live.casefold() == folded and live != name)
-    return next(twins, None)
 
 
 def _update(draft: Draft, want: Role, have: Role) -> None:
@@ -157,7 +152,7 @@ def plan_role_deletions(draft: Draft) -> None:
         if not draft.desired.roles[name].present and have is not None:
             _delete(draft, have, name, "assign them another role in a Members document")
     undeclared = undeclared_roles(draft)
-    _warn_unmatched_keeps(draft)
+    _check_keeps(draft)
     if draft.desired.portal.pruneRoles:
         for name in undeclared:
             _delete(
@@ -176,32 +171,39 @@ def undeclared_roles(draft: Draft) -> list[str]:
     in any case), other than the Portal's keepRoles and the pre-built roles."""
     portal = draft.desired.portal
     previous = draft.desired.previousNames
-    declared = {
-        spelled.casefold()
-        for name in draft.desired.roles
-        for spelled in (name, *previous.get(name, ()))
-    }
-    kept = {name.casefold() for name in portal.keepRoles}
+    declared = ROLE_NAMES.keys(
+        spelled for name in draft.desired.roles for spelled in (name, *previous.get(name, ()))
+    )
+    kept = ROLE_NAMES.keys(portal.keepRoles)
     prebuilt = {role.id for role in catalog.PREBUILT_ROLES}
     return sorted(
         name
         for name, role in draft.live.roles.items()
         if role.editable
         and role.id not in prebuilt
-        and name.casefold() not in declared | kept
+        and ROLE_NAMES.key(name) not in declared | kept
         and role.id not in portal.keepRoles
     )
 
 
-def _warn_unmatched_keeps(draft: Draft) -> None:
-    """A keepRoles entry that names no role is likely misspelt, and the role it meant to
-    keep is pruned: say so beside the deletion."""
+def _check_keeps(draft: Draft) -> None:
+    """A keepRoles entry that names no live or declared role is likely misspelt, and the
+    role it meant to keep would be pruned: with pruneRoles an error (nothing is deleted
+    that the Portal meant to keep), otherwise a warning; each with a did-you-mean."""
     live = draft.live.roles.values()
-    known = {role.name.casefold() for role in live} | {role.id for role in live if role.id}
-    known |= {name.casefold() for name in draft.desired.roles}
+    ids = {role.id for role in live if role.id}
+    names = {role.name for role in live} | set(draft.desired.roles)
+    known = ROLE_NAMES.spelled(names)
+    prune = draft.desired.portal.pruneRoles
     for kept in sorted(draft.desired.portal.keepRoles):
-        if kept.casefold() not in known and kept not in known:
-            draft.warn("Portal", f"keepRoles: {kept!r} names no role on the portal")
+        if kept in ids or known.of(kept):
+            continue
+        message = f"keepRoles: {kept!r} names no role on the portal or in the manifests"
+        hint = did_you_mean(kept, names, ROLE_NAMES)
+        if prune:
+            draft.error("Portal", f"{message}{hint}; correct it, or drop it from keepRoles")
+        else:
+            draft.warn("Portal", f"{message}{hint}")
 
 
 def _delete(draft: Draft, have: Role, name: str, remedy: str) -> None:
@@ -219,7 +221,9 @@ def _delete(draft: Draft, have: Role, name: str, remedy: str) -> None:
         for user in sorted(draft.live.members)
         if draft.live.members[user].role == name
     )
-    draft.changes.append(deleted(address, _fields(have)))
+    # A role declared absent in another case than the portal's: the reader sees which.
+    spelled = {"name": have.name} if have.name != name else {}
+    draft.changes.append(deleted(address, {**spelled, **_fields(have)}))
     draft.call(
         address,
         OperationName.DELETE_ROLE,

@@ -165,13 +165,26 @@ def test_without_prune_the_undeclared_roles_are_information() -> None:
     assert render_text(plan, "plan") == "No changes. The portal matches the manifests.\n"
 
 
-def test_a_kept_role_that_names_no_role_is_a_warning() -> None:
+def test_a_kept_role_that_names_no_role_is_an_error_when_roles_are_pruned() -> None:
+    """The misspelt entry meant to keep Legacy Viewer: the plan that would delete it cannot
+    be applied, and says what was meant."""
     target = {"pruneRoles": True, "keepRoles": frozenset({"Legacy Veiwer", "analyst"})}
     plan = plan_for(target=target, dave=Member("dave", "org_user"), erin=Member("erin", "org_user"))
-    assert [str(w) for w in plan.warnings if w.address == "Portal"] == [
-        "Portal: keepRoles: 'Legacy Veiwer' names no role on the portal"
+    assert [str(e) for e in plan.errors if e.address == "Portal"] == [
+        "Portal: keepRoles: 'Legacy Veiwer' names no role on the portal or in the manifests"
+        " (did you mean 'Legacy Viewer'?); correct it, or drop it from keepRoles"
     ]
-    assert [c.address for c in plan.changes if c.action is Action.DELETE] == ["Role/Legacy Viewer"]
+    assert not [w for w in plan.warnings if "keepRoles" in w.message]
+
+
+def test_without_prune_a_kept_role_that_names_no_role_is_a_warning() -> None:
+    target = {"keepRoles": frozenset({"LEGACY VEIWER", "analyst", "r0000000000002"})}
+    plan = plan_for(target=target)
+    assert not plan.errors
+    assert [str(w) for w in plan.warnings if "keepRoles" in w.message] == [
+        "Portal: keepRoles: 'LEGACY VEIWER' names no role on the portal or in the manifests"
+        " (did you mean 'Legacy Viewer'?)"
+    ]
 
 
 def test_a_live_case_twin_of_the_new_name_makes_a_rename_ambiguous() -> None:
