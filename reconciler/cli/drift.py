@@ -9,9 +9,16 @@ import click
 from reconciler.cli import fleet_report, help, options
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
-from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
+from reconciler.cli.output import (
+    check_writable,
+    echo_report,
+    reading,
+    render,
+    save_instead_of_printing,
+)
 from reconciler.fleet import select
 from reconciler.notify import Notifier, drift_text
+from reconciler.plan.render.lines import summary_line
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, warn_in_ci
 
@@ -28,7 +35,7 @@ from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, w
 )
 @options.manifest_paths
 @options.report_format("text", "json", "markdown", "html")
-@options.output_file("Also write the report to FILE.")
+@options.output_file("Write the report to FILE; stdout then keeps its one-line summary.")
 @options.notify
 @options.jobs
 @options.verbose
@@ -61,9 +68,11 @@ def command(
         if out is not None:
             check_writable(out, "report")
         plan = run(_read(desired)).plan
-    echo_report(plan, fmt, "drift")
-    if out is not None:
-        write_output(out, "report", render(plan, fmt, "drift"))
+    if out is None:
+        echo_report(plan, fmt, "drift")
+    else:
+        report = render(plan, fmt, "drift")
+        save_instead_of_printing(out, "report", report, summary_line(plan, "drift"))
     notifier.send(drift_text(plan))
     # Errors first, as plan does: a report with errors compared less than it should, and a
     # scheduled check must fail rather than pass as ordinary drift.
