@@ -88,14 +88,10 @@ def fleet_environment(base: str) -> dict[str, str]:
     return env
 
 
-def orgctl(
-    args: Sequence[str], env: dict[str, str], allowed: Sequence[int] = (0,), shown: bool = True
-) -> int:
-    """Run orgctl as a user would; `shown=False` keeps a page written with -o off the
-    terminal (the command's messages on stderr still show)."""
+def orgctl(args: Sequence[str], env: dict[str, str], allowed: Sequence[int] = (0,)) -> int:
+    """Run orgctl as a user would (a page written with -o leaves one line on stdout)."""
     print(f"$ orgctl {' '.join(args)}", flush=True)
-    out = None if shown else subprocess.DEVNULL
-    code = subprocess.run([*ORGCTL, *args], env=env, cwd=ROOT, check=False, stdout=out).returncode
+    code = subprocess.run([*ORGCTL, *args], env=env, cwd=ROOT, check=False).returncode
     if code not in allowed:
         raise SystemExit(f"orgctl {args[0]} exited {code}")
     return code
@@ -172,7 +168,7 @@ def access_review(base: str) -> None:
     orgctl(["access", "examples/hq", "--privilege", "portal:admin:*"], env)
     page = Path(tempfile.gettempdir()) / "orgctl-demo-access.html"
     banner("The whole access review as a page to sort and filter in a browser")
-    orgctl(["access", "examples/hq", "--format", "html", "-o", str(page)], env, shown=False)
+    orgctl(["access", "examples/hq", "--format", "html", "-o", str(page)], env)
     print(f"  open {page} in a browser.")
 
 

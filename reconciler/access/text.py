@@ -38,14 +38,26 @@ def _head(document: Json) -> list[str]:
     return lines
 
 
+def summary_line(document: Json) -> str:
+    """The report in one line: what `access -o FILE` prints beside the file it wrote."""
+    portal = document["portal"]
+    counts = f"{len(document['members'])} member(s), {len(document['roles'])} role(s)"
+    findings = document["findings"]
+    told = f"findings: {_severities(findings)}" if findings else "no findings"
+    return safe(f"Access: {portal['name']}: {counts}; {told}.")
+
+
+def _severities(findings: Sequence[Json]) -> str:
+    severities = Counter(f["severity"] for f in findings)
+    return ", ".join(
+        f"{n} {s}{'s' if n != 1 and s == 'warning' else ''}" for s, n in severities.items()
+    )
+
+
 def _findings(findings: Sequence[Json]) -> list[str]:
     if not findings:
         return ["Findings: none."]
-    severities = Counter(f["severity"] for f in findings)
-    told = ", ".join(
-        f"{n} {s}{'s' if n != 1 and s == 'warning' else ''}" for s, n in severities.items()
-    )
-    lines = [f"Findings ({told}):"]
+    lines = [f"Findings ({_severities(findings)}):"]
     for f in findings:
         named = few(f["privileges"])
         lines.append(f"  {f['severity']:<8} {f['kind']:<19} {f['message']}")

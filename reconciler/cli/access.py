@@ -19,11 +19,12 @@ import click
 from reconciler.access import FORMATS, AccessQuery, access_document, render_access
 from reconciler.access.document import FleetEntry, PortalNames, fleet_document
 from reconciler.access.spreadsheet import render_csv
+from reconciler.access.text import summary_line
 from reconciler.cli import fleet_report, help, options
 from reconciler.cli.failure import failure_markdown, markdown_failure
 from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.fleet_run import each_portal
-from reconciler.cli.output import check_writable, reading, write_output
+from reconciler.cli.output import check_writable, reading, save_instead_of_printing
 from reconciler.fleet import Target, select
 from reconciler.html import render_access_fleet_html
 from reconciler.live.reader import read_people
@@ -76,7 +77,7 @@ class AccessRequest:
 )
 @options.fail_on
 @options.report_format(*FORMATS)
-@options.output_file("Also write the report to FILE.")
+@options.output_file("Write the report to FILE; stdout then keeps its one-line summary.")
 @options.jobs
 @options.verbose
 @options.portal_limits
@@ -112,9 +113,10 @@ def command(
         with reading(desired.portal.url):
             document = run(read_access(desired, manifests, query))
     text = render_access(document, fmt)
-    click.echo(text, nl=False)
-    if out is not None:
-        write_output(out, "report", text)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        save_instead_of_printing(out, "report", text, summary_line(document))
     ctx.exit(gate(document, request.fail_on))
 
 
@@ -169,16 +171,16 @@ def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | 
     )
     line = fleet_report.summary(outcomes, STATUSES)
     text = _fleet_text(outcomes, request.fmt, line)
-    click.echo(text, nl=False)
-    if request.fmt in ("json", "csv", "html"):
-        # stdout stays one document; the summary and any failure go to stderr.
-        for o in outcomes:
-            if o.status == STATUSES[0]:
-                for error in o.document["error"].splitlines():
-                    click.echo(safe(f"Error: {o.target.name}: {error}"), err=True)
-        click.echo(line, err=True)
     if out is not None:
-        write_output(out, "report", text)
+        fleet_report.echo_failures(outcomes)
+        save_instead_of_printing(out, "report", text, line + ".")
+    elif request.fmt in ("json", "csv", "html"):
+        # stdout stays one document; the summary and any failure go to stderr.
+        click.echo(text, nl=False)
+        fleet_report.echo_failures(outcomes)
+        click.echo(line, err=True)
+    else:
+        click.echo(text, nl=False)
     return fleet_report.worst([o.code for o in outcomes])
 
 

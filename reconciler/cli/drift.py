@@ -15,10 +15,17 @@ from reconciler.cli import fleet_report, help, options
 from reconciler.cli.access import failing, live_access
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
-from reconciler.cli.output import check_writable, echo_report, reading, render, write_output
+from reconciler.cli.output import (
+    check_writable,
+    echo_report,
+    reading,
+    render,
+    save_instead_of_printing,
+)
 from reconciler.errors import UserError
 from reconciler.fleet import select
 from reconciler.notify import Notifier, drift_text
+from reconciler.plan.render.lines import summary_line
 from reconciler.shown import safe
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, warn_in_ci
@@ -45,7 +52,7 @@ class Checked:
 )
 @options.manifest_paths
 @options.report_format("text", "json", "markdown", "html")
-@options.output_file("Also write the report to FILE.")
+@options.output_file("Write the report to FILE; stdout then keeps its one-line summary.")
 @options.fail_on
 @options.notify
 @options.jobs
@@ -87,9 +94,11 @@ def command(
             check_writable(out, "report")
         checked = run(_read(desired, manifests.as_posix(), frozenset(fail_on)))
     plan = checked.planned.plan
-    echo_report(plan, fmt, "drift")
-    if out is not None:
-        write_output(out, "report", render(plan, fmt, "drift"))
+    if out is None:
+        echo_report(plan, fmt, "drift")
+    else:
+        report = render(plan, fmt, "drift")
+        save_instead_of_printing(out, "report", report, summary_line(plan, "drift"))
     _echo_findings(checked.findings)
     notifier.send(drift_text(plan))
     # Errors first, as plan does: a report with errors compared less than it should, and a

@@ -63,6 +63,15 @@ def echo(outcomes: Sequence[Outcome], fmt: str, line: str) -> None:
     click.echo(rendered(outcomes, fmt, line), nl=False)
 
 
+def echo_failures(outcomes: Sequence[Outcome]) -> None:
+    """Each failed portal's error on stderr, for a report that is not the terminal's
+    (a document on stdout, or a file written with -o)."""
+    for o in outcomes:
+        if o.status == "failed":
+            for error in o.document["error"].splitlines():
+                click.echo(safe(f"Error: {o.target.name}: {error}"), err=True)
+
+
 def rendered(outcomes: Sequence[Outcome], fmt: str, line: str) -> str:
     """The whole report as text; JSON: one object keyed by portal name."""
     if fmt == "json":

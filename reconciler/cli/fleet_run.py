@@ -20,7 +20,7 @@ import click
 from reconciler.cli import fleet_report
 from reconciler.cli.failure import failure_markdown
 from reconciler.cli.fleet_report import Outcome
-from reconciler.cli.output import check_writable, is_terminal, render, write_output
+from reconciler.cli.output import check_writable, is_terminal, render, save_instead_of_printing
 from reconciler.errors import UserError
 from reconciler.fleet import Target
 from reconciler.html import PortalReport, render_fleet_html
@@ -59,17 +59,22 @@ def fleet_command(targets: Sequence[Target], request: FleetRequest, out: Path | 
         check_writable(out, "report")
     outcomes = run_fleet(targets, request)
     line = fleet_report.summary(outcomes, STATUSES[request.mode])
-    if request.fmt == "html":
-        report = render_fleet_html([_portal_report(o) for o in outcomes], request.mode, line)
-        click.echo(report, nl=False)
+    if out is not None:
+        fleet_report.echo_failures(outcomes)
+        save_instead_of_printing(out, "report", _report(outcomes, request, line), line + ".")
+    elif request.fmt == "html":
+        click.echo(_report(outcomes, request, line), nl=False)
         click.echo(line, err=True)  # stdout stays one page
     else:
-        report = fleet_report.rendered(outcomes, request.fmt, line)
         fleet_report.echo(outcomes, request.fmt, line)
-    if out is not None:
-        write_output(out, "report", report)
     notify(outcomes, request)
     return fleet_report.worst([o.code for o in outcomes])
+
+
+def _report(outcomes: list[Outcome], request: FleetRequest, line: str) -> str:
+    if request.fmt == "html":
+        return render_fleet_html([_portal_report(o) for o in outcomes], request.mode, line)
+    return fleet_report.rendered(outcomes, request.fmt, line)
 
 
 def _portal_report(outcome: Outcome) -> PortalReport:

@@ -158,3 +158,11 @@ def check_writable(path: Path, what: str) -> None:
 def write_output(path: Path, what: str, text: str) -> None:
     with open_output(path, what) as file:
         file.write(text)
+
+
+def save_instead_of_printing(path: Path, what: str, text: str, summary: str) -> None:
+    """`-o FILE`: the report goes to the file, and stdout keeps one line, its summary and
+    where the report is (as Terraform's `-out` says where it saved the plan): a page of a
+    3,000-member portal printed again on a terminal or a CI log helps nobody."""
+    write_output(path, what, text)
+    click.echo(safe(f"{summary} {what.capitalize()} written to {path}."))

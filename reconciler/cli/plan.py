@@ -10,12 +10,20 @@ import click
 from reconciler.cli import fleet_report, help, options
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
-from reconciler.cli.output import check_writable, echo_report, reading, write_output
+from reconciler.cli.output import (
+    check_writable,
+    echo_report,
+    reading,
+    save_instead_of_printing,
+    write_output,
+)
 from reconciler.errors import UserError
 from reconciler.fleet import select
 from reconciler.notify import Notifier, plan_text
-from reconciler.plan import render_json
+from reconciler.plan import Plan, render_json
+from reconciler.plan.render.lines import summary_line
 from reconciler.plan.render.markdown_parts import MIN_SIZE, render_markdown_parts
+from reconciler.shown import safe
 from reconciler.state import DesiredState
 from reconciler.windows import window_state
 from reconciler.workflow import (
@@ -43,7 +51,10 @@ from reconciler.workflow import (
 )
 @options.manifest_paths
 @options.report_format("text", "json", "markdown", "html")
-@options.output_file("Also save the plan as JSON, for `orgctl apply --plan`.")
+@options.output_file(
+    "Also save the plan as JSON, for `orgctl apply --plan` (with --format json, stdout then"
+    " keeps the one-line summary)."
+)
 @click.option(
     "--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes, 0 when none."
 )
@@ -103,21 +114,38 @@ def command(
             check_writable(out, "plan file")
         planned = run(_plan(desired, plan_options))
     plan = planned.plan.with_manifests(manifests.as_posix())
-    if split_size is None:
-        echo_report(plan, fmt, "plan")
+    if out is not None and fmt == "json":
+        # The saved plan is this very JSON: printed again it would only double the output.
+        save_instead_of_printing(out, "plan file", render_json(plan), summary_line(plan, "plan"))
     else:
-        click.echo("".join(render_markdown_parts(plan, "plan", size=split_size)), nl=False)
+        _echo_plan(plan, fmt, split_size)
     if desired.portal.applyWindows:
         # Beside the report, on stdout unless it would spoil the JSON or the page.
         state = window_state(desired.portal.applyWindows, datetime.now(UTC))
         click.echo(state.sentence(), err=fmt in ("json", "html"))
-    if out is not None:
-        write_output(out, "plan file", render_json(plan))
+    if out is not None and fmt != "json":
+        _save(plan, out, fmt)
     notifier.send(plan_text(plan))
     if plan.errors:
         ctx.exit(1)
     if detailed_exitcode and not plan.empty:
         ctx.exit(2)
+
+
+def _echo_plan(plan: Plan, fmt: str, split_size: int | None) -> None:
+    if split_size is None:
+        echo_report(plan, fmt, "plan")
+    else:
+        click.echo("".join(render_markdown_parts(plan, "plan", size=split_size)), nl=False)
+
+
+def _save(plan: Plan, out: Path, fmt: str) -> None:
+    """The plan JSON beside the report a reviewer reads, as Terraform's `plan -out`
+    saves its plan and says where; on stderr unless the report is text, so that a
+    Markdown comment or a page on stdout stays whole."""
+    write_output(out, "plan file", render_json(plan))
+    said = f"Saved the plan to {out}: `orgctl apply --plan {out}` applies exactly it."
+    click.echo(safe(said), err=fmt != "text")
 
 
 async def _plan(desired: DesiredState, plan_options: PlanOptions) -> Planned:

@@ -18,6 +18,8 @@ from reconciler.html.tables import Cell, Column, Ids, cell, number, table
 from reconciler.plan.elements import ADMIN_PREFIX
 
 TITLE = "orgctl access"
+# Names a list shows before "and N more", as the text report names a finding's privileges.
+FEW = 5
 
 
 def render_access_html(document: Mapping[str, Any]) -> str:
@@ -79,26 +81,41 @@ def _summary(findings: list[Mapping[str, Any]], roles: list[Any], members: list[
 
 
 def _findings(findings: list[Mapping[str, Any]], ids: Ids) -> Markup:
+    # The message first: it names who and what, so on a phone it is what shows before
+    # scrolling sideways.
     columns = (
+        Column("Message"),
         Column("Severity"),
         Column("Finding"),
         Column("Subject"),
-        Column("Message"),
         Column("Privileges"),
     )
     rows = []
     for finding in findings:
         severity = _string(finding.get("severity"))
+        named = _strings(finding.get("privileges"))
         rows.append(
             [
+                cell(_string(finding.get("message"))),
                 cell(severity, css="warning" if severity == "warning" else ""),
                 cell(_string(finding.get("kind"))),
                 cell(_string(finding.get("subject"))),
-                cell(_string(finding.get("message"))),
-                cell(", ".join(_strings(finding.get("privileges")))),
+                Cell(few([text(n) for n in named]), str(len(named)), "list"),
             ]
         )
     return table(ids.next(), "findings", columns, rows, empty="No findings.")
+
+
+def few(names: list[Markup]) -> Markup:
+    """The first `FEW` of a list, then "and N more" that opens the rest: a finding or a
+    member of 30 privileges keeps a short row. The rest stays in the page, so filtering
+    finds every name."""
+    shown = join(names[:FEW], ", ")
+    if len(names) <= FEW:
+        return shown
+    rest = join(names[FEW:], ", ")
+    more = f"and {len(names) - FEW:,} more"
+    return Markup(f'{shown}<details class="more"><summary>{more}</summary>{rest}</details>')
 
 
 def _matrix(roles: list[Mapping[str, Any]], patterns: list[str], ids: Ids) -> Markup:
@@ -108,26 +125,29 @@ def _matrix(roles: list[Mapping[str, Any]], patterns: list[str], ids: Ids) -> Ma
     if patterns:
         granted = {p for p in granted if any(fnmatchcase(p, pattern) for pattern in patterns)}
     names = sorted(granted)
+    # The role, then its marks in narrow columns (64 fit a desktop's width), then the
+    # role's facts; the role stays in sight when the matrix scrolls sideways.
     columns = [
-        Column("Role"),
+        Column("Role", css="sticky"),
+        *(Column(n, vertical=True, css=_admin_css(n)) for n in names),
         Column("Type"),
         Column("Holders", numeric=True),
         Column("Administrative"),
-        *(Column(n, vertical=True, css=_admin_css(n)) for n in names),
     ]
     rows = []
     for role in roles:
         held = set(_strings(role.get("privileges")))
         marks = [
-            Cell(Markup("✓"), "1", "mark") if n in held else Cell(Markup(""), "0") for n in names
+            Cell(Markup("✓"), "1", "mark") if n in held else Cell(Markup(""), "0", "mark")
+            for n in names
         ]
         rows.append(
             [
-                cell(_string(role.get("name"))),
+                cell(_string(role.get("name")), css="sticky"),
+                *marks,
                 cell(_string(role.get("type"))),
                 number(_integer(role.get("holders"))),
                 _flag(role.get("administrative"), "admin"),
-                *marks,
             ]
         )
     return table(ids.next(), "roles", columns, rows, empty="No roles.")
@@ -156,7 +176,7 @@ def _member_row(member: Mapping[str, Any]) -> list[Cell]:
     held = _mappings(member.get("privileges"))
     names = [(_string(p.get("name")), p.get("disabledByLevel") is True) for p in held]
     admin = sum(1 for name, off in names if name.startswith(ADMIN_PREFIX) and not off)
-    shown = join([_privilege(name, off) for name, off in names], ", ")
+    shown = few([_privilege(name, off) for name, off in names])
     level = _integer(member.get("level"))
     return [
         cell(_string(member.get("username"))),
@@ -166,7 +186,7 @@ def _member_row(member: Mapping[str, Any]) -> list[Cell]:
         _flag(member.get("disabled"), "error"),
         cell(_string(member.get("lastLogin")) or "never", sort=_string(member.get("lastLogin"))),
         Cell(text(admin) if admin else Markup(""), str(admin), "num admin" if admin else "num"),
-        Cell(shown, str(len(names))),
+        Cell(shown, str(len(names)), "list"),
     ]
 
 

@@ -51,17 +51,24 @@ p.summary { font-weight: 600; }
   border-radius: 6px; }
 table { border-collapse: collapse; width: max-content; min-width: 100%; font-size: .9rem; }
 th, td { padding: .35rem .5rem; border-bottom: 1px solid var(--line); text-align: left;
-  vertical-align: top; overflow-wrap: normal; max-width: 30rem; }
+  vertical-align: top; overflow-wrap: normal; max-width: min(30rem, calc(100vw - 3rem)); }
 thead th { background: var(--head); position: sticky; top: 0; white-space: nowrap; }
 th button { all: unset; cursor: pointer; font-weight: 600; }
 th button:focus-visible { outline: 2px solid var(--muted); }
 th[aria-sort="ascending"] button::after { content: " \\25B2"; }
 th[aria-sort="descending"] button::after { content: " \\25BC"; }
-th.vertical { vertical-align: bottom; }
+th.vertical { vertical-align: bottom; padding: .35rem 2px; font-size: .7rem;
+  line-height: 1.1; }
 th.vertical button { writing-mode: vertical-rl; transform: rotate(180deg); }
+td.mark { padding: .35rem 2px; font-size: .7rem; }
+th.sticky, td.sticky { position: sticky; left: 0; z-index: 1; background: var(--bg); }
+thead th.sticky { z-index: 2; background: var(--head); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.mark { text-align: center; }
-td.wide { min-width: min(36rem, 80vw); }
+td.wide { min-width: min(36rem, calc(100vw - 3rem)); }
+td.call { min-width: min(24rem, calc(100vw - 3rem)); overflow-wrap: anywhere; }
+td.list { min-width: 30rem; max-width: 30rem; }
+details.more > summary { color: var(--muted); }
 tbody tr:hover { background: var(--head); }
 .filter { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center;
   margin: .5rem 0; }

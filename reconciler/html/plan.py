@@ -125,8 +125,10 @@ def _diff_line(line: str) -> Markup:
 
 
 def _calls(plan: Plan, ids: Ids) -> Markup:
-    columns = (Column("#", numeric=True), Column("Resource"), Column("Call"))
-    rows = [[number(c.seq), cell(c.address), cell(call_line(c))] for c in plan.calls]
+    # The call first, numbered and wrapped to the window: on a phone it is what shows
+    # before scrolling sideways, and it sorts in send order.
+    columns = (Column("Call"), Column("Resource"))
+    rows = [[cell(call_line(c), css="call", sort=c.seq), cell(c.address)] for c in plan.calls]
     return table(ids.next(), "calls", columns, rows)
 
 

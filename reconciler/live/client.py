@@ -422,6 +422,8 @@ class PortalClient:
                 idempotent=True,
                 signed=False,
             )
+        except NotFoundError:
+            raise _no_sign_in_here(self.root, shown(url)) from None
         except ServiceError as error:
             # The reason is in `details` ("Invalid username or password.", or a lock after
             # repeated failures); the message says only "Unable to generate token."
@@ -459,6 +461,20 @@ class PortalClient:
             error.messageCode,
             error.details,
         )
+
+
+def _no_sign_in_here(root: str, url: str) -> PortalError:
+    """A 404 on generateToken says the address is wrong, not the password: the usual
+    cause is a portal URL short of its sharing REST root (`.../sharing` without `/rest`)."""
+    example = "such as https://gis.example.com/portal/sharing/rest"
+    if root.endswith("/sharing/rest"):
+        check = f"is {shown(root)} the portal's sharing REST root ({example})?"
+    else:
+        check = f"{shown(root)} does not end in /sharing/rest, as a REST root does ({example})."
+    return PortalError(
+        f"{url}: not found (404): no sign-in at this address, so the portal URL is likely"
+        f" wrong rather than the credentials: {check}"
+    )
 
 
 def _check_root(what: str, url: str) -> None:

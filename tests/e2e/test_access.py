@@ -221,8 +221,7 @@ def test_csv_is_one_row_per_member_and_privilege_with_formulas_defused(
     out = tmp_path / "access.csv"
     done = world.orgctl("access", HQ, "--format", "csv", "-o", out, portal="hq")
     assert done.returncode == 0, output_of(done)
-    assert out.read_text() == done.stdout
-    rows = list(csv.reader(io.StringIO(done.stdout)))
+    rows = list(csv.reader(io.StringIO(out.read_text())))
     assert rows[0] == [
         "portal",
         "username",

@@ -41,7 +41,8 @@ def test_tls_serves_https_under_the_ca_it_prints(tmp_path: Path) -> None:
 
 def test_an_unreadable_tls_file_is_one_line_naming_it(tmp_path: Path) -> None:
     missing = tmp_path / "missing.pem"
-    result = orgctl("serve", "--cert", missing, "--key", missing, env=env_with())
+    # --port 0: a test never binds a fixed port (the README's tour holds 8080).
+    result = orgctl("serve", "--port", "0", "--cert", missing, "--key", missing, env=env_with())
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and str(missing) in lines[0], result.stderr
@@ -49,6 +50,6 @@ def test_an_unreadable_tls_file_is_one_line_naming_it(tmp_path: Path) -> None:
 
 
 def test_cert_without_key_is_refused(tmp_path: Path) -> None:
-    result = orgctl("serve", "--cert", tmp_path / "c.pem", env=env_with())
+    result = orgctl("serve", "--port", "0", "--cert", tmp_path / "c.pem", env=env_with())
     assert result.returncode == 1
     assert "--cert and --key go together" in result.stderr
