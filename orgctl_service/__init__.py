@@ -38,8 +38,11 @@ Protocol
   (`portal_profile`); the member listing keeps to the keys readers use.
 
 Auth
-- Tokens are random, stored (they survive a restart) and bound to one portal; they
-  expire by the service clock. `expiration` above 20,160 minutes is clamped to it.
+- Tokens are random, stored (they survive a restart) and bound to one portal. Their
+  lifetime runs in the client's time frame, the wall clock, whatever the state's clock
+  says (`expires` = wall clock at issue + lifetime), and moving the service clock forward
+  through control moves them as far (`auth`). `expiration` above 20,160 minutes is
+  clamped to it.
   `client=referer` binds a token to its `referer` field, and a request presenting it
   must send that `Referer` header; `client=ip` binds it to the `ip` field, `requestip`
   (the default when `client` is omitted) to the address asking; a mismatch is 498.
