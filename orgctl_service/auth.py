@@ -25,7 +25,7 @@ import secrets
 
 from orgctl_service.clock import now_real_ms
 from orgctl_service.context import Ctx
-from orgctl_service.errors import ApiError, forbidden
+from orgctl_service.errors import ApiError, forbidden, token_required
 from orgctl_service.world import Doc, portal_platform
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES, builtin_role_privileges, privileges_for
 
@@ -72,7 +72,7 @@ def keep_token(ctx: Ctx, token: str, entry: Doc) -> None:
 def caller_for(ctx: Ctx, token: str | None) -> Doc:
     """The member a token names; 499 without one, 498 when invalid, expired or foreign."""
     if not token:
-        raise ApiError(499, "GWM_0003", "Token Required")
+        raise token_required()
     entry = ctx.world.tokens.get(token_key(token))
     if entry is None or entry["portalId"] != ctx.portal["id"]:
         raise ApiError(498, "GWM_0004", "Invalid token.")
@@ -118,15 +118,12 @@ def holds(user: Doc, portal: Doc, privilege: str) -> bool:
 
 def require_admin(ctx: Ctx, why: str = "an organization administrator") -> None:
     if not is_admin(ctx.user):
-        raise forbidden(f"You do not have permissions to perform this operation: only {why} may.")
+        raise forbidden(f"Only {why} may perform this operation.")
 
 
 def require_default_admin(ctx: Ctx) -> None:
     if not (is_admin(ctx.user) and ctx.user.get("defaultAdmin")):
-        raise forbidden(
-            "You do not have permissions to perform this operation: only the default"
-            " organization administrator may."
-        )
+        raise forbidden("Only the default organization administrator may perform this operation.")
 
 
 def require_webhook_admin(ctx: Ctx) -> None:
@@ -136,6 +133,6 @@ def require_webhook_admin(ctx: Ctx) -> None:
     if holds(user, ctx.portal, "portal:admin:manageWebhooks"):
         return
     raise forbidden(
-        "You do not have permissions to perform this operation: only the default administrator"
-        " or a member holding portal:admin:manageWebhooks may."
+        "Only the default administrator or a member holding portal:admin:manageWebhooks may"
+        " perform this operation."
     )

@@ -47,7 +47,7 @@ def check_read(ctx: Ctx, read: Read) -> None:
     """Refuse the read (403) unless the caller may make it: an organization administrator,
     a holder of one of its privileges, or the member it addresses reading its own."""
     access = read.access
-    if access.anyone or is_admin(ctx.user):
+    if access.anyone or access.profiles or is_admin(ctx.user):
         return
     if access.own and ctx.args.get(access.own) == ctx.user["username"]:
         return

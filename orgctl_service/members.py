@@ -4,14 +4,19 @@ updateuserrole extension write.
 
 from __future__ import annotations
 
+import re
+from functools import partial
 from typing import Any
 
+from orgctl_service import user_query
+from orgctl_service.accounts import ACCESS_LEVELS
 from orgctl_service.auth import is_admin
 from orgctl_service.context import Ctx
-from orgctl_service.errors import ApiError, bad_request, forbidden
+from orgctl_service.errors import ApiError, bad_request, forbidden, inaccessible_member
 from orgctl_service.params import page
 from orgctl_service.portal import member_detail, member_view, user_object
 from orgctl_service.rules import check_portal_id
+from orgctl_service.visibility import Sight, shown, sight
 from orgctl_service.world import Doc
 from reconciler.catalog import BUILTIN_ROLES, LEVELS
 
@@ -28,41 +33,109 @@ def list_members(ctx: Ctx) -> dict[str, Any]:
 
 
 SEARCH_FIELDS = {"username": "username", "fullname": "fullName", "role": "role"}
+ORGANIZATION_FIELDS = ("accountid", "orgid")
 
 
 def search_users(ctx: Ctx) -> dict[str, Any]:
-    """`community/users?q=`: members matching every term of `q`. A term is `field:value`
-    (username, fullname, role, accountid/orgid) or a word found in the username or full
-    name; `*` is a wildcard, AND/OR are read as AND. Results come under `results`."""
-    terms = [t for t in (ctx.params.text("q") or "").split() if t.upper() not in ("AND", "OR")]
-    for term in terms:
-        field, _, value = term.partition(":")
-        if value and field.lower() in ("accountid", "orgid") and value != ctx.portal["id"]:
-            return page(ctx.params, [], "results")
-    users = [u for u in ctx.portal["users"].values() if all(_matches(u, t) for t in terms)]
+    """`community/users?q=`: the members the caller may see (`visibility`) that match `q`
+    (`user_query`: AND, OR, NOT, parentheses). A term is `field:value` (username,
+    fullname, role, accountid/orgid) or a word found in the username or full name; `*` is
+    a wildcard. A field the caller may not see matches nothing, so a search tells no
+    more than a read would. Results come under `results`."""
+    query = user_query.parse(ctx.params.text("q") or "")
+    caller, portal = ctx.user, ctx.portal
+    found = []
+    for user in portal["users"].values():
+        seen = sight(caller, user, portal)
+        if seen is Sight.NOTHING:
+            continue
+        view = shown(user_object(user, portal), seen)
+        if query is None or query.test(partial(_matches, view, portal["id"])):
+            found.append(view)
     reverse = (ctx.params.text("sortOrder") or "asc").lower() == "desc"
     key = SEARCH_FIELDS.get((ctx.params.text("sortField") or "username").lower(), "username")
-    users.sort(key=lambda u: str(u[key]).lower(), reverse=reverse)
-    return page(ctx.params, users, "results", lambda u: user_object(u, ctx.portal))
+    found.sort(key=lambda view: str(view.get(key, "")).lower(), reverse=reverse)
+    return page(ctx.params, found, "results")
 
 
-def _matches(user: Doc, term: str) -> bool:
-    field, _, value = term.partition(":")
-    if not value:
-        field, value = "", term
-    if field.lower() in ("accountid", "orgid"):
-        return True
-    wanted = value.strip('"').lower().replace("*", "")
+def _matches(view: dict[str, Any], portal_id: str, field: str, value: str) -> bool:
+    if field in ORGANIZATION_FIELDS:
+        return value == portal_id
     if field:
-        column = SEARCH_FIELDS.get(field.lower())
-        return column is not None and wanted in str(user[column]).lower()
-    return wanted in user["username"].lower() or wanted in user["fullName"].lower()
+        column = SEARCH_FIELDS.get(field)
+        return column is not None and column in view and _found(value, str(view[column]))
+    return _found(value, view["username"]) or _found(value, view["fullName"])
+
+
+def _found(value: str, text: str) -> bool:
+    """`*` stands for any run of characters and the value must then cover the whole
+    text (`car*` is a prefix); a value without one is found anywhere in it."""
+    wanted, text = value.lower(), text.lower()
+    if "*" not in wanted:
+        return wanted in text
+    pattern = ".*".join(re.escape(part) for part in wanted.split("*"))
+    return re.fullmatch(pattern, text) is not None
 
 
 def one_member(ctx: Ctx) -> dict[str, Any]:
-    username = ctx.args["username"]
-    user = ctx.member(username)
-    return member_detail(user, ctx.portal)
+    """The member as the caller may see it; one it may not see answers as an unknown one."""
+    user = ctx.portal["users"].get(ctx.args["username"])
+    seen = Sight.NOTHING if user is None else sight(ctx.user, user, ctx.portal)
+    if user is None or seen is Sight.NOTHING:
+        raise inaccessible_member()
+    return shown(member_detail(user, ctx.portal), seen)
+
+
+# The profile fields `community/users/<u>/update` writes (the vendor's Update User page;
+# the vendor's Python client sends them all, each only when set), with the longest text
+# the service keeps. Credentials, security questions and categories are not kept here.
+PROFILE_FIELDS = {
+    "fullname": 256,
+    "firstName": 128,
+    "lastName": 128,
+    "description": 32_000,
+    "email": 256,
+    "culture": 16,
+    "region": 16,
+}
+
+
+def update_user(ctx: Ctx) -> dict[str, Any]:
+    """A member's profile; the reads table says who may (the member itself, an
+    administrator or a holder of portal:admin:updateUsers)."""
+    user = ctx.portal["users"].get(ctx.args["username"])
+    if user is None:
+        raise inaccessible_member()
+    changes = _profile_changes(ctx)
+    if "firstName" in changes or "lastName" in changes:
+        first, _, last = str(user["fullName"]).partition(" ")
+        names = (changes.pop("firstName", first), changes.pop("lastName", last))
+        changes.setdefault("fullname", " ".join(n for n in names if n))
+    if "fullname" in changes:
+        changes["fullName"] = changes.pop("fullname") or user["username"]
+    user.update(changes)
+    ctx.touch_member(user["username"])
+    return {"success": True, "username": user["username"]}
+
+
+def _profile_changes(ctx: Ctx) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    for name, longest in PROFILE_FIELDS.items():
+        value = ctx.params.text(name)
+        if value is None:
+            continue
+        if len(value) > longest:
+            raise bad_request(f"'{name}' is longer than {longest} characters")
+        changes[name] = value.strip()
+    access = ctx.params.text("access")
+    if access is not None:
+        if access not in ACCESS_LEVELS:
+            raise bad_request(f"'access' must be one of {', '.join(ACCESS_LEVELS)}")
+        changes["access"] = access
+    tags = ctx.params.text("tags")
+    if tags is not None:
+        changes["tags"] = [tag.strip() for tag in tags.split(",") if tag.strip()][:128]
+    return changes
 
 
 def member_items(ctx: Ctx) -> dict[str, Any]:

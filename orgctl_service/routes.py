@@ -33,7 +33,8 @@ from reconciler.operations import (
     Root,
 )
 
-Handler = Callable[[Ctx], dict[str, Any]]
+Answer = dict[str, Any] | list[Any]  # a list only where the vendor answers one
+Handler = Callable[[Ctx], Answer]
 
 WRITES: dict[OperationName, Handler] = {
     OperationName.UPDATE_USER_LEVEL: members.update_user_level,
@@ -93,6 +94,8 @@ READ_HANDLERS: dict[ReadName, Handler] = {
     ReadName.ORG_USER_SEARCH_AS_DOCUMENTED: client_reads.org_user_search,
     ReadName.ALL_SCHEDULED_TASKS: tasks.all_scheduled_tasks,
     ReadName.SERVERS: portal.servers,
+    ReadName.LANGUAGES: client_reads.languages,
+    ReadName.UPDATE_USER: members.update_user,
     ReadName.PORTAL_ADMIN: portal.portal_admin_root,
     ReadName.RESOURCES: resources.list_resources,
     ReadName.RESOURCE: resources.one_resource,

@@ -134,6 +134,10 @@ class ReadName(StrEnum):
     ORG_USER_SEARCH_AS_DOCUMENTED = "orgUserSearchAsDocumented"  # `portal/`, singular
     ALL_SCHEDULED_TASKS = "allScheduledTasks"
     SERVERS = "servers"
+    LANGUAGES = "languages"  # portals/languages: the vendor's client reads it to update a user
+    # community/users/<u>/update: a member's profile (the vendor's User.update); a POST
+    # that changes state, kept here beside generateToken as orgctl never sends it
+    UPDATE_USER = "updateUser"
     PORTAL_ADMIN = "portalAdmin"
     RESOURCES = "resources"
     RESOURCE = "resource"
@@ -309,6 +313,9 @@ class ReadAccess:
     privileges: tuple[str, ...] = ()
     own: str | None = None
     anyone: bool = False
+    # Others get the public profile of the members they may see instead of a refusal
+    # (the service's `visibility`); the rest of this row says who reads whole accounts.
+    profiles: bool = False
 
     @property
     def text(self) -> str:
@@ -568,6 +575,8 @@ _READ_ROWS = (
     Read(ReadName.ROOT, _sharing(""), signed_in=False),
     Read(ReadName.INFO, _sharing("info"), signed_in=False),
     Read(ReadName.GENERATE_TOKEN, _sharing("generateToken"), signed_in=False, write=True),
+    # Before the portal row: `languages` is matched as itself, not as a portal id.
+    Read(ReadName.LANGUAGES, _sharing("portals/languages"), signed_in=False),
     Read(ReadName.PORTAL, _sharing(_PORTAL)),
     Read(ReadName.ROLES, _sharing(_PORTAL + "/roles"), entries="roles", by_self=True),
     Read(ReadName.ROLE, _sharing(_PORTAL + "/roles/{roleId}")),
@@ -582,7 +591,7 @@ _READ_ROWS = (
     Read(
         ReadName.MEMBER,
         _sharing("community/users/{username}"),
-        access=ReadAccess((VIEW_USERS,), "username"),
+        access=ReadAccess((VIEW_USERS,), "username", profiles=True),
     ),
     Read(
         ReadName.MEMBER_ITEMS,
@@ -637,6 +646,12 @@ _READ_ROWS = (
         access=_COLLABORATION_READERS,
     ),
     Read(ReadName.USER_SEARCH, _sharing("community/users"), entries="results"),
+    Read(
+        ReadName.UPDATE_USER,
+        _sharing("community/users/{username}/update"),
+        write=True,
+        access=ReadAccess(("portal:admin:updateUsers",), "username"),
+    ),
     Read(ReadName.SELF, _sharing("community/self")),
     Read(ReadName.ORG_USER_SEARCH, _sharing(_PORTAL + "/users/search"), entries="results"),
     Read(

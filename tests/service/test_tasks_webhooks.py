@@ -46,7 +46,7 @@ def test_task_run_delete_by_the_owner(world: Api) -> None:
 
 def test_task_run_delete_refused_to_another_member(world_ro: Api) -> None:
     token = world_ro.token("field", "hooker")
-    error_of(world_ro.post("field", RUN1, auth=token), 403, message_code="GWM_0005")
+    error_of(world_ro.post("field", RUN1, auth=token), 403, message_code="GWM_0003")
     assert "run1" in run_ids(world_ro)
 
 
@@ -95,7 +95,7 @@ def test_webhook_delete_by_the_webhooks_capability(world: Api) -> None:
 def test_webhook_delete_refused_to_a_member(world_ro: Api) -> None:
     token = world_ro.token("field", "frank")
     body = world_ro.post("field", f"portals/{FIELD}/webhooks/w1/delete", auth=token)
-    error_of(body, 403, message_code="GWM_0005")
+    error_of(body, 403, message_code="GWM_0003")
 
 
 def test_webhook_delete_of_an_unknown_webhook(world_ro: Api) -> None:
