@@ -86,7 +86,9 @@ Rules
 - copyFeatureServiceData before 10.7 copies feature services but not hosted feature
   layer views (docs/rules.md §9). The service holds no items, so the difference cannot be seen
   here; the planner warns about it instead.
-- Webhook settings: an omitted field is reset to its default.
+- Webhook settings: an omitted field keeps its value (`webhooks` says why). The
+  organization webhooks' reads answer GWM_0002 before 10.7, the settings read before
+  11.2, as their operations do.
 - importInvitationResponse sets the invitation to `guest_accepted` and adds the guest.
 
 Time

@@ -108,6 +108,13 @@ def test_webhook_delete_refused_on_10_6(versions_ro: Api) -> None:
     error_of(body, 400, message_code="GWM_0002")
 
 
+@pytest.mark.parametrize("path", ["webhooks", "webhooks/w6", "webhooks/settings"])
+def test_organization_webhook_reads_refused_before_10_7(versions_ro: Api, path: str) -> None:
+    """They arrived at 10.7 with the webhooks themselves; a 10.6 portal served them."""
+    body = versions_ro.get("v106", f"portals/{V106}/{path}")
+    error_of(body, 400, message_code="GWM_0002")
+
+
 # --- webhook settings -------------------------------------------------------------------------
 
 
@@ -125,12 +132,20 @@ def test_webhook_settings_success_body(world: Api) -> None:
     assert {name: read[name] for name in values} == values
 
 
-def test_webhook_settings_omitted_fields_reset_to_defaults(world: Api) -> None:
+def test_webhook_settings_omitted_fields_keep_their_values(world: Api) -> None:
+    """The vendor's page gives defaults as what holds until set, not what an omitted
+    field means: a partial update reset the others (a 4 became 3)."""
     everything = {name: rng.low for name, rng in WEBHOOK_SETTINGS.items()}
+    everything["notificationAttempts"] = 4
     world.admin_post("field", SETTINGS, **everything)
     body = world.admin_post("field", SETTINGS, numberOfFailures=7)
-    assert body == {**DEFAULTS, "numberOfFailures": 7, "status": "success"}
+    assert body == {**everything, "numberOfFailures": 7, "status": "success"}
     assert "success" not in body
+    assert world.admin_get("field", SETTINGS)["notificationAttempts"] == 4
+
+
+def test_webhook_settings_read_refused_before_11_2(versions_ro: Api) -> None:
+    admin_error_of(versions_ro.admin_get("v111", SETTINGS), 400)
 
 
 def test_webhook_settings_by_the_webhooks_capability(world: Api) -> None:
