@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 
-from orgctl_service.errors import NO_PERMISSION, USER_INACCESSIBLE
 from tests.service.harness import HQ_ID, Api, error_of, hq_state
 
 from .conftest import Serve
 
 PORTAL = HQ_ID
+# The vendor's words, as real portals send them (not the service's own constants).
+USER_INACCESSIBLE = "User does not exist or is inaccessible."
+NO_PERMISSION = "You do not have permissions to access this resource or perform this operation."
 ACCOUNT_KEYS = {"role", "roleId", "level", "privileges", "lastLogin", "disabled", "email"}
 STATE = hq_state(
     "10.6.1",
