@@ -66,9 +66,13 @@ Auth
   saying only the host (guest) administrator may call it.
 - Webhook settings and webhook delete: the default administrator or a holder of
   portal:admin:manageWebhooks. Task run delete: the task owner or an org_admin.
-- Reads need a token of the portal; `community/users/<u>`, `content/users/<u>` and a
+- Reads need a token of the portal (not `portals/languages`); `content/users/<u>` and a
   member's tasks are visible to the member and org_admins; item resources to the owner
-  of a task using the item and org_admins.
+  of a task using the item and org_admins. A member (`community/users/<u>`, the user
+  searches) shows its whole account to itself, org_admins and viewUsers holders, its
+  public profile to viewOrgUsers holders unless its `access` is private, and otherwise
+  answers as an unknown member: code 400, "User does not exist or is inaccessible."
+  (`visibility`). 403 is GWM_0003 in the vendor's words, who may in `details`.
 
 Rules
 - Level change (target differs from the current level), in order: level 1 needs a
