@@ -4,7 +4,6 @@ updateuserrole extension write.
 
 from __future__ import annotations
 
-import re
 from functools import partial
 from typing import Any
 
@@ -44,37 +43,56 @@ def search_users(ctx: Ctx) -> dict[str, Any]:
     more than a read would. Results come under `results`."""
     query = user_query.parse(ctx.params.text("q") or "")
     caller, portal = ctx.user, ctx.portal
-    found = []
+    found: list[tuple[dict[str, str], Doc, Sight]] = []
     for user in portal["users"].values():
         seen = sight(caller, user, portal)
         if seen is Sight.NOTHING:
             continue
-        view = shown(user_object(user, portal), seen)
-        if query is None or query.test(partial(_matches, view, portal["id"])):
-            found.append(view)
+        fields = _searched(user, portal, seen)
+        if query is None or query.test(partial(_matches, fields, portal["id"])):
+            found.append((fields, user, seen))
     reverse = (ctx.params.text("sortOrder") or "asc").lower() == "desc"
     key = SEARCH_FIELDS.get((ctx.params.text("sortField") or "username").lower(), "username")
-    found.sort(key=lambda view: str(view.get(key, "")).lower(), reverse=reverse)
-    return page(ctx.params, found, "results")
+    found.sort(key=lambda entry: entry[0].get(key, "").lower(), reverse=reverse)
+    # Whole user objects only for the page answered: a search may cover every member.
+    return page(ctx.params, found, "results", lambda e: shown(user_object(e[1], portal), e[2]))
 
 
-def _matches(view: dict[str, Any], portal_id: str, field: str, value: str) -> bool:
+def _searched(user: Doc, portal: Doc, seen: Sight) -> dict[str, str]:
+    """The fields a search matches and sorts on, as far as the caller sees them."""
+    fields = {"username": str(user["username"]), "fullName": str(user["fullName"])}
+    if seen is Sight.ACCOUNT:
+        fields["role"] = str(member_view(user, portal)["role"])
+    return fields
+
+
+def _matches(fields: dict[str, str], portal_id: str, field: str, value: str) -> bool:
     if field in ORGANIZATION_FIELDS:
         return value == portal_id
     if field:
         column = SEARCH_FIELDS.get(field)
-        return column is not None and column in view and _found(value, str(view[column]))
-    return _found(value, view["username"]) or _found(value, view["fullName"])
+        return column is not None and column in fields and wildcard_match(value, fields[column])
+    return wildcard_match(value, fields["username"]) or wildcard_match(value, fields["fullName"])
 
 
-def _found(value: str, text: str) -> bool:
+def wildcard_match(value: str, text: str) -> bool:
     """`*` stands for any run of characters and the value must then cover the whole
-    text (`car*` is a prefix); a value without one is found anywhere in it."""
+    text (`car*` is a prefix); a value without one is found anywhere in it. Matched
+    part by part, leftmost first, so no pattern takes more than a pass per part."""
     wanted, text = value.lower(), text.lower()
     if "*" not in wanted:
         return wanted in text
-    pattern = ".*".join(re.escape(part) for part in wanted.split("*"))
-    return re.fullmatch(pattern, text) is not None
+    first, *middle, last = wanted.split("*")
+    end = len(text) - len(last)
+    if end < len(first) or not text.startswith(first) or not text.endswith(last):
+        return False
+    position = len(first)
+    for part in middle:
+        position = text.find(part, position, end)
+        if position < 0:
+            return False
+        position += len(part)
+    return True
 
 
 def one_member(ctx: Ctx) -> dict[str, Any]:

@@ -55,7 +55,7 @@ class Negation:
 Node = Term | Every | Either | Negation
 OPERATORS = ("AND", "OR", "NOT")
 _TOKEN = re.compile(r'[()]|[^\s()"]*"[^"]*"?|[^\s()]+')
-MAX_DEPTH = 32  # parentheses nested deeper are refused, not recursed into
+MAX_DEPTH = 32  # parentheses or NOTs nested deeper are refused, not recursed into
 
 
 def parse(query: str) -> Node | None:
@@ -103,17 +103,17 @@ class _Parser:
         if token is None or token == ")" or _operator(token) in ("AND", "OR"):
             raise _invalid("a term is missing" + (f" before {token!r}" if token else " at the end"))
         self.take()
-        if _operator(token) == "NOT":
-            return Negation(self.unary(depth))
-        if token == "(":
-            if depth >= MAX_DEPTH:
-                raise _invalid(f"parentheses nested deeper than {MAX_DEPTH}")
-            inner = self.either(depth + 1)
-            if self.peek() != ")":
-                raise _invalid("a parenthesis is not closed")
-            self.take()
-            return inner
-        return _term(token)
+        if token != "(" and token != "NOT":
+            return _term(token)
+        if depth >= MAX_DEPTH:
+            raise _invalid(f"parentheses or NOT nested deeper than {MAX_DEPTH}")
+        if token == "NOT":
+            return Negation(self.unary(depth + 1))
+        inner = self.either(depth + 1)
+        if self.peek() != ")":
+            raise _invalid("a parenthesis is not closed")
+        self.take()
+        return inner
 
 
 def _operator(token: str | None) -> str | None:
