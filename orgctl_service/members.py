@@ -18,6 +18,7 @@ from orgctl_service.rules import check_portal_id
 from orgctl_service.visibility import Sight, shown, sight
 from orgctl_service.world import Doc
 from reconciler.catalog import BUILTIN_ROLES, LEVELS
+from reconciler.text_rules import text_problem
 
 
 def list_members(ctx: Ctx) -> dict[str, Any]:
@@ -144,6 +145,9 @@ def _profile_changes(ctx: Ctx) -> dict[str, Any]:
             continue
         if len(value) > longest:
             raise bad_request(f"'{name}' is longer than {longest} characters")
+        problem = text_problem(name, value, multiline=name == "description")
+        if problem:
+            raise bad_request(problem)
         changes[name] = value.strip()
     access = ctx.params.text("access")
     if access is not None:
@@ -152,6 +156,9 @@ def _profile_changes(ctx: Ctx) -> dict[str, Any]:
         changes["access"] = access
     tags = ctx.params.text("tags")
     if tags is not None:
+        problem = text_problem("tags", tags)
+        if problem:
+            raise bad_request(problem)
         changes["tags"] = [tag.strip() for tag in tags.split(",") if tag.strip()][:128]
     return changes
 

@@ -177,4 +177,6 @@ def test_a_member_updates_its_profile_and_access_hides_it(hq: Api) -> None:
     refused = error_of(hq.post("hq", path, auth=carol, description="x"), 403, "GWM_0003")
     assert "updateUsers" in " ".join(refused["details"])
     error_of(hq.post("hq", path, auth=alice, access="everyone"), 400, "GWM_0001")
+    for field, text in (("fullname", "Ann\x1b[2J"), ("tags", "a\u202eb"), ("email", "x" * 257)):
+        error_of(hq.post("hq", path, auth=alice, **{field: text}), 400, "GWM_0001")
     assert hq.post("hq", path, description="Set by admin")["success"] is True
