@@ -43,8 +43,11 @@ Protocol
   (`portal_profile`); the member listing keeps to the keys readers use.
 
 Auth
-- Tokens are random, stored (they survive a restart) and bound to one portal; they
-  expire by the service clock. `expiration` above 20,160 minutes is clamped to it.
+- Tokens are random, stored (they survive a restart) and bound to one portal. Their
+  lifetime runs in the client's time frame, the wall clock, whatever the state's clock
+  says (`expires` = wall clock at issue + lifetime), and moving the service clock forward
+  through control moves them as far (`auth`). `expiration` above 20,160 minutes is
+  clamped to it.
   `client=referer` binds a token to its `referer` field, and a request presenting it
   must send that `Referer` header; `client=ip` binds it to the `ip` field, `requestip`
   (the default when `client` is omitted) to the address asking; a mismatch is 498.
@@ -68,9 +71,13 @@ Auth
   saying only the host (guest) administrator may call it.
 - Webhook settings and webhook delete: the default administrator or a holder of
   portal:admin:manageWebhooks. Task run delete: the task owner or an org_admin.
-- Reads need a token of the portal; `community/users/<u>`, `content/users/<u>` and a
+- Reads need a token of the portal (not `portals/languages`); `content/users/<u>` and a
   member's tasks are visible to the member and org_admins; item resources to the owner
-  of a task using the item and org_admins.
+  of a task using the item and org_admins. A member (`community/users/<u>`, the user
+  searches) shows its whole account to itself, org_admins and viewUsers holders, its
+  public profile to viewOrgUsers holders unless its `access` is private, and otherwise
+  answers as an unknown member: code 400, "User does not exist or is inaccessible."
+  (`visibility`). 403 is GWM_0003 in the vendor's words, who may in `details`.
 
 Rules
 - Level change (target differs from the current level), in order: level 1 needs a
@@ -88,7 +95,9 @@ Rules
 - copyFeatureServiceData before 10.7 copies feature services but not hosted feature
   layer views (docs/rules.md §9). The service holds no items, so the difference cannot be seen
   here; the planner warns about it instead.
-- Webhook settings: an omitted field is reset to its default.
+- Webhook settings: an omitted field keeps its value (`webhooks` says why). The
+  organization webhooks' reads answer GWM_0002 before 10.7, the settings read before
+  11.2, as their operations do.
 - importInvitationResponse sets the invitation to `guest_accepted` and adds the guest.
 
 Time

@@ -21,6 +21,7 @@ from reconciler.operations import OPERATIONS, OperationName
 from reconciler.versions import Platform
 
 NEVER = -1  # `lastLogin` of a member who never signed in; credits not budgeted
+ACCESS_LEVELS = ("private", "org", "public")  # a member's `access`: who may see it (`visibility`)
 
 
 # The keys whose value is the same for every member (`profile` adds the rest): built
@@ -57,17 +58,16 @@ def profile(user: Doc, portal: Doc) -> dict[str, Any]:
         "firstName": first,
         "lastName": last,
         "email": str(user.get("email") or ""),
-        "tags": [],
+        # what the member's profile update wrote (`members.update_user`), else neutral
+        "access": str(user.get("access") or "org"),
+        "description": user.get("description") or None,
+        "culture": user.get("culture") or _NEUTRAL["culture"],
+        "region": user.get("region") or None,
+        "tags": list(user.get("tags") or []),
         "groups": [],
         "modified": user["created"],
-        # What the member set on its account (`profiles.update_user`) over the neutral.
-        **{key: user[key] for key in KEPT_PROFILE if key in user},
         **user_type(user, portal),
     }
-
-
-# The profile keys a member's own account update keeps (`profiles`).
-KEPT_PROFILE = ("description", "access", "culture", "region", "preferredView", "tags")
 
 
 def last_login(user: Doc) -> int:

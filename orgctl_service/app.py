@@ -56,7 +56,7 @@ log = logging.getLogger("orgctl.serve")
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    body: dict[str, Any]
+    body: dict[str, Any] | list[Any]  # a list: the few reads the vendor answers with one
     fmt: str
     status: int = 200
 
@@ -166,7 +166,7 @@ class Service:
         root: Root,
         rest: list[str],
         fields: dict[str, str],
-    ) -> dict[str, Any]:
+    ) -> routes.Answer:
         found = routes.find(root, rest)
         if found is None:
             raise not_found("Resource not found")

@@ -1,5 +1,15 @@
 """Tokens (generateToken) and capabilities (docs/rules.md §5, `catalog.OPERATIONS`).
 
+Tokens live in the client's time frame, not on the service clock. Clients judge a token
+by its `expires` against their own clock (the vendor's Python client sends no token once
+it is past; REST JS signs in again), so a state whose clock stands in the past or the
+future would hand out tokens they judge expired or eternal. A token's lifetime therefore
+runs on the wall clock, plus how far `/_control/clock` has moved the service clock
+forward since the service started (`token_now`): `expires` is the wall clock at issue
+plus the lifetime, and moving the clock through control still expires tokens, so tests
+of expiry need not wait. The control moves are counted in memory, as the sign-in locks
+count them: after a restart a stored token runs on the wall clock alone.
+
 Who holds what:
 - org_admin members hold every privilege of their platform's catalog; org_publisher the
   `portal:user:*`, `portal:publisher:*`, `premium:*` and `features:user:*` ones;
@@ -13,8 +23,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from orgctl_service.clock import now_real_ms
 from orgctl_service.context import Ctx
-from orgctl_service.errors import ApiError, forbidden
+from orgctl_service.errors import ApiError, forbidden, token_required
 from orgctl_service.world import Doc, portal_platform
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES, builtin_role_privileges, privileges_for
 
@@ -26,18 +37,24 @@ TOKEN_MINUTES_MAX = 20_160  # two weeks
 def issue_token(ctx: Ctx, username: str, minutes: int, bound_to: str) -> tuple[str, int]:
     """A token for `username`, usable only by a request `bound_to` names (see `binding`)."""
     token = secrets.token_urlsafe(32)
-    expires = ctx.now + minutes * MINUTE_MS
+    lifetime = minutes * MINUTE_MS
     keep_token(
         ctx,
         token,
         {
             "portalId": ctx.portal["id"],
             "username": username,
-            "expires": expires,
+            "expires": token_now(ctx) + lifetime,
             "boundTo": bound_to,
         },
     )
-    return token, expires
+    return token, now_real_ms() + lifetime
+
+
+def token_now(ctx: Ctx) -> int:
+    """Now in the frame stored tokens expire in: the wall clock plus the service clock's
+    moves forward through control (`SignInGuard.skip` counts them)."""
+    return now_real_ms() + ctx.sign_ins.skipped_ms
 
 
 def token_key(token: str) -> str:
@@ -55,11 +72,11 @@ def keep_token(ctx: Ctx, token: str, entry: Doc) -> None:
 def caller_for(ctx: Ctx, token: str | None) -> Doc:
     """The member a token names; 499 without one, 498 when invalid, expired or foreign."""
     if not token:
-        raise ApiError(499, "GWM_0003", "Token Required")
+        raise token_required()
     entry = ctx.world.tokens.get(token_key(token))
     if entry is None or entry["portalId"] != ctx.portal["id"]:
         raise ApiError(498, "GWM_0004", "Invalid token.")
-    if entry["expires"] <= ctx.now:
+    if entry["expires"] <= token_now(ctx):
         raise ApiError(498, "GWM_0004", "Invalid token: the token has expired.")
     bound_to = entry.get("boundTo", "")
     if bound_to and bound_to not in (binding("referer", ctx.referer), binding("ip", ctx.client_ip)):
@@ -101,15 +118,12 @@ def holds(user: Doc, portal: Doc, privilege: str) -> bool:
 
 def require_admin(ctx: Ctx, why: str = "an organization administrator") -> None:
     if not is_admin(ctx.user):
-        raise forbidden(f"You do not have permissions to perform this operation: only {why} may.")
+        raise forbidden(f"Only {why} may perform this operation.")
 
 
 def require_default_admin(ctx: Ctx) -> None:
     if not (is_admin(ctx.user) and ctx.user.get("defaultAdmin")):
-        raise forbidden(
-            "You do not have permissions to perform this operation: only the default"
-            " organization administrator may."
-        )
+        raise forbidden("Only the default organization administrator may perform this operation.")
 
 
 def require_webhook_admin(ctx: Ctx) -> None:
@@ -119,6 +133,6 @@ def require_webhook_admin(ctx: Ctx) -> None:
     if holds(user, ctx.portal, "portal:admin:manageWebhooks"):
         return
     raise forbidden(
-        "You do not have permissions to perform this operation: only the default administrator"
-        " or a member holding portal:admin:manageWebhooks may."
+        "Only the default administrator or a member holding portal:admin:manageWebhooks may"
+        " perform this operation."
     )

@@ -47,7 +47,7 @@ def check_read(ctx: Ctx, read: Read) -> None:
     """Refuse the read (403) unless the caller may make it: an organization administrator,
     a holder of one of its privileges, or the member it addresses reading its own."""
     access = read.access
-    if access.anyone or is_admin(ctx.user):
+    if access.anyone or access.profiles or is_admin(ctx.user):
         return
     if access.own and ctx.args.get(access.own) == ctx.user["username"]:
         return
@@ -110,12 +110,6 @@ def _holder_or_admin(privilege: str, who: str) -> Callable[[Ctx], None]:
     return check
 
 
-def _account_editor(ctx: Ctx) -> None:
-    """A member edits its own account; others need updateUsers (or the admin role)."""
-    if ctx.args.get("username") != ctx.user["username"]:
-        _holder_or_admin("portal:admin:updateUsers", Capability.ACCOUNT_EDITOR.value)(ctx)
-
-
 CHECKS: dict[Capability, Callable[[Ctx], None]] = {
     Capability.ORG_ADMIN: require_admin,
     Capability.DEFAULT_ADMIN: require_default_admin,
@@ -125,7 +119,6 @@ CHECKS: dict[Capability, Callable[[Ctx], None]] = {
     Capability.COLLABORATION_GUEST: _guest_admin,
     Capability.WEBHOOK_ADMIN: require_webhook_admin,
     Capability.TASK_OWNER_OR_ADMIN: _task_owner_or_admin,
-    Capability.ACCOUNT_EDITOR: _account_editor,
     Capability.LICENSE_MANAGER: _holder_or_admin(
         "portal:admin:manageLicenses", Capability.LICENSE_MANAGER.value
     ),

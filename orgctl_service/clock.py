@@ -1,10 +1,10 @@
 """Service time: epoch milliseconds, parsed from ISO 8601 or YAML timestamps.
 
 The service owns its clock (persisted with the state). Seeded from a state file's
-`clock`, it stands still unless moved through `/_control/clock`, so schedules, token
-expiry and webhook windows are reproducible. Without one it runs on wall time
-(`WallClock`): clients that judge a token's `expires` by their own clock see it valid,
-and `/_control/clock` can still move it forward.
+`clock`, it stands still unless moved through `/_control/clock`, so schedules and
+webhook windows are reproducible. Without one it runs on wall time (`WallClock`), and
+`/_control/clock` can still move it forward. Tokens do not expire by this clock but in
+the client's frame, the wall clock (`auth.token_now`).
 """
 
 from __future__ import annotations

@@ -23,9 +23,10 @@ applies (a field missing or not parsable) answers GWM_0001 whatever the operatio
 | CONT_0001 | 400 | item does not exist or is inaccessible (the vendor's text) |
 | GWM_0001 | 400 | malformed: field missing, wrong type, not JSON; unknown role to assign |
 | GWM_0002 | 400 | operation or parameter not available on this deployment/release |
-| GWM_0003 | 499 | token required |
+| GWM_0003 | 499 | token required: message and details "Token Required", as the vendor's |
+| GWM_0003 | 403 | caller lacks the capability: `NO_PERMISSION`; who may, in `details` |
 | GWM_0004 | 498 | invalid or expired token |
-| GWM_0005 | 403 | caller lacks the capability |
+| GWM_0006 | 400 | no such member, or one the caller may not see (`USER_INACCESSIBLE`) |
 | GWM_0006 | 404 | resource or path not found |
 | GWM_0007 | 405 | method not allowed (GET on a write) |
 | GWM_0007 | 400 | validateAppAccess for an app the portal does not register (the vendor's answer) |
@@ -65,8 +66,29 @@ def not_found(message: str) -> ApiError:
     return ApiError(404, "GWM_0006", message)
 
 
-def forbidden(message: str) -> ApiError:
-    return ApiError(403, "GWM_0005", message)
+# The vendor's words for a refused capability and a missing token (the envelopes ArcGIS REST
+# JS keeps from real portals, tests/fixtures/real_portals/rest-js-errors.json); clients
+# match on them (REST JS classifies GWM_0003 as an auth error).
+NO_PERMISSION = "You do not have permissions to access this resource or perform this operation."
+TOKEN_REQUIRED = "Token Required"
+# A real portal's answer for a member it does not have or will not show: the vendor's Python
+# client's `users.get` returns None on exactly this text.
+USER_INACCESSIBLE = "User does not exist or is inaccessible."
+
+
+def forbidden(reason: str) -> ApiError:
+    """403 in the vendor's words; `reason` (who may) goes in `details`."""
+    return ApiError(403, "GWM_0003", NO_PERMISSION, [reason])
+
+
+def token_required() -> ApiError:
+    return ApiError(499, "GWM_0003", TOKEN_REQUIRED, [TOKEN_REQUIRED])
+
+
+def inaccessible_member() -> ApiError:
+    """The same answer whether the member does not exist or may not be seen, so an answer
+    tells no one which names exist."""
+    return ApiError(400, "GWM_0006", USER_INACCESSIBLE)
 
 
 def unavailable(message: str) -> ApiError:

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from orgctl_service.auth import MINUTE_MS, TOKEN_MINUTES_MAX, keep_token
+from orgctl_service.auth import MINUTE_MS, TOKEN_MINUTES_MAX, keep_token, token_now
 from orgctl_service.context import Ctx
 from orgctl_service.errors import ApiError
 from orgctl_service.signin import sign_in
@@ -252,7 +252,7 @@ def _access_token(ctx: Ctx, grant: Grant) -> tuple[str, int]:
     entry = {
         "portalId": grant.portal_id,
         "username": grant.username,
-        "expires": ctx.now + minutes * MINUTE_MS,
+        "expires": token_now(ctx) + minutes * MINUTE_MS,
         "boundTo": "",  # an OAuth token is the app's, whatever address sends it
     }
     keep_token(ctx, token, entry)

@@ -13,8 +13,9 @@ from orgctl_service.auth import (
     issue_token,
 )
 from orgctl_service.context import Ctx
-from orgctl_service.errors import ApiError, bad_request
+from orgctl_service.errors import bad_request, forbidden
 from orgctl_service.portal_profile import portal_profile
+from orgctl_service.rules import check_portal_id
 from orgctl_service.signin import sign_in
 from orgctl_service.world import Doc, portal_platform
 from reconciler.versions import rest_version
@@ -78,6 +79,8 @@ def server_info(ctx: Ctx) -> dict[str, Any]:
 
 
 def portal_self(ctx: Ctx) -> dict[str, Any]:
+    """`portals/self` or this portal's id; another id answers 404 (`check_portal_id`)."""
+    check_portal_id(ctx)
     portal = ctx.portal
     levels = ("1", "2")
     self_hosted = portal["deployment"] == "self-hosted"
@@ -161,7 +164,7 @@ def portal_admin_root(ctx: Ctx) -> dict[str, Any]:
     """`<portal>/portaladmin`: the Portal Administrator API's root, which clients open
     before any admin call; administrators only."""
     if ctx.user["role"] != "org_admin":
-        raise ApiError(403, "GWM_0005", "You do not have permissions to access this resource.")
+        raise forbidden("Only an organization administrator may open the Portal Administrator API.")
     return {
         "resources": ["system", "security", "logs", "machines", "federation", "license"],
         "currentVersion": ctx.portal["version"],

@@ -38,7 +38,8 @@ from reconciler.operations import (
     Root,
 )
 
-Handler = Callable[[Ctx], dict[str, Any]]
+Answer = dict[str, Any] | list[Any]  # a list only where the vendor answers one
+Handler = Callable[[Ctx], Answer]
 
 WRITES: dict[OperationName, Handler] = {
     OperationName.UPDATE_USER_LEVEL: members.update_user_level,
@@ -67,7 +68,6 @@ WRITES: dict[OperationName, Handler] = {
     OperationName.DEACTIVATE_WEBHOOK: webhooks.deactivate_org_webhook,
     OperationName.UPDATE_WEBHOOK: webhooks.update_org_webhook,
     OperationName.UPDATE_USER_LICENSE_TYPE: user_types.update_user_license_type,
-    OperationName.UPDATE_USER: profiles.update_user,
 }
 
 READ_HANDLERS: dict[ReadName, Handler] = {
@@ -106,6 +106,8 @@ READ_HANDLERS: dict[ReadName, Handler] = {
     ReadName.ORG_USER_SEARCH_AS_DOCUMENTED: client_reads.org_user_search,
     ReadName.ALL_SCHEDULED_TASKS: tasks.all_scheduled_tasks,
     ReadName.SERVERS: portal.servers,
+    ReadName.LANGUAGES: client_reads.languages,
+    ReadName.UPDATE_USER: members.update_user,
     ReadName.PORTAL_ADMIN: portal.portal_admin_root,
     ReadName.RESOURCES: resources.list_resources,
     ReadName.RESOURCE: resources.one_resource,

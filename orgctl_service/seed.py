@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from orgctl_service.accounts import NEVER
+from orgctl_service.accounts import ACCESS_LEVELS, NEVER
 from orgctl_service.clock import now_real_ms, parse_time
 from orgctl_service.passwords import forget_seeded, seed_hash
 from orgctl_service.world import Doc, World
@@ -169,9 +169,18 @@ def _user(raw: dict[str, Any], roles: dict[str, Doc], where: str, clock: int) ->
         "appLicenses": [str(a) for a in raw.get("appLicenses") or []],
         "created": clock,
         "disabled": bool(raw.get("disabled", False)),
+        "access": _access(raw.get("access"), where, raw.get("username")),
         # Epoch ms of the last sign-in (ISO 8601 or ms in the state); -1: never signed in.
         "lastLogin": _last_login(raw.get("lastLogin"), where, raw.get("username")),
     }
+
+
+def _access(value: object, where: str, username: object) -> str:
+    """Who may see the member (`visibility`): private, org (the default) or public."""
+    access = "org" if value is None else str(value)
+    if access not in ACCESS_LEVELS:
+        raise ValueError(f"{where}: user {username!r} access must be one of {ACCESS_LEVELS}")
+    return access
 
 
 def _last_login(value: object, where: str, username: object) -> int:

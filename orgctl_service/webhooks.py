@@ -1,9 +1,16 @@
 """Organization webhooks (docs/rules.md §4.11), service webhooks and their delivery settings
 (docs/rules.md §4.12) under the administrative root.
 
-Every settings call writes all five fields: an omitted field is reset to its spec
-default (docs/rules.md §4.12 lists defaults, not "unchanged"), which is why orgctl always sends
-all five.
+A settings call changes the fields it sends and keeps the others. The vendor's settings
+page gives each field's default as what the system does until an administrator sets it
+("By default, the payload will attempt to be delivered 3 times"), not as what an omitted
+parameter means, and marks none required; an update that reset what it did not name
+would undo another administrator's setting (a seeded 4 became 3). orgctl sends all five
+anyway. https://developers.arcgis.com/rest/enterprise-administration/server/webhook-settings.htm
+
+The organization webhooks and their delivery settings arrived at 10.7, the service
+webhooks' settings at 11.2 (docs/rules.md §9): an older portal has no such resource to
+read either, and answers as for an operation it lacks (GWM_0002).
 """
 
 from __future__ import annotations
@@ -13,11 +20,12 @@ from urllib.parse import urlsplit
 
 from orgctl_service.accounts import member_id
 from orgctl_service.context import Ctx
-from orgctl_service.errors import ApiError, bad_request, not_found
+from orgctl_service.errors import ApiError, bad_request, not_found, unavailable
 from orgctl_service.params import page
 from orgctl_service.rules import check_portal_id
-from orgctl_service.world import Doc
+from orgctl_service.world import Doc, portal_platform
 from reconciler.catalog import WEBHOOK_SETTINGS
+from reconciler.operations import OPERATIONS, OperationName
 from reconciler.text_rules import text_problem
 
 
@@ -61,8 +69,16 @@ def owner_id(portal: Doc) -> str:
     return member_id(admins[0], portal) if admins else ""
 
 
+def require_release(ctx: Ctx, operation: OperationName) -> None:
+    """Refuse a read of a resource that arrived with `operation` on a release before it."""
+    problem = OPERATIONS[operation].problem(portal_platform(ctx.portal))
+    if problem:
+        raise unavailable(f"This resource is not available: {problem}")
+
+
 def list_org_webhooks(ctx: Ctx) -> dict[str, Any]:
     check_portal_id(ctx)
+    require_release(ctx, OperationName.DELETE_WEBHOOK)
     rows = [
         webhook_view(ctx, w) for w in sorted(ctx.portal["webhooks"].values(), key=lambda w: w["id"])
     ]
@@ -71,6 +87,7 @@ def list_org_webhooks(ctx: Ctx) -> dict[str, Any]:
 
 def one_org_webhook(ctx: Ctx) -> dict[str, Any]:
     check_portal_id(ctx)
+    require_release(ctx, OperationName.DELETE_WEBHOOK)
     webhook = ctx.portal["webhooks"].get(ctx.args["webhookId"])
     if webhook is None:
         raise not_found(f"Webhook '{ctx.args['webhookId']}' not found")
@@ -94,6 +111,7 @@ def _portal_delivery(ctx: Ctx) -> dict[str, int]:
 
 def portal_webhook_settings(ctx: Ctx) -> dict[str, Any]:
     check_portal_id(ctx)
+    require_release(ctx, OperationName.DELETE_WEBHOOK)
     return _portal_delivery(ctx)
 
 
@@ -229,15 +247,17 @@ def list_service_webhooks(ctx: Ctx) -> dict[str, Any]:
 
 
 def read_settings(ctx: Ctx) -> dict[str, Any]:
+    require_release(ctx, OperationName.WEBHOOK_SETTINGS)
     return {**ctx.portal["webhookSettings"], "status": "success"}
 
 
 def write_settings(ctx: Ctx) -> dict[str, Any]:
     values: dict[str, int] = {}
     problems = []
+    kept = ctx.portal["webhookSettings"]
     for name, allowed in WEBHOOK_SETTINGS.items():
         value = ctx.params.integer(name)
-        value = allowed.default if value is None else value
+        value = int(kept.get(name, allowed.default)) if value is None else value
         problem = allowed.problem(name, value)
         if problem:
             problems.append(problem)

@@ -55,9 +55,6 @@ class Capability(StrEnum):
     COLLABORATION_GUEST = "an administrator of a guest portal of the collaboration"
     WEBHOOK_ADMIN = "the default administrator or a holder of portal:admin:manageWebhooks"
     TASK_OWNER_OR_ADMIN = "the task's owner or an organization administrator"
-    ACCOUNT_EDITOR = (
-        "the member itself, an organization administrator or a holder of portal:admin:updateUsers"
-    )
     LICENSE_MANAGER = "an organization administrator or a holder of portal:admin:manageLicenses"
 
 
@@ -108,7 +105,6 @@ class OperationName(StrEnum):
     DEACTIVATE_WEBHOOK = "deactivateWebhook"
     UPDATE_WEBHOOK = "updateWebhook"
     UPDATE_USER_LICENSE_TYPE = "updateUserLicenseType"
-    UPDATE_USER = "updateUser"
 
 
 class ReadName(StrEnum):
@@ -147,10 +143,14 @@ class ReadName(StrEnum):
     ORG_USER_SEARCH_AS_DOCUMENTED = "orgUserSearchAsDocumented"  # `portal/`, singular
     ALL_SCHEDULED_TASKS = "allScheduledTasks"
     SERVERS = "servers"
+    LANGUAGES = "languages"  # portals/languages: the vendor's client reads it to update a user
+    # community/users/<u>/update: a member's profile (the vendor's User.update); a POST
+    # that changes state, kept here beside generateToken as orgctl never sends it
+    UPDATE_USER = "updateUser"
     PORTAL_ADMIN = "portalAdmin"
     RESOURCES = "resources"
     RESOURCE = "resource"
-    # Reads the vendor's clients make beside orgctl's own (docs/rules.md §C).
+    # Reads the vendor's clients make beside orgctl's own (docs/rules.md §D).
     PARTICIPANT = "participant"
     WEBHOOK_NOTIFICATIONS = "webhookNotifications"
     USER_LICENSE_TYPES = "userLicenseTypes"
@@ -335,6 +335,9 @@ class ReadAccess:
     privileges: tuple[str, ...] = ()
     own: str | None = None
     anyone: bool = False
+    # Others get the public profile of the members they may see instead of a refusal
+    # (the service's `visibility`); the rest of this row says who reads whole accounts.
+    profiles: bool = False
 
     @property
     def text(self) -> str:
@@ -647,14 +650,6 @@ _OPERATION_ROWS = (
         rank=5,
         available=_USER_TYPES,
     ),
-    Operation(
-        OperationName.UPDATE_USER,
-        _sharing("community/users/{username}/update"),
-        Capability.ACCOUNT_EDITOR,
-        Phase.SETTINGS,
-        rank=6,
-        available=_ANY_RELEASE,
-    ),
 )
 
 OPERATIONS: Mapping[OperationName, Operation] = MappingProxyType(
@@ -665,6 +660,8 @@ _READ_ROWS = (
     Read(ReadName.ROOT, _sharing(""), signed_in=False),
     Read(ReadName.INFO, _sharing("info"), signed_in=False),
     Read(ReadName.GENERATE_TOKEN, _sharing("generateToken"), signed_in=False, write=True),
+    # Before the portal row: `languages` is matched as itself, not as a portal id.
+    Read(ReadName.LANGUAGES, _sharing("portals/languages"), signed_in=False),
     Read(ReadName.PORTAL, _sharing(_PORTAL)),
     Read(ReadName.ROLES, _sharing(_PORTAL + "/roles"), entries="roles", by_self=True),
     Read(ReadName.ROLE, _sharing(_PORTAL + "/roles/{roleId}")),
@@ -679,7 +676,7 @@ _READ_ROWS = (
     Read(
         ReadName.MEMBER,
         _sharing("community/users/{username}"),
-        access=ReadAccess((VIEW_USERS,), "username"),
+        access=ReadAccess((VIEW_USERS,), "username", profiles=True),
     ),
     Read(
         ReadName.MEMBER_ITEMS,
@@ -734,6 +731,12 @@ _READ_ROWS = (
         access=_COLLABORATION_READERS,
     ),
     Read(ReadName.USER_SEARCH, _sharing("community/users"), entries="results"),
+    Read(
+        ReadName.UPDATE_USER,
+        _sharing("community/users/{username}/update"),
+        write=True,
+        access=ReadAccess(("portal:admin:updateUsers",), "username"),
+    ),
     Read(ReadName.SELF, _sharing("community/self")),
     Read(ReadName.ORG_USER_SEARCH, _sharing(_PORTAL + "/users/search"), entries="results"),
     Read(

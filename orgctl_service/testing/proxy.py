@@ -20,6 +20,8 @@ import json
 import threading
 import time
 
+from orgctl_service.errors import NO_PERMISSION
+
 from .forwarding import (
     DROP,
     FORWARD,
@@ -83,8 +85,8 @@ class FaultyProxy(ForwardingServer):
             self.stalled.set()
             return HOLD
         if self._take("forbid", request.path, self.forbidden):
-            error = {"code": 403, "messageCode": "GWM_0005", "details": []}
-            error["message"] = "You do not have permissions to perform this operation."
+            error = {"code": 403, "messageCode": "GWM_0003", "details": []}
+            error["message"] = NO_PERMISSION
             return _json({"error": error})
         if self._take("pretend", request.path, self.pretended):
             return _json({"success": True})

@@ -346,5 +346,13 @@ class PortalApi:
             "roles": self.roles(),
             "members": self.members(),
             "collaborations": self.collaboration_state(),
-            "webhooks": self.get(f"portals/{self.portal_id}/webhooks").get("webhooks", []),
+            "webhooks": self.org_webhooks(),
         }
+
+    def org_webhooks(self) -> list[dict[str, Any]]:
+        """The organization webhooks; none before 10.7, whose portals lack the resource
+        (GWM_0002, as for an operation the release lacks)."""
+        reply = self.get_unchecked(f"portals/{self.portal_id}/webhooks")
+        if reply.get("error", {}).get("messageCode") == "GWM_0002":
+            return []
+        return list(self._checked("GET webhooks", reply).get("webhooks", []))

@@ -317,6 +317,11 @@ class _Reader:
             self.one(ReadName.MEMBER_ITEMS, {"num": 1}, username=username),
         )
         found = await self.permitted(MEMBER.of(username), reads, None)
+        if found is not None and "privileges" not in found[0]:
+            # A colleague's public profile: the portal shows the account (privileges,
+            # groups, licenses) only to the member, administrators and viewUsers holders.
+            self.unread[MEMBER.of(username)] = "the portal showed only the member's profile"
+            return None
         return records.member_detail(username, *found) if found is not None else None
 
     async def collaborations(self) -> dict[str, Collaboration]:

@@ -79,12 +79,7 @@ MAY: Mapping[Capability, Check] = MappingProxyType(
         Capability.TASK_OWNER_OR_ADMIN: lambda caller, call, live: (
             is_admin(caller) or caller.username == call.arguments.get("username")
         ),
-        # Writes of the vendor's clients that plans never send (docs/rules.md §C).
-        Capability.ACCOUNT_EDITOR: lambda caller, call, live: (
-            is_admin(caller)
-            or holds(caller, "portal:admin:updateUsers")
-            or caller.username == call.arguments.get("username")
-        ),
+        # Writes of the vendor's clients that plans never send (docs/rules.md §D).
         Capability.LICENSE_MANAGER: lambda caller, call, live: (
             is_admin(caller) or holds(caller, "portal:admin:manageLicenses")
         ),

@@ -43,3 +43,14 @@ def test_wrong_password_is_refused(sign_in: SignIn) -> None:
     # reads the sign-in page's messages.
     with pytest.raises(Exception, match=r"(?i)invalid username or password"):
         sign_in("hq", password="wrong")
+
+
+def test_generate_token_sign_in_works_on_the_shipped_demo_state(demo_sign_in: SignIn) -> None:
+    """The demo's clock stands at 2026-11-01: a token whose `expires` followed it was
+    judged expired at once, and the client sent `Bearer None` (498) on its next read."""
+    gis = demo_sign_in("hq", use_gen_token=True)
+    auth = gis._con._session.auth
+    assert auth.expiration.timestamp() > time.time()
+    assert gis.users.me.username == "admin"
+    assert gis.users.get("alice").username == "alice"
+    assert gis.properties.fullVersion == "10.6.1"

@@ -81,7 +81,7 @@ test("the host updates a workspace and invalidates an invitation", async () => {
   assert.equal(invalid.success, true);
   await refused(post(`${HOST}/${WORKSPACE}/updateInfo`, { name: "x".repeat(101) }, HQ), "COLL_1001");
   // the guest may not call a host operation
-  await refused(post(`${GUEST}/${WORKSPACE}/updateInfo`, { name: "Mine" }, FIELD), "GWM_0005");
+  await refused(post(`${GUEST}/${WORKSPACE}/updateInfo`, { name: "Mine" }, FIELD), "GWM_0003");
 });
 
 test("the guest sets its schedule and group link", async () => {

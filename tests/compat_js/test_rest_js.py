@@ -19,6 +19,8 @@ from tests.service.harness import Service
 
 HERE = Path(__file__).resolve().parent
 STATE = HERE.parent / "compat" / "state.yaml"
+# `*.demo.mjs` run against the demo world as shipped, whose clock stands at a fixed date.
+DEMO_STATE = HERE.parents[1] / "examples" / "demo" / "state.yaml"
 PACKAGES = ("@esri/arcgis-rest-request", "@esri/arcgis-rest-portal")
 NODE_TIMEOUT_SECONDS = 180
 
@@ -36,14 +38,24 @@ def node() -> str:
     return node
 
 
-@pytest.fixture
-def tls_service(tmp_path: Path) -> Iterator[tuple[Service, str]]:
-    """`orgctl serve --tls` and the CA file it says to trust."""
-    service = Service(tmp_path / "compat.sqlite", STATE, options=("--tls",)).start()
+def _tls_service(tmp_path: Path, state: Path) -> Iterator[tuple[Service, str]]:
+    service = Service(tmp_path / "compat.sqlite", state, options=("--tls",)).start()
     try:
         yield service, printed_ca(service)
     finally:
         service.stop()
+
+
+@pytest.fixture
+def tls_service(tmp_path: Path) -> Iterator[tuple[Service, str]]:
+    """`orgctl serve --tls` and the CA file it says to trust."""
+    yield from _tls_service(tmp_path, STATE)
+
+
+@pytest.fixture
+def demo_tls_service(tmp_path: Path) -> Iterator[tuple[Service, str]]:
+    """The same, serving examples/demo/state.yaml as shipped."""
+    yield from _tls_service(tmp_path, DEMO_STATE)
 
 
 def printed_ca(service: Service) -> str:
@@ -59,10 +71,19 @@ def printed_ca(service: Service) -> str:
 def test_rest_js_signs_in_reads_and_drives_every_seed_operation(
     node: str, tls_service: tuple[Service, str]
 ) -> None:
-    service, ca = tls_service
+    run_node_suite(node, *tls_service, "*.test.mjs")
+
+
+def test_rest_js_keeps_its_tokens_on_the_shipped_demo_state(
+    node: str, demo_tls_service: tuple[Service, str]
+) -> None:
+    run_node_suite(node, *demo_tls_service, "*.demo.mjs")
+
+
+def run_node_suite(node: str, service: Service, ca: str, pattern: str) -> None:
     env = {**os.environ, "ORGCTL_SERVICE_URL": service.url, "NODE_EXTRA_CA_CERTS": ca}
-    # One file after another: both drive the same service and the operations change it.
-    files = sorted(path.name for path in HERE.glob("*.test.mjs"))
+    # One file after another: they drive the same service and the operations change it.
+    files = sorted(path.name for path in HERE.glob(pattern))
     ran = subprocess.run(
         [node, "--test", "--test-concurrency=1", "--test-reporter=spec", *files],
         cwd=HERE,

@@ -18,6 +18,19 @@ from orgctl_service.testing.service import Service as Service
 STATES = Path(__file__).parent / "states"
 
 
+HQ_ID = "0123456789abcdef"
+
+
+def hq_state(
+    version: str, users: list[dict[str, Any]], roles: list[dict[str, Any]], **portal: Any
+) -> dict[str, Any]:
+    """A state of one self-hosted portal, `hq`, at `version`, on the clock the named states
+    start at; `portal` adds its other fields (webhooks, tasks, ...)."""
+    hq = {"id": HQ_ID, "urlKey": "hq", "name": "Headquarters", "deployment": "self-hosted"}
+    hq.update(version=version, users=users, roles=roles, **portal)
+    return {"clock": "2026-11-01T06:00:00Z", "portals": [hq]}
+
+
 def write_state(state: str | dict[str, Any], directory: Path) -> Path:
     """A state file in `directory`: a named file of `states/` or a dict built by a test."""
     if isinstance(state, str):

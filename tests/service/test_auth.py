@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.service.harness import Api, admin_error_of, error_of
@@ -24,10 +26,19 @@ def assert_refused(api: Api, name: str, token: object, code: int, message_code: 
         error_of(body, code, message_code=message_code)
 
 
-def test_generate_token(world_ro: Api) -> None:
+def wall_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def test_generate_token_expires_in_the_clients_time_frame(world_ro: Api) -> None:
+    """The state's clock stands at START_MS; the client judges `expires` by its own clock,
+    so the lifetime counts from the wall clock at issue, whatever the state's clock says."""
+    before = wall_ms()
     body = world_ro.generate_token("hq", "admin", "admin-pass", expiration=120)
+    after = wall_ms()
     assert isinstance(body["token"], str) and body["token"]
-    assert body["expires"] == START_MS + 120 * 60_000
+    assert before + 120 * 60_000 <= body["expires"] <= after + 120 * 60_000
+    assert before > START_MS  # the state's clock is in the past: the old answer was expired
 
 
 @pytest.mark.parametrize(
@@ -87,8 +98,21 @@ def test_token_in_a_form_field(world: Api) -> None:
 
 
 def test_token_lifetime_is_capped_at_two_weeks(world_ro: Api) -> None:
+    two_weeks = 14 * 24 * 3_600_000
+    before = wall_ms()
     body = world_ro.generate_token("hq", "admin", "admin-pass", expiration=10**6)
-    assert body["expires"] == START_MS + 14 * 24 * 3_600_000
+    assert before + two_weeks <= body["expires"] <= wall_ms() + two_weeks
+
+
+def test_a_token_issued_after_a_clock_move_lives_its_whole_lifetime(world: Api) -> None:
+    """Moves before the issue do not shorten a token; moves after it do."""
+    world.advance(5)
+    token = world.generate_token("hq", "admin", "admin-pass", expiration=120)["token"]
+    assert "error" not in world.get("hq", "portals/self", auth=token)
+    world.advance(1)
+    assert "error" not in world.get("hq", "portals/self", auth=token)
+    world.advance(1)
+    error_of(world.get("hq", "portals/self", auth=token), 498, message_code="GWM_0004")
 
 
 def get_self(api: Api, token: str, **headers: str) -> object:

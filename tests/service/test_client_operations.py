@@ -1,4 +1,4 @@
-"""Operations and reads the vendor's clients make beside orgctl's own (docs/rules.md §C):
+"""Operations and reads the vendor's clients make beside orgctl's own (docs/rules.md §D):
 collaboration participants, pausing and deleting a workspace's job, activating and
 updating organization webhooks, user types, a member's own account and content, group
 search, the organization's settings and an app's access check. Each answers in the

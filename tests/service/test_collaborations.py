@@ -48,14 +48,14 @@ def test_delete_reaches_the_guest_at_its_next_scheduled_refresh(world: Api) -> N
 
 
 def test_delete_refused_to_the_guest(world_ro: Api) -> None:
-    error_of(world_ro.post("field", f"portals/{FIELD}/{C1}/delete"), 403, message_code="GWM_0005")
+    error_of(world_ro.post("field", f"portals/{FIELD}/{C1}/delete"), 403, message_code="GWM_0003")
     assert "c1" in collaboration_ids(world_ro, "hq", HQ)
 
 
 def test_delete_refused_to_a_host_member(world_ro: Api) -> None:
     token = world_ro.token("hq", "alice")
     body = world_ro.post("hq", f"portals/{HQ}/{C1}/delete", auth=token)
-    error_of(body, 403, message_code="GWM_0005")
+    error_of(body, 403, message_code="GWM_0003")
 
 
 def test_delete_unknown_collaboration(world_ro: Api) -> None:
@@ -83,13 +83,13 @@ def test_remove_participation_is_immediate_on_both_sides(world: Api) -> None:
 
 def test_remove_participation_refused_to_the_host(world_ro: Api) -> None:
     body = world_ro.post("hq", f"portals/{HQ}/{C1}/removeParticipation")
-    error_of(body, 403, message_code="GWM_0005")
+    error_of(body, 403, message_code="GWM_0003")
 
 
 def test_remove_participation_refused_to_a_guest_member(world_ro: Api) -> None:
     token = world_ro.token("field", "frank")
     path = f"portals/{FIELD}/{C1}/removeParticipation"
-    error_of(world_ro.post("field", path, auth=token), 403, message_code="GWM_0005")
+    error_of(world_ro.post("field", path, auth=token), 403, message_code="GWM_0003")
 
 
 def test_remove_participation_of_an_unknown_collaboration(world_ro: Api) -> None:
@@ -164,7 +164,7 @@ def test_schedule_update_refuses(world_ro: Api, form: dict[str, Any], message_co
 
 def test_schedule_update_refused_to_the_host(world_ro: Api) -> None:
     body = world_ro.post("hq", f"portals/{HQ}/{WS}/schedule/update", interval=6)
-    error_of(body, 403, message_code="GWM_0005")
+    error_of(body, 403, message_code="GWM_0003")
 
 
 def test_schedule_update_refused_on_10_5(versions_ro: Api) -> None:
@@ -233,7 +233,7 @@ def test_update_info_refuses(world_ro: Api, form: dict[str, Any], message_code: 
 
 
 def test_update_info_refused_to_the_guest(world_ro: Api) -> None:
-    error_of(update_info(world_ro, "field", FIELD, name="x"), 403, message_code="GWM_0005")
+    error_of(update_info(world_ro, "field", FIELD, name="x"), 403, message_code="GWM_0003")
 
 
 def test_update_info_of_an_unknown_workspace(world_ro: Api) -> None:
@@ -322,7 +322,7 @@ def test_update_group_link_refuses(world_ro: Api, form: dict[str, Any], message_
 
 
 def test_update_group_link_refused_to_the_host(world_ro: Api) -> None:
-    error_of(update_link(world_ro, "hq", HQ, portalGroupId="g9"), 403, message_code="GWM_0005")
+    error_of(update_link(world_ro, "hq", HQ, portalGroupId="g9"), 403, message_code="GWM_0003")
 
 
 def test_update_group_link_of_an_unknown_workspace(world_ro: Api) -> None:
@@ -389,7 +389,7 @@ def test_import_response_of_an_unknown_invitation(world_ro: Api) -> None:
 
 def test_invalidate_refused_to_the_guest(world_ro: Api) -> None:
     path = f"portals/{FIELD}/{C1}/invitations/inv1/invalidate"
-    error_of(world_ro.post("field", path), 403, message_code="GWM_0005")
+    error_of(world_ro.post("field", path), 403, message_code="GWM_0003")
     assert invitations(world_ro)["inv1"]["status"] == "host_created"
 
 

@@ -99,7 +99,7 @@ def test_level_two_refused_when_its_quota_is_full(world_ro: Api) -> None:
 
 def test_level_change_refused_to_a_member(world_ro: Api) -> None:
     token = world_ro.token("hq", "alice")
-    error_of(set_level(world_ro, "hq", HQ, "hank", 1, auth=token), 403, message_code="GWM_0005")
+    error_of(set_level(world_ro, "hq", HQ, "hank", 1, auth=token), 403, message_code="GWM_0003")
 
 
 def test_level_change_refused_on_10_7(versions_ro: Api) -> None:
@@ -155,7 +155,7 @@ def test_assign_role_refused_to_a_member(world_ro: Api) -> None:
     error_of(
         set_role(world_ro, "hq", HQ, "dave", LEGACY_VIEWER, auth=token),
         403,
-        message_code="GWM_0005",
+        message_code="GWM_0003",
     )
 
 

@@ -127,7 +127,6 @@ def test_task_and_run_reads(world_ro: Api) -> None:
     "path",
     [
         f"portals/{HQ}/roles/rnosuchrole/privileges",
-        "community/users/nobody",
         f"portals/{HQ}/collaborations/cnone/workspaces",
         "community/users/frank/tasks/tnone/runs",
         "content/items/inone/resources",

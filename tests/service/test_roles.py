@@ -58,13 +58,13 @@ def test_create_role_refuses_bad_input(
 def test_create_role_refused_to_a_non_default_administrator(world_ro: Api) -> None:
     token = world_ro.token("hq", "admin2")
     body = world_ro.post("hq", f"portals/{HQ}/createRole", auth=token, name="X")
-    error_of(body, 403, message_code="GWM_0005")
+    error_of(body, 403, message_code="GWM_0003")
 
 
 def test_create_role_refused_to_a_member(world_ro: Api) -> None:
     token = world_ro.token("hq", "alice")
     body = world_ro.post("hq", f"portals/{HQ}/createRole", auth=token, name="X")
-    error_of(body, 403, message_code="GWM_0005")
+    error_of(body, 403, message_code="GWM_0003")
 
 
 # --- setPrivileges ------------------------------------------------------------------------
@@ -174,7 +174,7 @@ def test_set_privileges_without_the_field_is_refused(world_ro: Api) -> None:
 def test_set_privileges_refused_to_a_non_default_administrator(world_ro: Api) -> None:
     token = world_ro.token("hq", "admin2")
     body = set_privileges(world_ro, "hq", HQ, ANALYST, privileges_json(), auth=token)
-    error_of(body, 403, message_code="GWM_0005")
+    error_of(body, 403, message_code="GWM_0003")
 
 
 def test_set_privileges_of_an_unknown_role(world_ro: Api) -> None:
@@ -226,7 +226,7 @@ def test_update_role_refuses_over_long_text(
 def test_update_role_refused_to_a_non_default_administrator(world_ro: Api) -> None:
     token = world_ro.token("hq", "admin2")
     path = f"portals/{HQ}/roles/{LEGACY_VIEWER}/update"
-    error_of(world_ro.post("hq", path, auth=token, name="x"), 403, message_code="GWM_0005")
+    error_of(world_ro.post("hq", path, auth=token, name="x"), 403, message_code="GWM_0003")
 
 
 def test_update_unknown_role(world_ro: Api) -> None:
@@ -244,7 +244,7 @@ def test_delete_role_removes_it(world: Api) -> None:
 def test_delete_role_refused_to_a_non_default_administrator(world_ro: Api) -> None:
     token = world_ro.token("hq", "admin2")
     body = world_ro.post("hq", f"portals/{HQ}/roles/{LEGACY_VIEWER}/delete", auth=token)
-    error_of(body, 403, message_code="GWM_0005")
+    error_of(body, 403, message_code="GWM_0003")
 
 
 def test_delete_unknown_role(world_ro: Api) -> None:

@@ -46,7 +46,7 @@ def test_task_run_delete_by_the_owner(world: Api) -> None:
 
 def test_task_run_delete_refused_to_another_member(world_ro: Api) -> None:
     token = world_ro.token("field", "hooker")
-    error_of(world_ro.post("field", RUN1, auth=token), 403, message_code="GWM_0005")
+    error_of(world_ro.post("field", RUN1, auth=token), 403, message_code="GWM_0003")
     assert "run1" in run_ids(world_ro)
 
 
@@ -95,7 +95,7 @@ def test_webhook_delete_by_the_webhooks_capability(world: Api) -> None:
 def test_webhook_delete_refused_to_a_member(world_ro: Api) -> None:
     token = world_ro.token("field", "frank")
     body = world_ro.post("field", f"portals/{FIELD}/webhooks/w1/delete", auth=token)
-    error_of(body, 403, message_code="GWM_0005")
+    error_of(body, 403, message_code="GWM_0003")
 
 
 def test_webhook_delete_of_an_unknown_webhook(world_ro: Api) -> None:
@@ -105,6 +105,13 @@ def test_webhook_delete_of_an_unknown_webhook(world_ro: Api) -> None:
 
 def test_webhook_delete_refused_on_10_6(versions_ro: Api) -> None:
     body = versions_ro.post("v106", f"portals/{V106}/webhooks/w6/delete")
+    error_of(body, 400, message_code="GWM_0002")
+
+
+@pytest.mark.parametrize("path", ["webhooks", "webhooks/w6", "webhooks/settings"])
+def test_organization_webhook_reads_refused_before_10_7(versions_ro: Api, path: str) -> None:
+    """They arrived at 10.7 with the webhooks themselves; a 10.6 portal served them."""
+    body = versions_ro.get("v106", f"portals/{V106}/{path}")
     error_of(body, 400, message_code="GWM_0002")
 
 
@@ -125,12 +132,20 @@ def test_webhook_settings_success_body(world: Api) -> None:
     assert {name: read[name] for name in values} == values
 
 
-def test_webhook_settings_omitted_fields_reset_to_defaults(world: Api) -> None:
+def test_webhook_settings_omitted_fields_keep_their_values(world: Api) -> None:
+    """The vendor's page gives defaults as what holds until set, not what an omitted
+    field means: a partial update reset the others (a 4 became 3)."""
     everything = {name: rng.low for name, rng in WEBHOOK_SETTINGS.items()}
+    everything["notificationAttempts"] = 4
     world.admin_post("field", SETTINGS, **everything)
     body = world.admin_post("field", SETTINGS, numberOfFailures=7)
-    assert body == {**DEFAULTS, "numberOfFailures": 7, "status": "success"}
+    assert body == {**everything, "numberOfFailures": 7, "status": "success"}
     assert "success" not in body
+    assert world.admin_get("field", SETTINGS)["notificationAttempts"] == 4
+
+
+def test_webhook_settings_read_refused_before_11_2(versions_ro: Api) -> None:
+    admin_error_of(versions_ro.admin_get("v111", SETTINGS), 400)
 
 
 def test_webhook_settings_by_the_webhooks_capability(world: Api) -> None:
