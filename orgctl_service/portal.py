@@ -123,10 +123,6 @@ def member_view(user: Doc, portal: Doc) -> dict[str, Any]:
         "disabled": bool(user.get("disabled", False)),
         "created": user["created"],
         "lastLogin": last_login(user),
-        # Not in real portals' answers (they tell only the built-in Administrator role
-        # by `roleId`): this service keeps one default administrator, who alone creates
-        # roles and sets privileges and whose role cannot change, and says who it is.
-        "defaultAdmin": bool(user.get("defaultAdmin")),
     }
 
 
