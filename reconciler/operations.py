@@ -47,13 +47,14 @@ class Capability(StrEnum):
     """Who may call an operation (docs/rules.md §5); the text is what a refusal names."""
 
     ORG_ADMIN = "an organization administrator"
-    DEFAULT_ADMIN = "the default organization administrator"
+    # Every member assigned the built-in Administrator role (docs/rules.md §5).
+    DEFAULT_ADMIN = "a default administrator (the built-in org_admin role)"
     ROLE_ASSIGNER = "an organization administrator or a holder of portal:admin:changeUserRoles"
     HOST_ADMIN = "an administrator of the collaboration's host portal"
     GUEST_ADMIN = "an administrator of a guest portal of the collaboration"
     # The spec says "collaboration guests"; a guest portal acts through its administrator.
     COLLABORATION_GUEST = "an administrator of a guest portal of the collaboration"
-    WEBHOOK_ADMIN = "the default administrator or a holder of portal:admin:manageWebhooks"
+    WEBHOOK_ADMIN = "a default administrator (org_admin) or a holder of portal:admin:manageWebhooks"
     TASK_OWNER_OR_ADMIN = "the task's owner or an organization administrator"
 
 

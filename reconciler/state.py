@@ -240,9 +240,6 @@ class Caller:
     role: str | None = None  # org_admin, org_publisher or org_user; a custom role's base
     roleId: str | None = None  # a custom role's id, or the built-in role's own name
     privileges: frozenset[str] | None = None  # None: the portal did not say
-    # The reference service names its one default administrator; None: the portal does
-    # not say, and the built-in Administrator role is what makes one (real portals).
-    defaultAdmin: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,9 +270,6 @@ class LiveState:
     tasks: dict[str, list[Task]] = field(default_factory=dict)  # by owner
     # Resources the portal answered with values orgctl cannot read, by address: why.
     unreadable: dict[str, str] = field(default_factory=dict)
-    # Members the portal names as its default administrator (their role cannot change);
-    # None when the member listing does not say (real portals), and nothing is assumed.
-    defaultAdmins: frozenset[str] | None = None
     # Parts the signed-in member may not read (403), by address or kind ("Collaboration/*"):
     # why. Planned as unknown: the plan says what it could not compare.
     unread: dict[str, str] = field(default_factory=dict)

@@ -130,7 +130,6 @@ async def _read(reader: _Reader) -> LiveState:
         webhooks=webhooks,
         tasks=reading_tasks.result(),
         unreadable=reader.unreadable,
-        defaultAdmins=members.default_admins,
         unread=reader.unread,
         applier=members.applier,
     )
@@ -157,7 +156,6 @@ async def read_people(client: PortalClient) -> LiveState:
         roles={r.name: r for r in reader.listed_roles.result()},
         members=members.named,
         unreadable=reader.unreadable,
-        defaultAdmins=members.default_admins,
     )
 
 
@@ -165,7 +163,6 @@ async def read_people(client: PortalClient) -> LiveState:
 class _Members:
     named: dict[str, Member]
     details: dict[str, MemberDetail]  # of the members whose level changes
-    default_admins: frozenset[str] | None
     applier: Caller | None  # the member spec.applier names, None if none is
 
 
@@ -282,14 +279,12 @@ class _Reader:
         """Members made into records page by page as they come, each once: a member's
         custom role is named by the roles listing, which is shorter and read alongside."""
         named_by_id: dict[str, str] | None = None
-        listed_admins: list[frozenset[str] | None] = []
         applier: list[dict[str, Any]] = []
 
         async def convert(page: list[dict[str, Any]]) -> list[Member]:
             nonlocal named_by_id
             if named_by_id is None:
                 named_by_id = {r.id: r.name for r in await self.listed_roles if r.id}
-            listed_admins.append(records.default_admins(page))
             applier.extend(records.entries_of(page, self.needs.applier))
             return self.kept(page, partial(records.member, custom_names=named_by_id))
 
@@ -305,7 +300,6 @@ class _Reader:
         return _Members(
             named={member.username: member for member in found},
             details={d.username: d for d in details if d is not None},
-            default_admins=_named_anywhere(listed_admins),
             applier=records.applier(applier[0], roles) if applier else None,
         )
 
@@ -464,12 +458,6 @@ def _webhook_address(webhook: Webhook) -> str:
 
 def _first(pair: tuple[str, Any]) -> str:
     return pair[0]
-
-
-def _named_anywhere(pages: list[frozenset[str] | None]) -> frozenset[str] | None:
-    """`records.default_admins` of a whole listing from those of its pages."""
-    named = [admins for admins in pages if admins is not None]
-    return frozenset().union(*named) if named else None
 
 
 async def _tolerant(read: Awaitable[T], fallback: T) -> T:

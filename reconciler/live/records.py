@@ -117,7 +117,6 @@ def caller(user: Json) -> Caller | None:
     if not username:
         return None
     privileges = user.get("privileges")
-    default_admin = user.get("defaultAdmin")
     return Caller(
         username=str(username),
         role=str(user["role"]) if user.get("role") else None,
@@ -125,7 +124,6 @@ def caller(user: Json) -> Caller | None:
         privileges=(
             frozenset(str(p) for p in privileges) if isinstance(privileges, list) else None
         ),
-        defaultAdmin=default_admin if isinstance(default_admin, bool) else None,
     )
 
 
@@ -155,18 +153,6 @@ def applier(raw: Json, roles: list[Role]) -> Caller | None:
     if found.privileges is None and found.role != "org_admin":
         return replace(found, privileges=frozenset())
     return found
-
-
-def default_admins(raw_members: list[Json]) -> frozenset[str] | None:
-    """Who the member listing names as the default administrator; None when it names no
-    one either way (`defaultAdmin` is the reference service's; real portals omit it)."""
-    if not any(isinstance(m, dict) and "defaultAdmin" in m for m in raw_members):
-        return None
-    return frozenset(
-        str(m.get("username"))
-        for m in raw_members
-        if isinstance(m, dict) and m.get("defaultAdmin") is True
-    )
 
 
 def role(raw: Json) -> Role:

@@ -78,7 +78,7 @@ def test_a_reviewer_s_plan_is_applied_by_the_administrator_and_converges(
     refused = hq.orgctl("apply", "--plan", saved, "--auto-approve", portal="hq", **REVIEWER)
     assert refused.returncode == 1, output_of(refused)
     assert "refusing to apply the saved plan as rita; nothing was sent" in refused.stderr
-    assert "createRole, setPrivileges need the default organization administrator" in (
+    assert "createRole, setPrivileges need a default administrator (the built-in org_admin" in (
         refused.stderr
     )
     assert hq.api("hq").snapshot() == before
