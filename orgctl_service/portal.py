@@ -79,7 +79,6 @@ def server_info(ctx: Ctx) -> dict[str, Any]:
 
 def portal_self(ctx: Ctx) -> dict[str, Any]:
     portal = ctx.portal
-    levels = ("1", "2")
     self_hosted = portal["deployment"] == "self-hosted"
     return {
         **portal_profile(portal, ctx.base_url),
@@ -94,10 +93,9 @@ def portal_self(ctx: Ctx) -> dict[str, Any]:
         "allSSL": ctx.base_url.startswith("https://"),
         "supportsOAuth": True,
         "helperServices": {},
+        # Only what real portals answer: the level quotas are the Portal Administrator
+        # API's (orgctl_service.licenses), the deployment is `isPortal`.
         **versions(portal),
-        "deployment": portal["deployment"],
-        "levelQuotas": {k: portal["levelQuotas"][k] for k in levels if k in portal["levelQuotas"]},
-        "levelDisallowedApps": {k: list(portal["disallowedApps"].get(k, [])) for k in levels},
         # As a real portal's: the caller's privileges, for clients to see what it may do.
         "user": {
             **user_object(ctx.user, portal),
@@ -142,7 +140,6 @@ def member_detail(user: Doc, portal: Doc) -> dict[str, Any]:
         **user_object(user, portal),
         "privileges": effective_privileges(user, portal),
         "groups": groups,
-        "appLicenses": list(user["appLicenses"]),
     }
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from orgctl_service import (
     client_reads,
     collaborations,
+    licenses,
     members,
     portal,
     resources,
@@ -94,6 +95,8 @@ READ_HANDLERS: dict[ReadName, Handler] = {
     ReadName.ALL_SCHEDULED_TASKS: tasks.all_scheduled_tasks,
     ReadName.SERVERS: portal.servers,
     ReadName.PORTAL_ADMIN: portal.portal_admin_root,
+    ReadName.SYSTEM_LICENSES: licenses.system_licenses,
+    ReadName.USER_TYPE_LICENSE: licenses.user_type_license,
     ReadName.RESOURCES: resources.list_resources,
     ReadName.RESOURCE: resources.one_resource,
 }

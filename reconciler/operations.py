@@ -136,6 +136,8 @@ class ReadName(StrEnum):
     ALL_SCHEDULED_TASKS = "allScheduledTasks"
     SERVERS = "servers"
     PORTAL_ADMIN = "portalAdmin"
+    SYSTEM_LICENSES = "systemLicenses"
+    USER_TYPE_LICENSE = "userTypeLicense"
     RESOURCES = "resources"
     RESOURCE = "resource"
 
@@ -324,6 +326,7 @@ class ReadAccess:
 
 
 ANY_MEMBER = ReadAccess(anyone=True)
+ADMINS_ONLY = ReadAccess()
 VIEW_USERS = "portal:admin:viewUsers"
 VIEW_ITEMS = "portal:admin:viewItems"
 MANAGE_COLLABORATIONS = "portal:admin:manageCollaborations"
@@ -649,6 +652,14 @@ _READ_ROWS = (
     Read(ReadName.SERVERS, _sharing(_PORTAL + "/servers")),
     Read(ReadName.RUN, _sharing(_TASK + "/runs/{runId}"), access=_OWN_TASKS),
     Read(ReadName.PORTAL_ADMIN, Path(Root.PORTAL_ADMIN, "")),
+    # Where the vendor publishes the level quotas (docs/rules.md §A): "Required Capability:
+    # Administrator" up to 10.6.1; from 10.7 also the Manage licenses or Add members privilege.
+    Read(ReadName.SYSTEM_LICENSES, Path(Root.PORTAL_ADMIN, "system/licenses"), access=ADMINS_ONLY),
+    Read(
+        ReadName.USER_TYPE_LICENSE,
+        Path(Root.PORTAL_ADMIN, "license"),
+        access=ReadAccess(("portal:admin:manageLicenses", "portal:admin:inviteUsers")),
+    ),
     Read(
         ReadName.TASKS,
         _sharing("community/users/{username}/tasks"),

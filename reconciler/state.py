@@ -68,7 +68,6 @@ class MemberDetail:
     username: str
     ownedItems: int
     ownedGroups: int
-    appLicenses: frozenset[str]
     privileges: frozenset[str]
 
 
@@ -250,10 +249,12 @@ class PortalInfo:
     name: str
     platform: Platform
     username: str
+    # How many members each level may hold, from the Portal Administrator API's licenses
+    # resource (docs/rules.md §A); read only when a plan changes levels.
     levelQuotas: Mapping[int, int] = field(default_factory=dict)
-    # Premium app licenses each level may not hold (reference-service extension of
-    # portals/self; empty when a portal does not say, and the check is left to the service).
-    levelDisallowedApps: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    # Why the quotas could not be read (the plan says they were not checked); None: read,
+    # or not needed.
+    levelQuotasUnread: str | None = None
     caller: Caller | None = None  # None: unknown, and no call is refused for its caller
 
 

@@ -34,7 +34,8 @@ from reconciler.live.concurrency import first_failure, gather
 from reconciler.live.errors import ForbiddenError, NotFoundError, ServiceError
 from reconciler.live.paging import Convert, as_is
 from reconciler.live.repeats import without_repeats
-from reconciler.operations import READS, ReadName
+from reconciler.live.urls import portal_admin_url
+from reconciler.operations import OPERATIONS, READS, OperationName, ReadName
 from reconciler.state import (
     Caller,
     Collaboration,
@@ -113,6 +114,7 @@ async def _read(reader: _Reader) -> LiveState:
             reading_collaborations = group.create_task(reader.collaborations())
             reading_webhooks = group.create_task(reader.webhooks())
             reading_tasks = group.create_task(reader.tasks())
+            reading_quotas = group.create_task(reader.level_quotas())
             # Kinds that read their own resources, in the same round of requests.
             reading_kinds = [
                 group.create_task(kind.read(reader)) for kind in registered() if kind.read
@@ -121,8 +123,10 @@ async def _read(reader: _Reader) -> LiveState:
         raise first_failure(failed) from None
     roles, members = reader.listed_roles.result(), reading_members.result()
     collaborations, webhooks = reading_collaborations.result(), reading_webhooks.result()
+    quotas, unread_quotas = reading_quotas.result()
+    portal = replace(reader.portal.result(), levelQuotas=quotas, levelQuotasUnread=unread_quotas)
     live = LiveState(
-        portal=reader.portal.result(),
+        portal=portal,
         roles={r.name: r for r in roles},
         members=members.named,
         memberDetails=members.details,
@@ -312,6 +316,33 @@ class _Reader:
         )
         found = await self.permitted(MEMBER.of(username), reads, None)
         return records.member_detail(username, *found) if found is not None else None
+
+    async def level_quotas(self) -> tuple[dict[int, int], str | None]:
+        """How many members each level may hold, where the vendor publishes it (the Portal
+        Administrator API's licenses resource, beside the sharing root), when the
+        manifests declare levels on a release that has them: (quotas, why they could not
+        be read). An account that may not read it plans on; the plan says the quotas
+        were not checked, and assumes none."""
+        if not self.needs.levels:
+            return {}, None
+        portal = await self.portal
+        if OPERATIONS[OperationName.UPDATE_USER_LEVEL].problem(portal.platform) is not None:
+            return {}, None
+        where = records.LICENSES
+        url = portal_admin_url(self.client.root, READS[ReadName.SYSTEM_LICENSES].build())
+        if url is None:
+            return {}, f"{self.client.root} does not end in /sharing/rest, so {where} is unknown"
+        try:
+            raw = await self.client.get_json(url)
+            return records.level_quotas(raw), None
+        except ForbiddenError as refused:
+            access = READS[ReadName.SYSTEM_LICENSES].access.text
+            who = portal.username or "the signed-in account"
+            return {}, f"{who} may not read {where} ({refused.message}); reading it needs {access}"
+        except NotFoundError as missing:
+            return {}, f"the portal does not serve {where} ({missing.message})"
+        except LiveRecordError as unreadable:
+            return {}, str(unreadable)
 
     async def collaborations(self) -> dict[str, Collaboration]:
         """The collaborations, or none when the signed-in member may not read them."""
