@@ -44,7 +44,6 @@ def portal(members: int, roles: int) -> LiveState:
         portal=PortalInfo("p1", "Bench", PLATFORM, "admin"),
         roles=custom,
         members={f"user{n:06d}": _member(n, names) for n in range(members)},
-        defaultAdmins=frozenset({"user000000"}),
     )
 
 

@@ -62,14 +62,15 @@ Auth
   and publisher privileges (`auth`).
 - updateUserLevel: organization administrators (role org_admin) only.
 - updateuserrole: org_admin or a holder of portal:admin:changeUserRoles; promoting to or
-  demoting from org_admin needs org_admin; the default administrator's role cannot
-  change; a level-1 member may only get a custom role.
-- createRole, setPrivileges, role update/delete: the default administrator only.
+  demoting from org_admin needs org_admin; the last org_admin member's role cannot
+  change (ORG_1090); a level-1 member may only get a custom role.
+- createRole, setPrivileges, role update/delete: a default administrator, i.e. any
+  member assigned the built-in Administrator role (org_admin; docs/rules.md §5).
 - Host operations (delete, updateInfo, invalidate, importInvitationResponse): an
   org_admin of the host; guest operations (schedule update, updatePortalGroupLink,
   removeParticipation): an org_admin of a guest. Called from the other side: 403
   saying only the host (guest) administrator may call it.
-- Webhook settings and webhook delete: the default administrator or a holder of
+- Webhook settings and webhook delete: a default administrator or a holder of
   portal:admin:manageWebhooks. Task run delete: the task owner or an org_admin.
 - Reads need a token of the portal (not `portals/languages`); `content/users/<u>` and a
   member's tasks are visible to the member and org_admins; item resources to the owner
@@ -78,6 +79,9 @@ Auth
   public profile to viewOrgUsers holders unless its `access` is private, and otherwise
   answers as an unknown member: code 400, "User does not exist or is inaccessible."
   (`visibility`). 403 is GWM_0003 in the vendor's words, who may in `details`.
+  The Portal Administrator API's licenses (`portaladmin/system/licenses` to 10.6.1,
+  `portaladmin/license` from 10.7) answer the state's `levelQuotas` in the vendor's
+  shapes (`licenses`).
 
 Rules
 - Level change (target differs from the current level), in order: level 1 needs a

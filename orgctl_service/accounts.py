@@ -95,3 +95,10 @@ def member_id(user: Doc, portal: Doc) -> str:
     """A stable 32-hex-digit id, the form real portals give members."""
     seed = f"{portal['id']}/{user['username']}".encode()
     return hashlib.sha256(seed).hexdigest()[:32]
+
+
+def default_admins(portal: Doc) -> list[Doc]:
+    """The members assigned the default administrator role, the built-in Administrator
+    role (`org_admin`), in the state's order (docs/rules.md §5). A custom role never
+    makes one, whatever privileges it holds."""
+    return [user for user in portal["users"].values() if user["role"] == "org_admin"]

@@ -122,17 +122,20 @@ def require_admin(ctx: Ctx, why: str = "an organization administrator") -> None:
 
 
 def require_default_admin(ctx: Ctx) -> None:
-    if not (is_admin(ctx.user) and ctx.user.get("defaultAdmin")):
-        raise forbidden("Only the default organization administrator may perform this operation.")
+    """The default administrators are the members holding the built-in Administrator
+    role (docs/rules.md §5): every one of them, and no custom role, however privileged."""
+    if not is_admin(ctx.user):
+        raise forbidden(
+            "Only members assigned the default administrator role (org_admin) may perform"
+            " this operation."
+        )
 
 
 def require_webhook_admin(ctx: Ctx) -> None:
     user = ctx.user
-    if user.get("defaultAdmin") and is_admin(user):
-        return
-    if holds(user, ctx.portal, "portal:admin:manageWebhooks"):
+    if is_admin(user) or holds(user, ctx.portal, "portal:admin:manageWebhooks"):
         return
     raise forbidden(
-        "Only the default administrator or a member holding portal:admin:manageWebhooks may"
-        " perform this operation."
+        "Only members assigned the default administrator role (org_admin) or holding"
+        " portal:admin:manageWebhooks may perform this operation."
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from orgctl_service.accounts import default_admins
 from orgctl_service.context import Ctx
 from orgctl_service.errors import ApiError, bad_request, not_found
 from orgctl_service.params import page
@@ -88,9 +89,9 @@ def collaboration_view(collaboration: Doc, world: World) -> dict[str, Any]:
 
 def owner(collaboration: Doc, world: World) -> str:
     """Who owns a collaboration (the reference's `config.ownerUsername`): the host's
-    default administrator, who alone creates collaborations here."""
-    host = world.portals.get(collaboration["hostPortalId"]) or {}
-    admins = [u["username"] for u in (host.get("users") or {}).values() if u.get("defaultAdmin")]
+    first default administrator."""
+    host = world.portals.get(collaboration["hostPortalId"])
+    admins = [u["username"] for u in default_admins(host)] if host else []
     return str(admins[0]) if admins else ""
 
 

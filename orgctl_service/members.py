@@ -8,7 +8,7 @@ from functools import partial
 from typing import Any
 
 from orgctl_service import user_query
-from orgctl_service.accounts import ACCESS_LEVELS
+from orgctl_service.accounts import ACCESS_LEVELS, default_admins
 from orgctl_service.auth import is_admin
 from orgctl_service.content import item_view
 from orgctl_service.context import Ctx
@@ -233,8 +233,13 @@ def update_user_role(ctx: Ctx) -> dict[str, Any]:
         raise bad_request(f"Role '{role}' does not exist in this organization")
     if "org_admin" in (role, user["role"]) and role != user["role"] and not is_admin(caller):
         raise forbidden("Only the administrator role may promote to or demote from administrator")
-    if user.get("defaultAdmin") and role != user["role"]:
-        raise ApiError(400, "ORG_1090", "The role of the default administrator cannot change")
+    if role != user["role"] and [user] == default_admins(ctx.portal):
+        raise ApiError(
+            400,
+            "ORG_1090",
+            f"'{username}' is the organization's last default administrator (org_admin):"
+            " assign the role to another member first",
+        )
     if int(user["level"]) == 1 and role in BUILTIN_ROLES:
         raise ApiError(
             400,

@@ -82,7 +82,6 @@ def portal_self(ctx: Ctx) -> dict[str, Any]:
     """`portals/self` or this portal's id; another id answers 404 (`check_portal_id`)."""
     check_portal_id(ctx)
     portal = ctx.portal
-    levels = ("1", "2")
     self_hosted = portal["deployment"] == "self-hosted"
     return {
         **portal_profile(portal, ctx.base_url),
@@ -97,10 +96,9 @@ def portal_self(ctx: Ctx) -> dict[str, Any]:
         "allSSL": ctx.base_url.startswith("https://"),
         "supportsOAuth": True,
         "helperServices": {},
+        # Only what real portals answer: the level quotas are the Portal Administrator
+        # API's (orgctl_service.licenses), the deployment is `isPortal`.
         **versions(portal),
-        "deployment": portal["deployment"],
-        "levelQuotas": {k: portal["levelQuotas"][k] for k in levels if k in portal["levelQuotas"]},
-        "levelDisallowedApps": {k: list(portal["disallowedApps"].get(k, [])) for k in levels},
         # As a real portal's: the caller's privileges, for clients to see what it may do.
         "user": {
             **user_object(ctx.user, portal),
@@ -128,10 +126,6 @@ def member_view(user: Doc, portal: Doc) -> dict[str, Any]:
         "lastLogin": last_login(user),
         # A 10.7+ portal's listing names each member's user type (the 11.3 listing does).
         **user_type(user, portal),
-        # Not in real portals' answers (they tell only the built-in Administrator role
-        # by `roleId`): this service keeps one default administrator, who alone creates
-        # roles and sets privileges and whose role cannot change, and says who it is.
-        "defaultAdmin": bool(user.get("defaultAdmin")),
     }
 
 
@@ -151,7 +145,6 @@ def member_detail(user: Doc, portal: Doc) -> dict[str, Any]:
         **user_object(user, portal),
         "privileges": effective_privileges(user, portal),
         "groups": groups,
-        "appLicenses": list(user["appLicenses"]),
     }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from orgctl_service.accounts import default_admins
 from orgctl_service.world import Doc
 
 UNBUDGETED = -1
@@ -77,7 +78,7 @@ def portal_profile(portal: Doc, base_url: str) -> dict[str, Any]:
     """Every key of a real `portals/self` beyond the service's own, with a neutral value."""
     address = urlsplit(base_url)
     port = address.port or (443 if address.scheme == "https" else 80)
-    admins = [u["username"] for u in portal["users"].values() if u.get("defaultAdmin")]
+    admins = [user["username"] for user in default_admins(portal)]
     return {
         **{key: "" for key in _GROUP_QUERIES},
         **{key: True for key in _ALLOWED},

@@ -18,8 +18,8 @@ from reconciler.text_rules import text_problem
 
 
 def role_view(role: Doc, with_privileges: bool) -> dict[str, Any]:
+    # No `editable`: real portals do not send it; clients know the pre-built roles by id.
     view = {k: role[k] for k in ("id", "name", "description", "created", "modified")}
-    view["editable"] = role.get("editable", True)
     if with_privileges:
         view["privileges"] = list(role["privileges"])
     return view

@@ -162,7 +162,6 @@ def _user(raw: dict[str, Any], roles: dict[str, Doc], where: str, clock: int) ->
         "fullName": str(raw.get("fullName") or raw["username"]),
         "passwordHash": seed_hash(str(raw.get("password") or "")),
         "role": role,
-        "defaultAdmin": bool(raw.get("defaultAdmin", False)),
         "level": level,
         "ownedItems": int(raw.get("ownedItems", 0)),
         "ownedGroups": int(raw.get("ownedGroups", 0)),

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from orgctl_service.accounts import member_id
+from orgctl_service.accounts import default_admins, member_id
 from orgctl_service.context import Ctx
 from orgctl_service.errors import ApiError, bad_request, not_found, unavailable
 from orgctl_service.params import page
@@ -64,8 +64,8 @@ _POLICY_FIELDS = ("numberOfFailures", "daysInPast")
 
 
 def owner_id(portal: Doc) -> str:
-    """Who owns the organization's webhooks: its default administrator, by member id."""
-    admins = [u for u in portal["users"].values() if u.get("defaultAdmin")]
+    """Who owns the organization's webhooks: its first default administrator, by member id."""
+    admins = default_admins(portal)
     return member_id(admins[0], portal) if admins else ""
 
 

@@ -47,13 +47,14 @@ class Capability(StrEnum):
     """Who may call an operation (docs/rules.md §5); the text is what a refusal names."""
 
     ORG_ADMIN = "an organization administrator"
-    DEFAULT_ADMIN = "the default organization administrator"
+    # Every member assigned the built-in Administrator role (docs/rules.md §5).
+    DEFAULT_ADMIN = "a default administrator (the built-in org_admin role)"
     ROLE_ASSIGNER = "an organization administrator or a holder of portal:admin:changeUserRoles"
     HOST_ADMIN = "an administrator of the collaboration's host portal"
     GUEST_ADMIN = "an administrator of a guest portal of the collaboration"
     # The spec says "collaboration guests"; a guest portal acts through its administrator.
     COLLABORATION_GUEST = "an administrator of a guest portal of the collaboration"
-    WEBHOOK_ADMIN = "the default administrator or a holder of portal:admin:manageWebhooks"
+    WEBHOOK_ADMIN = "a default administrator (org_admin) or a holder of portal:admin:manageWebhooks"
     TASK_OWNER_OR_ADMIN = "the task's owner or an organization administrator"
     LICENSE_MANAGER = "an organization administrator or a holder of portal:admin:manageLicenses"
 
@@ -148,6 +149,8 @@ class ReadName(StrEnum):
     # that changes state, kept here beside generateToken as orgctl never sends it
     UPDATE_USER = "updateUser"
     PORTAL_ADMIN = "portalAdmin"
+    SYSTEM_LICENSES = "systemLicenses"
+    USER_TYPE_LICENSE = "userTypeLicense"
     RESOURCES = "resources"
     RESOURCE = "resource"
     # Reads the vendor's clients make beside orgctl's own (docs/rules.md §D).
@@ -352,6 +355,7 @@ class ReadAccess:
 
 
 ANY_MEMBER = ReadAccess(anyone=True)
+ADMINS_ONLY = ReadAccess()
 VIEW_USERS = "portal:admin:viewUsers"
 VIEW_ITEMS = "portal:admin:viewItems"
 MANAGE_COLLABORATIONS = "portal:admin:manageCollaborations"
@@ -748,6 +752,14 @@ _READ_ROWS = (
     Read(ReadName.SERVERS, _sharing(_PORTAL + "/servers")),
     Read(ReadName.RUN, _sharing(_TASK + "/runs/{runId}"), access=_OWN_TASKS),
     Read(ReadName.PORTAL_ADMIN, Path(Root.PORTAL_ADMIN, "")),
+    # Where the vendor publishes the level quotas (docs/rules.md §A): "Required Capability:
+    # Administrator" up to 10.6.1; from 10.7 also the Manage licenses or Add members privilege.
+    Read(ReadName.SYSTEM_LICENSES, Path(Root.PORTAL_ADMIN, "system/licenses"), access=ADMINS_ONLY),
+    Read(
+        ReadName.USER_TYPE_LICENSE,
+        Path(Root.PORTAL_ADMIN, "license"),
+        access=ReadAccess(("portal:admin:manageLicenses", "portal:admin:inviteUsers")),
+    ),
     Read(
         ReadName.TASKS,
         _sharing("community/users/{username}/tasks"),

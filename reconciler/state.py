@@ -68,7 +68,6 @@ class MemberDetail:
     username: str
     ownedItems: int
     ownedGroups: int
-    appLicenses: frozenset[str]
     privileges: frozenset[str]
 
 
@@ -240,9 +239,6 @@ class Caller:
     role: str | None = None  # org_admin, org_publisher or org_user; a custom role's base
     roleId: str | None = None  # a custom role's id, or the built-in role's own name
     privileges: frozenset[str] | None = None  # None: the portal did not say
-    # The reference service names its one default administrator; None: the portal does
-    # not say, and the built-in Administrator role is what makes one (real portals).
-    defaultAdmin: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,10 +249,12 @@ class PortalInfo:
     name: str
     platform: Platform
     username: str
+    # How many members each level may hold, from the Portal Administrator API's licenses
+    # resource (docs/rules.md §A); read only when a plan changes levels.
     levelQuotas: Mapping[int, int] = field(default_factory=dict)
-    # Premium app licenses each level may not hold (reference-service extension of
-    # portals/self; empty when a portal does not say, and the check is left to the service).
-    levelDisallowedApps: Mapping[int, frozenset[str]] = field(default_factory=dict)
+    # Why the quotas could not be read (the plan says they were not checked); None: read,
+    # or not needed.
+    levelQuotasUnread: str | None = None
     caller: Caller | None = None  # None: unknown, and no call is refused for its caller
 
 
@@ -273,9 +271,6 @@ class LiveState:
     tasks: dict[str, list[Task]] = field(default_factory=dict)  # by owner
     # Resources the portal answered with values orgctl cannot read, by address: why.
     unreadable: dict[str, str] = field(default_factory=dict)
-    # Members the portal names as its default administrator (their role cannot change);
-    # None when the member listing does not say (real portals), and nothing is assumed.
-    defaultAdmins: frozenset[str] | None = None
     # Parts the signed-in member may not read (403), by address or kind ("Collaboration/*"):
     # why. Planned as unknown: the plan says what it could not compare.
     unread: dict[str, str] = field(default_factory=dict)

@@ -8,8 +8,9 @@
   revoke). A member whose last sign-in the portal does not report is not judged.
 - role-unheld: a custom role that no member holds (pre-built and built-in roles cannot
   be deleted, so they are not reported).
-- default-admin: the portal's default administrator (whose role and level cannot
-  change), when the portal names one.
+- default-admin: a default administrator, a member assigned the built-in Administrator
+  role (org_admin): who alone creates, changes and deletes roles (docs/rules.md §5). The
+  last one is marked: the portal refuses to move it out of the role.
 - level-one-disabled: a level-1 member whose role holds privileges the level disables.
 
 The first three are warnings, the rest information. A level-1 member's disabled
@@ -96,7 +97,8 @@ def member_findings(
         if stale is not None:
             add(ADMIN_STALE, f"{name} {stale} and holds {counted}", admin)
     if name in default_admins:
-        add(DEFAULT_ADMIN, f"{name} is the portal's default administrator", admin)
+        last = ", the portal's last one" if len(default_admins) == 1 else ""
+        add(DEFAULT_ADMIN, f"{name} is a default administrator (org_admin){last}", admin)
     disabled = judged.disabled_by_level
     if disabled:
         what = _count(disabled, "privilege")

@@ -67,11 +67,6 @@ KEYS: Mapping[str, Wire] = MappingProxyType(
         "enterpriseVersion": _optional(STRING),
         "currentVersion": _optional(STRING | NUMBER),
         "user": _required(OBJECT),
-        # the reference service's own keys: real portals do not send them
-        "levelQuotas": _optional(OBJECT),
-        "levelDisallowedApps": _optional(OBJECT),
-        "defaultAdmin": _optional(BOOLEAN),
-        "editable": _optional(BOOLEAN),
         # roles and members
         "description": _optional(STRING),
         "privileges": _required(ARRAY),

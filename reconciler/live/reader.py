@@ -34,7 +34,8 @@ from reconciler.live.concurrency import first_failure, gather
 from reconciler.live.errors import ForbiddenError, NotFoundError, ServiceError
 from reconciler.live.paging import Convert, as_is
 from reconciler.live.repeats import without_repeats
-from reconciler.operations import READS, ReadName
+from reconciler.live.urls import portal_admin_url
+from reconciler.operations import OPERATIONS, READS, OperationName, ReadName
 from reconciler.state import (
     Caller,
     Collaboration,
@@ -113,6 +114,7 @@ async def _read(reader: _Reader) -> LiveState:
             reading_collaborations = group.create_task(reader.collaborations())
             reading_webhooks = group.create_task(reader.webhooks())
             reading_tasks = group.create_task(reader.tasks())
+            reading_quotas = group.create_task(reader.level_quotas())
             # Kinds that read their own resources, in the same round of requests.
             reading_kinds = [
                 group.create_task(kind.read(reader)) for kind in registered() if kind.read
@@ -121,8 +123,10 @@ async def _read(reader: _Reader) -> LiveState:
         raise first_failure(failed) from None
     roles, members = reader.listed_roles.result(), reading_members.result()
     collaborations, webhooks = reading_collaborations.result(), reading_webhooks.result()
+    quotas, unread_quotas = reading_quotas.result()
+    portal = replace(reader.portal.result(), levelQuotas=quotas, levelQuotasUnread=unread_quotas)
     live = LiveState(
-        portal=reader.portal.result(),
+        portal=portal,
         roles={r.name: r for r in roles},
         members=members.named,
         memberDetails=members.details,
@@ -130,7 +134,6 @@ async def _read(reader: _Reader) -> LiveState:
         webhooks=webhooks,
         tasks=reading_tasks.result(),
         unreadable=reader.unreadable,
-        defaultAdmins=members.default_admins,
         unread=reader.unread,
         applier=members.applier,
     )
@@ -157,7 +160,6 @@ async def read_people(client: PortalClient) -> LiveState:
         roles={r.name: r for r in reader.listed_roles.result()},
         members=members.named,
         unreadable=reader.unreadable,
-        defaultAdmins=members.default_admins,
     )
 
 
@@ -165,7 +167,6 @@ async def read_people(client: PortalClient) -> LiveState:
 class _Members:
     named: dict[str, Member]
     details: dict[str, MemberDetail]  # of the members whose level changes
-    default_admins: frozenset[str] | None
     applier: Caller | None  # the member spec.applier names, None if none is
 
 
@@ -282,14 +283,12 @@ class _Reader:
         """Members made into records page by page as they come, each once: a member's
         custom role is named by the roles listing, which is shorter and read alongside."""
         named_by_id: dict[str, str] | None = None
-        listed_admins: list[frozenset[str] | None] = []
         applier: list[dict[str, Any]] = []
 
         async def convert(page: list[dict[str, Any]]) -> list[Member]:
             nonlocal named_by_id
             if named_by_id is None:
                 named_by_id = {r.id: r.name for r in await self.listed_roles if r.id}
-            listed_admins.append(records.default_admins(page))
             applier.extend(records.entries_of(page, self.needs.applier))
             return self.kept(page, partial(records.member, custom_names=named_by_id))
 
@@ -305,7 +304,6 @@ class _Reader:
         return _Members(
             named={member.username: member for member in found},
             details={d.username: d for d in details if d is not None},
-            default_admins=_named_anywhere(listed_admins),
             applier=records.applier(applier[0], roles) if applier else None,
         )
 
@@ -323,6 +321,33 @@ class _Reader:
             self.unread[MEMBER.of(username)] = "the portal showed only the member's profile"
             return None
         return records.member_detail(username, *found) if found is not None else None
+
+    async def level_quotas(self) -> tuple[dict[int, int], str | None]:
+        """How many members each level may hold, where the vendor publishes it (the Portal
+        Administrator API's licenses resource, beside the sharing root), when the
+        manifests declare levels on a release that has them: (quotas, why they could not
+        be read). An account that may not read it plans on; the plan says the quotas
+        were not checked, and assumes none."""
+        if not self.needs.levels:
+            return {}, None
+        portal = await self.portal
+        if OPERATIONS[OperationName.UPDATE_USER_LEVEL].problem(portal.platform) is not None:
+            return {}, None
+        where = records.LICENSES
+        url = portal_admin_url(self.client.root, READS[ReadName.SYSTEM_LICENSES].build())
+        if url is None:
+            return {}, f"{self.client.root} does not end in /sharing/rest, so {where} is unknown"
+        try:
+            raw = await self.client.get_json(url)
+            return records.level_quotas(raw), None
+        except ForbiddenError as refused:
+            access = READS[ReadName.SYSTEM_LICENSES].access.text
+            who = portal.username or "the signed-in account"
+            return {}, f"{who} may not read {where} ({refused.message}); reading it needs {access}"
+        except NotFoundError as missing:
+            return {}, f"the portal does not serve {where} ({missing.message})"
+        except LiveRecordError as unreadable:
+            return {}, str(unreadable)
 
     async def collaborations(self) -> dict[str, Collaboration]:
         """The collaborations, or none when the signed-in member may not read them."""
@@ -469,12 +494,6 @@ def _webhook_address(webhook: Webhook) -> str:
 
 def _first(pair: tuple[str, Any]) -> str:
     return pair[0]
-
-
-def _named_anywhere(pages: list[frozenset[str] | None]) -> frozenset[str] | None:
-    """`records.default_admins` of a whole listing from those of its pages."""
-    named = [admins for admins in pages if admins is not None]
-    return frozenset().union(*named) if named else None
 
 
 async def _tolerant(read: Awaitable[T], fallback: T) -> T:

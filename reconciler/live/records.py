@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from reconciler.catalog import BUILTIN_ROLES, LEVEL_ONE_PRIVILEGES
+from reconciler.catalog import BUILTIN_ROLES, LEVEL_ONE_PRIVILEGES, PREBUILT_ROLES
 from reconciler.errors import LiveRecordError, UserError
 from reconciler.kinds.forms import MEMBER, ORGANIZATION_WEBHOOK, ROLE, TASK, TASK_RUN, WORKSPACE
 from reconciler.operations import segment_problem, shown_value
@@ -30,7 +30,7 @@ from reconciler.state import (
     Webhook,
     Workspace,
 )
-from reconciler.values import LATEST_MS, boolean, epoch_ms, int_keys, integer, number
+from reconciler.values import LATEST_MS, boolean, epoch_ms, integer, number
 from reconciler.versions import Deployment, Platform, VersionError, release_text
 
 Json = dict[str, Any]
@@ -89,11 +89,6 @@ def portal_info(raw: Json, url: str) -> PortalInfo:
         platform=platform,
         username=str(user.get("username") or ""),
         caller=caller(user),
-        levelQuotas={k: int(v) for k, v in int_keys(raw.get("levelQuotas")).items()},
-        levelDisallowedApps={
-            k: frozenset(str(a) for a in v or ())
-            for k, v in int_keys(raw.get("levelDisallowedApps")).items()
-        },
     )
 
 
@@ -117,7 +112,6 @@ def caller(user: Json) -> Caller | None:
     if not username:
         return None
     privileges = user.get("privileges")
-    default_admin = user.get("defaultAdmin")
     return Caller(
         username=str(username),
         role=str(user["role"]) if user.get("role") else None,
@@ -125,7 +119,6 @@ def caller(user: Json) -> Caller | None:
         privileges=(
             frozenset(str(p) for p in privileges) if isinstance(privileges, list) else None
         ),
-        defaultAdmin=default_admin if isinstance(default_admin, bool) else None,
     )
 
 
@@ -157,27 +150,20 @@ def applier(raw: Json, roles: list[Role]) -> Caller | None:
     return found
 
 
-def default_admins(raw_members: list[Json]) -> frozenset[str] | None:
-    """Who the member listing names as the default administrator; None when it names no
-    one either way (`defaultAdmin` is the reference service's; real portals omit it)."""
-    if not any(isinstance(m, dict) and "defaultAdmin" in m for m in raw_members):
-        return None
-    return frozenset(
-        str(m.get("username"))
-        for m in raw_members
-        if isinstance(m, dict) and m.get("defaultAdmin") is True
-    )
+_PREBUILT_IDS = frozenset(r.id for r in PREBUILT_ROLES)
 
 
 def role(raw: Json) -> Role:
+    """A role of the listing. Real portals send no `editable`: the pre-built roles, which
+    cannot be changed or deleted, are the ones with the vendor's fixed ids."""
     name = _identity(raw, "name", "a role")
-    where = ROLE.of(name)
+    role_id = path_id(raw, "id", ROLE.of(name))
     return Role(
         name=name,
         description=str(raw.get("description") or ""),
         privileges=frozenset(str(p) for p in raw.get("privileges") or ()),
-        id=path_id(raw, "id", where),
-        editable=field_value(raw, "editable", boolean, where) is not False,
+        id=role_id,
+        editable=role_id not in _PREBUILT_IDS,
     )
 
 
@@ -253,15 +239,31 @@ def member_detail(username: str, user: Json, items: Json) -> MemberDetail:
         username=username,
         ownedItems=field_value(items, "total", integer, MEMBER.of(username)) or 0,
         ownedGroups=sum(1 for g in groups if g.get("owner") == username),
-        appLicenses=frozenset(_license(a) for a in user.get("appLicenses") or ()),
         privileges=frozenset(str(p) for p in user.get("privileges") or ()),
     )
 
 
-def _license(value: Any) -> str:
-    if isinstance(value, dict):
-        return str(value.get("id") or value.get("appId") or value.get("name"))
-    return str(value)
+LICENSES = "portaladmin/system/licenses"
+
+
+def level_quotas(raw: Json) -> dict[int, int]:
+    """The members each level may hold, from the licenses resource's `features` (one per
+    level since 10.5: `level` "1" or "2", `maximumRegisteredMembers`). A level the license
+    does not list has no quota orgctl knows."""
+    features = raw.get("features")
+    if not isinstance(features, list):
+        raise LiveRecordError(LICENSES, "features", f"{shown_value(features)} is not a list")
+    quotas: dict[int, int] = {}
+    for n, feature in enumerate(features):
+        where = f"features[{n}]."
+        entry = _object(feature)
+        level = field_value(entry, "level", integer, LICENSES, where)
+        most = field_value(entry, "maximumRegisteredMembers", integer, LICENSES, where)
+        if most is not None and most < 0:
+            raise LiveRecordError(LICENSES, where + "maximumRegisteredMembers", f"{most} < 0")
+        if level in (1, 2) and most is not None:
+            quotas[level] = most
+    return quotas
 
 
 def collaboration(raw: Json) -> Collaboration:

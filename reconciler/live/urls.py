@@ -35,3 +35,16 @@ def join(root: str, path: str) -> str:
     if path.startswith(("http://", "https://")):
         return path
     return root.rstrip("/") + "/" + path.lstrip("/")
+
+
+SHARING_ROOT = "/sharing/rest"
+
+
+def portal_admin_url(root: str, path: str) -> str | None:
+    """`path` under the Portal Administrator API, which a portal serves beside its sharing
+    REST root (`<portal>/sharing/rest` → `<portal>/portaladmin`); None when `root` is not
+    such a root, and the place is unknown."""
+    base = root.rstrip("/")
+    if not base.endswith(SHARING_ROOT):
+        return None
+    return join(base.removesuffix(SHARING_ROOT) + "/portaladmin", path)

@@ -1,6 +1,12 @@
-"""What a plan must not do to the portal's administrators: change the default
-administrator's role or level, leave no member in org_admin, or take from the signed-in
-member, midway, what the plan's later calls need.
+"""What a plan must not do to the portal's administrators: leave it without a default
+administrator, or take from the signed-in member, midway, what the plan's later calls
+need.
+
+The default administrators are the members assigned the built-in Administrator role
+(`org_admin`), every one of them (docs/rules.md §5). Moving one of several out of it is
+an ordinary role change, which only a member holding the role may make
+(`capabilities.requirement`); the last one is what the portal cannot lose (ORG_1090),
+whichever member it is.
 
 Decided from the calls the plan keeps (after --target), since those are what is sent.
 """
@@ -20,33 +26,13 @@ from reconciler.state import Caller, LiveState
 
 def check_admins(draft: Draft) -> None:
     """Errors for what the portal refuses or what would leave it unmanageable."""
-    _default_admin_kept(draft)
     _some_admin_left(draft)
 
 
 def default_admins(live: LiveState) -> frozenset[str]:
-    """Who the portal names as its default administrator (nobody when it does not say)."""
-    named = live.defaultAdmins or frozenset()
-    caller = live.portal.caller
-    if caller is not None and caller.defaultAdmin:
-        named |= {caller.username}
-    return named
-
-
-def _default_admin_kept(draft: Draft) -> None:
-    """The portal refuses to change the default administrator's role (ORG_1090); its
-    level cannot change either (org_admin is a level 2 role)."""
-    protected = default_admins(draft.live)
-    what = {OperationName.UPDATE_USER_ROLE: "role", OperationName.UPDATE_USER_LEVEL: "level"}
-    for call in draft.calls.values():
-        user = str(call.params.get("user", ""))
-        if call.operation in what and user in protected:
-            draft.error(
-                call.address,
-                f"{user} is the portal's default administrator, whose {what[call.operation]}"
-                " cannot change (the portal refuses it, ORG_1090); declare it as it is"
-                " or leave it out",
-            )
+    """The members assigned the built-in Administrator role: the member listing names a
+    custom role by its name, so `org_admin` there is the built-in role itself."""
+    return frozenset(username for username, m in live.members.items() if m.role == ADMIN_ROLE)
 
 
 def _role_calls(draft: Draft) -> dict[str, PendingCall]:
@@ -59,15 +45,18 @@ def _role_calls(draft: Draft) -> dict[str, PendingCall]:
 
 
 def _some_admin_left(draft: Draft) -> None:
+    """The portal refuses to move its last default administrator out of org_admin
+    (ORG_1090): a plan that moves every one of them, with none moved in, is an error."""
     moves = _role_calls(draft)
-    admins = sorted(u for u, m in draft.live.members.items() if m.role == ADMIN_ROLE)
+    admins = sorted(default_admins(draft.live))
     demoted = [u for u in admins if u in moves and moves[u].params.get("role") != ADMIN_ROLE]
     promoted = [u for u, call in moves.items() if call.params.get("role") == ADMIN_ROLE]
     if admins and len(demoted) == len(admins) and not promoted:
         draft.error(
             "Portal",
-            "this plan leaves the portal without an organization administrator: it moves "
-            f"every org_admin ({', '.join(demoted)}) to another role; keep at least one",
+            "this plan leaves the portal without a default administrator: it moves every"
+            f" org_admin ({', '.join(demoted)}) to another role, and the portal refuses to"
+            " move the last one (ORG_1090); keep at least one",
         )
 
 

@@ -7,8 +7,12 @@ address, its operation and the capability, so an apply never stops halfway on
 permissions. A plan made without `spec.applier` by an account that is not the one
 applying (a reviewer's read-only account) cannot know who applies: there the refusals of
 the signed-in account are warnings. This module is the one place that decides; nothing
-is refused on a guess: what the portal does not say (privileges, the default
-administrator) counts as allowed and is left to it.
+is refused on a guess: privileges the portal does not list count as held.
+
+The default administrators are the members assigned the built-in Administrator role
+(`org_admin`), every one of them (the vendor's createRole page: "only available to
+members assigned the default administrator role"; docs/rules.md §5). A custom role is
+never one, whatever administrative privileges it holds.
 """
 
 from __future__ import annotations
@@ -31,14 +35,10 @@ def is_admin(caller: Caller) -> bool:
 
 
 def is_default_admin(caller: Caller) -> bool:
-    """The reference service names its default administrator; a real portal's documents
-    give createRole to "members assigned the default administrator role", the built-in
-    one (`roleId` absent or org_admin, where a custom administrative role has its id)."""
-    if not is_admin(caller):
-        return False
-    if caller.defaultAdmin is not None:
-        return caller.defaultAdmin
-    return caller.roleId in (None, ADMIN_ROLE)
+    """Assigned the built-in Administrator role: `role` org_admin with no custom role's id
+    (a portal reports a custom administrative role's base role as org_admin, beside the
+    custom role's `roleId`)."""
+    return is_admin(caller) and caller.roleId in (None, ADMIN_ROLE)
 
 
 def holds(caller: Caller, privilege: str) -> bool:
@@ -100,13 +100,15 @@ class Requirement:
 
 
 def requirement(call: PendingCall, live: LiveState) -> Requirement:
-    """The operation's capability; a role change into or out of org_admin needs an
-    organization administrator whoever else may assign roles (the portal's rule)."""
+    """The operation's capability; a role change into or out of org_admin needs a member
+    holding that role whoever else may assign roles (the catalog's
+    portal:admin:changeUserRoles: "reserved to the administrator role")."""
     if call.operation is OperationName.UPDATE_USER_ROLE:
         member = live.members.get(str(call.params.get("user", "")))
         roles = {call.params.get("role"), member.role if member else None}
         if ADMIN_ROLE in roles and len(roles) == 2:
-            return Requirement(Capability.ORG_ADMIN, "it moves a member into or out of org_admin")
+            why = "it moves a member into or out of org_admin"
+            return Requirement(Capability.DEFAULT_ADMIN, why)
     return Requirement(OPERATIONS[call.operation].capability)
 
 
@@ -150,12 +152,10 @@ def applying_member(draft: Draft, signed_in_applies: bool) -> Applying | None:
 
 
 def describe(who: Applying, live: LiveState) -> str:
-    """ "the signed-in user admin2 (org_admin, not the default administrator)"."""
+    """ "the signed-in user carol (org_publisher)", "spec.applier ops (Ops)"."""
     caller = who.caller
     custom = {role.id: name for name, role in live.roles.items() if role.id}
     role = custom.get(caller.roleId or "") or caller.role or "role unknown"
-    if is_admin(caller) and not is_default_admin(caller):
-        role += ", not the default administrator"
     return f"{who.label} {caller.username} ({role})"
 
 

@@ -10,7 +10,7 @@ from reconciler.kinds.forms import MEMBER
 from reconciler.operations import OperationName
 from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft
-from reconciler.plan.quota import LevelMove, order_level_moves
+from reconciler.plan.quota import LevelMove, note_unchecked_quotas, order_level_moves
 from reconciler.plan.roles import final_privileges, role_creation, role_reference
 from reconciler.state import Member
 
@@ -128,14 +128,6 @@ def _level_allowed(draft: Draft, username: str, outcome: Outcome) -> bool:
                 f"level 1 is refused while the member owns {detail.ownedGroups} group(s) "
                 "(ORG_1084); reassign them first"
             )
-        disallowed = detail.appLicenses & draft.live.portal.levelDisallowedApps.get(
-            target or 0, frozenset()
-        )
-        if disallowed:
-            problems.append(
-                f"holds license(s) for {', '.join(sorted(disallowed))}, "
-                f"a premium app disallowed at level {target}"
-            )
     for problem in problems:
         draft.error(address, problem)
     return not problems
@@ -168,6 +160,8 @@ def _plan_level_calls(draft: Draft, moves: list[LevelMove]) -> None:
     for member in draft.live.members.values():
         if member.level is not None:
             counts[member.level] = counts.get(member.level, 0) + 1
+    if moves:
+        note_unchecked_quotas(draft)
     ordered, stuck = order_level_moves(moves, counts, draft.live.portal.levelQuotas)
     for move, freed_by in ordered:
         role_first = None if move.role_waits else move.role_call

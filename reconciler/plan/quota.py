@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from reconciler.kinds.forms import MEMBER
 from reconciler.operations import OperationName, call_key
+from reconciler.plan.draft import Draft
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,17 @@ class LevelMove:
     # A built-in role needs level 2 (docs/rules.md §2): a level-1 member rises before taking it.
     # Otherwise the role comes first, so a member entering level 1 already has a custom one.
     role_waits: bool = False
+
+
+def note_unchecked_quotas(draft: Draft) -> None:
+    """Say once that the quotas were not checked when they could not be read: the moves
+    are then ordered as if no level were full, and the portal checks each one."""
+    why = draft.live.portal.levelQuotasUnread
+    if why:
+        draft.warn(
+            "Portal",
+            f"level quotas not checked: {why}; the portal checks each level change when it is sent",
+        )
 
 
 def move_key(move: LevelMove) -> str:

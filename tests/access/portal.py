@@ -44,7 +44,6 @@ def portal(*members: Member, roles: dict[str, Role] | None = None) -> LiveState:
         ),
         roles=listed,
         members={m.username: m for m in members},
-        defaultAdmins=frozenset(),
     )
 
 

@@ -85,6 +85,9 @@ def test_a_level_one_member_holds_its_role_s_extra_privileges_disabled() -> None
     }
 
 
+DEFAULT_ADMINS = ("admin", "dora", "nina", "rita", "sam", "ursula")
+
+
 def test_each_finding_kind_from_the_members_that_raise_it() -> None:
     live = portal(
         member("admin", "org_admin"),
@@ -101,13 +104,13 @@ def test_each_finding_kind_from_the_members_that_raise_it() -> None:
             "Viewer": Role("Viewer", "", frozenset(), id="iAAAAAAAAAAAAAAA", editable=False),
         },
     )
-    live.defaultAdmins = frozenset({"admin"})
     assert findings(report(live)) == [
         ("warning", "admin-custom-role", "Member/olga"),
         ("warning", "admin-disabled", "Member/dora"),
         ("warning", "admin-stale", "Member/nina"),
         ("warning", "admin-stale", "Member/sam"),
-        ("info", "default-admin", "Member/admin"),
+        # Every member assigned the built-in Administrator role is a default administrator.
+        *(("info", "default-admin", f"Member/{u}") for u in DEFAULT_ADMINS),
         ("info", "level-one-disabled", "Member/lena"),
         ("info", "role-unheld", "Role/Unused"),
     ]
@@ -120,16 +123,22 @@ def test_stale_is_older_than_the_stale_days_or_never(days_ago: int, stale: bool)
     assert (("warning", "admin-stale", "Member/sam") in findings(document)) is stale
 
 
+LAST_SAM = ("info", "default-admin", "Member/sam")
+
+
 def test_stale_days_zero_makes_any_earlier_sign_in_stale() -> None:
     live = portal(replace(member("sam", "org_admin"), lastLogin=NOW_MS - 1), roles={})
-    assert findings(report(live, 0)) == [("warning", "admin-stale", "Member/sam")]
+    assert findings(report(live, 0)) == [("warning", "admin-stale", "Member/sam"), LAST_SAM]
     just_now = portal(replace(member("sam", "org_admin"), lastLogin=NOW_MS), roles={})
-    assert findings(report(just_now, 0)) == []
+    assert findings(report(just_now, 0)) == [LAST_SAM]
 
 
 def test_a_disabled_account_is_not_also_called_stale() -> None:
     document = report(portal(member("dora", "org_admin", disabled=True, days_ago=-1), roles={}))
-    assert findings(document) == [("warning", "admin-disabled", "Member/dora")]
+    assert findings(document) == [
+        ("warning", "admin-disabled", "Member/dora"),
+        ("info", "default-admin", "Member/dora"),
+    ]
 
 
 def test_a_last_sign_in_as_time_and_never_and_unknown() -> None:
@@ -145,7 +154,6 @@ def test_a_last_sign_in_as_time_and_never_and_unknown() -> None:
 
 def test_the_privilege_filter_keeps_matching_privileges_and_their_holders() -> None:
     live = portal(member("admin", "org_admin"), member("olga", "Ops"), member("u", "org_user"))
-    live.defaultAdmins = frozenset({"admin"})
     document = report(live, 90, "portal:admin:delete*")
     assert document["privilegeFilter"] == ["portal:admin:delete*"]
     assert [m["username"] for m in document["members"]] == ["admin", "olga"]
@@ -187,3 +195,21 @@ def test_a_member_whose_role_is_not_listed_holds_nothing_known() -> None:
             "privileges": [],
         }
     ]
+
+
+def test_the_default_administrators_are_the_built_in_role_s_members_and_the_last_is_marked() -> (
+    None
+):
+    """Not a flag of one account (docs/rules.md §5): every org_admin member, and never a
+    custom role, however administrative."""
+    two = portal(member("admin", "org_admin"), member("admin2", "org_admin"), member("olga", "Ops"))
+    messages = {
+        f["subject"]: f["message"] for f in report(two)["findings"] if f["kind"] == "default-admin"
+    }
+    assert messages == {
+        "Member/admin": "admin is a default administrator (org_admin)",
+        "Member/admin2": "admin2 is a default administrator (org_admin)",
+    }
+    one = portal(member("admin2", "org_admin"), member("olga", "Ops"))
+    (last,) = [f for f in report(one)["findings"] if f["kind"] == "default-admin"]
+    assert last["message"] == "admin2 is a default administrator (org_admin), the portal's last one"

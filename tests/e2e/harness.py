@@ -116,10 +116,7 @@ Serve = Callable[[str | Path], "World"]
 
 # hq's default administrator and its custom roles, as the demo state seeds them: what a
 # test inserts more members or roles after.
-DEMO_HQ_ADMIN = (
-    "      - {username: admin, password: admin-pass, role: org_admin, defaultAdmin: true,"
-    " level: 2}\n"
-)
+DEMO_HQ_ADMIN = "      - {username: admin, password: admin-pass, role: org_admin, level: 2}\n"
 DEMO_HQ_ROLES = (
     "    roles:                          # custom roles (a user's `role` names one by name or id)\n"
 )

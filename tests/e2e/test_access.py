@@ -148,7 +148,12 @@ def test_every_finding_of_a_reviewed_portal(serve: Serve, tmp_path: Path) -> Non
         ("warning", "admin-disabled", "Member/dora"),
         ("warning", "admin-stale", "Member/nina"),
         ("warning", "admin-stale", "Member/sam"),
+        # Every member assigned the built-in Administrator role is a default administrator.
         ("info", "default-admin", "Member/admin"),
+        ("info", "default-admin", "Member/dora"),
+        ("info", "default-admin", "Member/nina"),
+        ("info", "default-admin", "Member/rita"),
+        ("info", "default-admin", "Member/sam"),
         ("info", "level-one-disabled", "Member/erin"),
         ("info", "level-one-disabled", "Member/lena"),
         ("info", "role-unheld", "Role/Legacy Viewer"),

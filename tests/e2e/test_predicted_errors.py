@@ -19,14 +19,12 @@ pytestmark = pytest.mark.e2e
         ("errors-owner", "Member/carol", r"ORG_1084"),
         # Level 1 is full (erin) and nobody leaves it.
         ("errors-quota", "Member/ivy", r"(?i)quota"),
-        # dave holds appstudio, disallowed at level 1.
-        ("errors-license", "Member/dave", r"appstudio"),
         # Analyst is still held by carol, dave, erin and ivy.
         ("errors-assigned-role", "Role/Analyst", r"(?i)assigned.*dave|dave.*assigned"),
         # Analyst exists live; role names are unique regardless of case (ROLE_1001).
         ("errors-role-name-case", "Role/analyst", r"'Analyst'.*ROLE_1001"),
     ],
-    ids=["owns-items", "level-1-full", "disallowed-app", "role-still-assigned", "name-case"],
+    ids=["owns-items", "level-1-full", "role-still-assigned", "name-case"],
 )
 def test_predicted_failure_is_a_plan_error(
     serve: Serve, manifest: str, address: str, rule: str

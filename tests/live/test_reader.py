@@ -48,8 +48,18 @@ def hq(fake: FakePortal, *, members: list[dict[str, Any]] | None = None) -> None
             "currentVersion": "6.1",
             "fullVersion": "10.6.1",
             "user": {"username": "admin", "role": "org_admin"},
-            "levelQuotas": {"1": "3", "2": 20},
-            "levelDisallowedApps": {"1": ["appstudio"], "2": []},
+        },
+    )
+    # The vendor's licenses resource (docs/rules.md §A), beside the sharing root.
+    fake.route(
+        "/portal/portaladmin/system/licenses",
+        {
+            "isValid": True,
+            "maximumRegisteredMembers": 23,
+            "features": [
+                {"level": "1", "name": "level1", "maximumRegisteredMembers": "3"},
+                {"level": "2", "name": "level2", "maximumRegisteredMembers": 20},
+            ],
         },
     )
     fake.paged(
@@ -57,7 +67,7 @@ def hq(fake: FakePortal, *, members: list[dict[str, Any]] | None = None) -> None
         "roles",
         [
             {"id": "r1", "name": "Analyst", "description": "reads", "privileges": ANALYST},
-            {"id": "r2", "name": "Legacy Viewer", "privileges": [], "editable": "false"},
+            {"id": "r2", "name": "Legacy Viewer", "privileges": []},
         ],
     )
     fake.paged(
@@ -148,6 +158,16 @@ SCHEDULED = Workspace("ws1", schedule=Schedule(interval=24))
 def test_records_are_normalized_exactly() -> None:
     fake = FakePortal()
     hq(fake)
+    fake.paged(
+        path("portals/self/roles"),
+        "roles",
+        [
+            {"id": "r1", "name": "Analyst", "description": "reads", "privileges": ANALYST},
+            {"id": "r2", "name": "Legacy Viewer", "privileges": []},
+            # The vendor's pre-built Viewer: known by its id, as no portal sends `editable`.
+            {"id": "iAAAAAAAAAAAAAAA", "name": "Viewer", "privileges": []},
+        ],
+    )
     want = desired(
         collaborations={
             "c1": Collaboration(
@@ -162,11 +182,11 @@ def test_records_are_normalized_exactly() -> None:
     live, _ = read(fake, want)
     assert live.portal.platform == Platform.parse(Deployment.SELF_HOSTED, "10.6.1")
     assert live.portal.username == "admin" and live.portal.name == "Headquarters"
-    assert live.portal.levelQuotas == {1: 3, 2: 20}
-    assert live.portal.levelDisallowedApps == {1: frozenset({"appstudio"}), 2: frozenset()}
+    assert live.portal.levelQuotas == {}  # no level declared: the licenses are not read
     assert live.roles == {
         "Analyst": Role("Analyst", "reads", frozenset(ANALYST), id="r1"),
-        "Legacy Viewer": Role("Legacy Viewer", "", frozenset(), id="r2", editable=False),
+        "Legacy Viewer": Role("Legacy Viewer", "", frozenset(), id="r2"),
+        "Viewer": Role("Viewer", "", frozenset(), id="iAAAAAAAAAAAAAAA", editable=False),
     }
     assert live.members == {
         "admin": Member("admin", "org_admin", 2),
@@ -314,7 +334,6 @@ def test_250_members_take_3_pages_and_details_only_where_levels_change() -> None
             "username": "u007",
             "level": "2",
             "privileges": ANALYST,
-            "appLicenses": ["appstudio"],
             "groups": [{"id": "g1", "owner": "u007"}, {"id": "g2", "owner": "someone"}],
         },
     )
@@ -327,12 +346,36 @@ def test_250_members_take_3_pages_and_details_only_where_levels_change() -> None
             "u007",
             ownedItems=4,
             ownedGroups=1,
-            appLicenses=frozenset({"appstudio"}),
             privileges=frozenset(ANALYST),
         )
     }
-    # sign-in, self, roles, 3 member pages, collaborations, 2 detail reads
-    assert requests == 9 and len(live.members) == 250
+    # The quotas come from the Portal Administrator API's licenses, not portals/self.
+    assert live.portal.levelQuotas == {1: 3, 2: 20}
+    assert live.portal.levelQuotasUnread is None
+    # sign-in, self, roles, 3 member pages, collaborations, licenses, 2 detail reads
+    assert requests == 10 and len(live.members) == 250
+
+
+def test_quotas_an_account_may_not_read_are_not_checked() -> None:
+    fake = FakePortal()
+    hq(fake)
+    refused = {"status": "error", "messages": ["You do not have permissions"], "code": 403}
+    fake.route("/portal/portaladmin/system/licenses", refused)
+    live, _ = read(fake, desired(members={"erin": Member("erin", level=1)}))
+    assert live.portal.levelQuotas == {}
+    unread = live.portal.levelQuotasUnread or ""
+    assert unread.startswith("admin may not read portaladmin/system/licenses")
+    assert unread.endswith("reading it needs an organization administrator")
+
+
+def test_quotas_of_another_shape_are_not_checked_naming_the_field() -> None:
+    fake = FakePortal()
+    hq(fake)
+    odd = {"features": [{"level": "1", "maximumRegisteredMembers": "many"}]}
+    fake.route("/portal/portaladmin/system/licenses", odd)
+    live, _ = read(fake, desired(members={"erin": Member("erin", level=1)}))
+    assert live.portal.levelQuotas == {}
+    assert "features[0].maximumRegisteredMembers" in (live.portal.levelQuotasUnread or "")
 
 
 def test_everything_scope_reads_all_collaborations_and_guest_schedules() -> None:

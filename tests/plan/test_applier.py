@@ -7,18 +7,27 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler.catalog import privileges_for
 from reconciler.live import records
+from reconciler.operations import Capability
 from reconciler.plan.fingerprint import live_fingerprint
 from reconciler.plan.planner import build_plan
 from reconciler.plan.unread import as_planned
 from reconciler.state import Caller, Collaboration, LiveState, Member, Role, Workspace
+from reconciler.versions import Platform
 from tests.plan.world import NOW, field_desired, field_live, hq_desired, hq_live
 
 FIELD_ANALYST = Role("Field Analyst", "Views", frozenset({"portal:user:viewOrgItems"}))
 VIEWS = frozenset({"portal:admin:viewUsers", "portal:admin:viewItems"})
 REVIEWER = Caller("rita", "org_user", "r0000000000009", VIEWS)
-DEFAULT_ADMIN = Caller("admin", "org_admin", "org_admin", None, defaultAdmin=True)
-ADMIN2 = Caller("admin2", "org_admin", "org_admin", None, defaultAdmin=False)
+DEFAULT_ADMIN = Caller("admin", "org_admin", "org_admin", None)
+ADMIN2 = Caller("admin2", "org_admin", "org_admin", None)  # a second default administrator
+EVERY_ADMINISTRATIVE = frozenset(
+    p
+    for p in privileges_for(Platform.parse("self-hosted", "10.6.1"))
+    if p.startswith("portal:admin:")
+)
+DEPUTY = Caller("deputy", "org_user", "rDeputy00000001", EVERY_ADMINISTRATIVE)
 REFUSED = "You do not have permissions to access this resource"
 
 
@@ -35,9 +44,8 @@ def test_without_an_applier_the_signed_in_account_s_refusals_are_warnings() -> N
     plan = build_plan(desired, as_reviewer(hq_live()), now=NOW)
     assert plan.errors == ()
     assert [str(w) for w in plan.warnings] == [
-        "Role/Field Analyst: createRole, setPrivileges need the default organization"
-        " administrator; the signed-in user rita (org_user) is not: the account that applies"
-        " must be",
+        f"Role/Field Analyst: createRole, setPrivileges need {Capability.DEFAULT_ADMIN.value};"
+        " the signed-in user rita (org_user) is not: the account that applies must be",
         "Portal: the signed-in user rita (org_user) may not make 2 of this plan's calls: name"
         " the member that applies in the Portal's spec.applier, and the plan checks them for it",
     ]
@@ -50,14 +58,21 @@ def test_the_plan_predicts_for_the_applier_not_for_the_signed_in_account() -> No
     assert (plan.errors, plan.warnings, len(plan.calls)) == ((), (), 2)
 
 
-def test_an_applier_that_may_not_make_a_call_is_an_error_naming_it() -> None:
+def test_a_second_administrator_as_applier_is_predicted_to_create_roles() -> None:
     desired = hq_desired(applier="admin2")
     desired.roles = {FIELD_ANALYST.name: FIELD_ANALYST}
     plan = build_plan(desired, as_reviewer(hq_live(), ADMIN2), now=NOW)
+    assert (plan.errors, plan.warnings, len(plan.calls)) == ((), (), 2)
+
+
+def test_an_applier_that_may_not_make_a_call_is_an_error_naming_it() -> None:
+    """A custom role holding every administrative privilege is no default administrator."""
+    desired = hq_desired(applier="deputy")
+    desired.roles = {FIELD_ANALYST.name: FIELD_ANALYST}
+    plan = build_plan(desired, as_reviewer(hq_live(), DEPUTY), now=NOW)
     assert [str(e) for e in plan.errors] == [
-        "Role/Field Analyst: createRole, setPrivileges need the default organization"
-        " administrator; spec.applier admin2 (org_admin, not the default administrator) is"
-        " not, so the portal would refuse them (403)"
+        f"Role/Field Analyst: createRole, setPrivileges need {Capability.DEFAULT_ADMIN.value};"
+        " spec.applier deputy (org_user) is not, so the portal would refuse them (403)"
     ]
 
 
@@ -142,5 +157,5 @@ def test_the_applier_holds_what_its_custom_role_holds_at_its_level() -> None:
     assert found is not None and found.privileges == {"portal:user:viewOrgItems"}
     user = records.applier({"username": "uma", "role": "org_user", "roleId": "org_user"}, roles)
     assert user is not None and user.privileges == frozenset()
-    admin = {"username": "admin", "role": "org_admin", "roleId": "org_admin", "defaultAdmin": True}
+    admin = {"username": "admin", "role": "org_admin", "roleId": "org_admin"}
     assert records.applier(admin, roles) == DEFAULT_ADMIN

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler.catalog import privileges_for
 from reconciler.operations import Capability, OperationName
 from reconciler.plan.capabilities import MAY
 from reconciler.plan.draft import PendingCall
@@ -22,18 +23,19 @@ from reconciler.state import (
     RunRetention,
     WebhookRemoval,
 )
+from reconciler.versions import Platform
 from tests.plan.world import HQ_ID, NOW, field_desired, field_live, hq_desired, hq_live
 
 ALL_ADMIN = None  # privileges not listed: an org_admin holds every one
-DEFAULT_ADMIN = Caller("admin", "org_admin", "org_admin", ALL_ADMIN, defaultAdmin=True)
-ADMIN2 = Caller("admin2", "org_admin", "org_admin", ALL_ADMIN, defaultAdmin=False)
+DEFAULT_ADMIN = Caller("admin", "org_admin", "org_admin", ALL_ADMIN)
+# A second member assigned the built-in Administrator role: a default administrator too.
+ADMIN2 = Caller("admin2", "org_admin", "org_admin", ALL_ADMIN)
 FIELD_ANALYST = Role("Field Analyst", "Views", frozenset({"portal:user:viewOrgItems"}))
 
 
-def signed_in(live: LiveState, caller: Caller, default_admins: set[str] | None = None) -> LiveState:
+def signed_in(live: LiveState, caller: Caller) -> LiveState:
     live.portal = replace(live.portal, caller=caller, username=caller.username)
     live.members.setdefault(caller.username, Member(caller.username, caller.role, 2))
-    live.defaultAdmins = frozenset(default_admins) if default_admins is not None else None
     return live
 
 
@@ -41,7 +43,7 @@ def hq_plan(caller: Caller, *roles: Role, **members: Member) -> Plan:
     desired = hq_desired()
     desired.roles = {r.name: r for r in roles}
     desired.members = dict(members)
-    live = signed_in(hq_live(), caller, {"admin"})
+    live = signed_in(hq_live(), caller)
     return build_plan(desired, live, now=NOW, signed_in_applies=True)
 
 
@@ -58,14 +60,22 @@ def test_the_default_administrator_may_create_roles() -> None:
     assert plan.errors == () and len(plan.calls) == 2
 
 
-def test_an_administrator_who_is_not_the_default_one_may_not_create_roles() -> None:
+def test_a_second_administrator_may_create_roles() -> None:
     plan = hq_plan(ADMIN2, FIELD_ANALYST)
-    assert messages(plan.errors) == [
-        "Role/Field Analyst: createRole, setPrivileges need the default organization"
-        " administrator; the signed-in user admin2 (org_admin, not the default administrator)"
-        " is not, so the portal would refuse them (403)"
+    assert plan.errors == () and len(plan.calls) == 2
+
+
+def test_a_custom_role_holding_every_administrative_privilege_may_not_create_roles() -> None:
+    every = frozenset(
+        p
+        for p in privileges_for(Platform.parse("self-hosted", "10.6.1"))
+        if p.startswith("portal:admin:")
+    )
+    deputy = Caller("deputy", "org_user", "rDeputy00000001", every)
+    assert messages(hq_plan(deputy, FIELD_ANALYST).errors) == [
+        f"Role/Field Analyst: createRole, setPrivileges need {Capability.DEFAULT_ADMIN.value};"
+        " the signed-in user deputy (org_user) is not, so the portal would refuse them (403)"
     ]
-    assert len(plan.calls) == 2  # shown, for the reader; nothing can be applied
 
 
 def test_without_a_named_default_administrator_the_built_in_administrator_role_is_one() -> None:
@@ -74,7 +84,7 @@ def test_without_a_named_default_administrator_the_built_in_administrator_role_i
     custom = Caller("deputy", "org_admin", "rDeputy00000001", ALL_ADMIN)
     assert hq_plan(built_in, FIELD_ANALYST).errors == ()
     (error,) = hq_plan(custom, FIELD_ANALYST).errors
-    assert "the default organization administrator" in error.message
+    assert Capability.DEFAULT_ADMIN.value in error.message
 
 
 def test_a_holder_of_change_user_roles_may_assign_roles_but_not_into_org_admin() -> None:
@@ -85,7 +95,7 @@ def test_a_holder_of_change_user_roles_may_assign_roles_but_not_into_org_admin()
     assert fine.errors == ()
     promoted = hq_plan(assigner, bob=Member("bob", "org_admin"))
     assert messages(promoted.errors) == [
-        "Member/bob: updateUserRole needs an organization administrator (it moves a member"
+        f"Member/bob: updateUserRole needs {Capability.DEFAULT_ADMIN.value} (it moves a member"
         " into or out of org_admin); the signed-in user hr (org_user) is not, so the portal"
         " would refuse it (403)"
     ]
@@ -157,12 +167,17 @@ def test_host_and_guest_operations_follow_the_portal_s_side_of_the_collaboration
     assert not host(user, pending(OperationName.UPDATE_INFO, "c1"), live)
 
 
-def test_the_default_administrator_s_role_and_level_cannot_change() -> None:
+def test_a_default_administrator_demotes_another_of_several() -> None:
+    """admin and admin2 both hold org_admin: either may move the other out of it."""
     plan = hq_plan(ADMIN2, admin=Member("admin", "org_publisher"))
-    assert messages(plan.errors) == [
-        "Member/admin: admin is the portal's default administrator, whose role cannot change"
-        " (the portal refuses it, ORG_1090); declare it as it is or leave it out"
-    ]
+    assert plan.errors == ()
+    assert [c.operation for c in plan.calls] == [OperationName.UPDATE_USER_ROLE]
+
+
+def test_the_last_default_administrator_whoever_it_is_stays() -> None:
+    plan = hq_plan(DEFAULT_ADMIN, admin=Member("admin", "org_user"))  # admin2 is not live
+    assert [p.address for p in plan.errors] == ["Portal"]
+    assert "(admin)" in plan.errors[0].message and "ORG_1090" in plan.errors[0].message
 
 
 def test_a_plan_may_not_leave_the_portal_without_an_organization_administrator() -> None:
@@ -172,15 +187,15 @@ def test_a_plan_may_not_leave_the_portal_without_an_organization_administrator()
     }
     desired = hq_desired()
     desired.members = demote_all
-    live = signed_in(hq_live(), ADMIN2, default_admins=set())  # nobody is protected
+    live = signed_in(hq_live(), ADMIN2)
     plan = build_plan(desired, live, now=NOW)
     assert (
-        "Portal: this plan leaves the portal without an organization administrator: it"
-        " moves every org_admin (admin, admin2) to another role; keep at least one"
-        in messages(plan.errors)
+        "Portal: this plan leaves the portal without a default administrator: it moves every"
+        " org_admin (admin, admin2) to another role, and the portal refuses to move the last"
+        " one (ORG_1090); keep at least one" in messages(plan.errors)
     )
     desired.members = {**demote_all, "bob": Member("bob", "org_admin")}
-    again = build_plan(desired, signed_in(hq_live(), ADMIN2, set()), now=NOW)
+    again = build_plan(desired, signed_in(hq_live(), ADMIN2), now=NOW)
     assert not [p for p in again.errors if p.address == "Portal"]
 
 
@@ -197,7 +212,7 @@ def test_demoting_oneself_warns_about_the_later_calls_it_takes_the_right_for() -
 def test_a_drift_report_does_not_ask_who_may_send_the_calls() -> None:
     desired = hq_desired()
     desired.roles = {FIELD_ANALYST.name: FIELD_ANALYST}
-    live = signed_in(hq_live(), ADMIN2, {"admin"})
+    live = signed_in(hq_live(), ADMIN2)
     assert build_plan(desired, live, now=NOW, check_caller=False).errors == ()
 
 
@@ -206,7 +221,7 @@ def test_taking_a_privilege_from_one_s_own_role_warns_about_the_calls_that_need_
     role assignments that rest on it."""
     privileges = frozenset({"portal:admin:changeUserRoles", "portal:user:joinGroup"})
     hr = Caller("hr", "org_user", "r0000000000001", privileges)
-    live = signed_in(hq_live(), hr, {"admin"})
+    live = signed_in(hq_live(), hr)
     live.roles["Analyst"] = replace(live.roles["Analyst"], privileges=privileges)
     desired = hq_desired()
     desired.roles = {"Analyst": Role("Analyst", None, frozenset({"portal:user:joinGroup"}))}

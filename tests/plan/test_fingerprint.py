@@ -61,8 +61,16 @@ def test_an_untouched_change_is_named_by_its_kind() -> None:
 def test_a_portal_change_is_named() -> None:
     digests, _ = planned()
     live = hq_live()
-    live.portal = replace(live.portal, levelQuotas={1: 9, 2: 20})
+    live.portal = replace(live.portal, name="Head office")
     assert changed_addresses(digests, live) == ["Portal"]
+
+
+def test_the_licensed_quotas_are_not_part_of_the_state_compared() -> None:
+    """A reviewer cannot read them, the administrator applying its plan can."""
+    digests, _ = planned()
+    live = hq_live()
+    live.portal = replace(live.portal, levelQuotas={}, levelQuotasUnread="rita may not")
+    assert changed_addresses(digests, live) == []
 
 
 def test_a_fresh_plan_passes_and_a_stale_one_names_the_change() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
 from reconciler.state import LiveState, Member, MemberDetail, Role
@@ -78,24 +80,38 @@ def test_level_one_for_an_item_owner_is_org_1084() -> None:
 
 def test_level_one_for_a_group_owner_is_org_1084() -> None:
     live = hq_live()
-    live.memberDetails["alice"] = MemberDetail("alice", 0, 2, frozenset(), frozenset())
+    live.memberDetails["alice"] = MemberDetail("alice", 0, 2, frozenset())
     assert (
         "owns 2 group(s) (ORG_1084)"
         in messages(plan_for(live, alice=Member("alice", "Analyst", 1)))[0]
     )
 
 
-def test_a_disallowed_premium_app_is_an_error() -> None:
+def test_premium_app_licenses_are_left_to_the_portal() -> None:
+    """No read of the vendor's says which premium apps a level bars (docs/rules.md §A),
+    so the plan predicts nothing of them; the portal refuses such a change when sent."""
     plan = plan_for(dave=Member("dave", None, 1))
-    assert messages(plan) == [
-        "Member/dave: holds license(s) for appstudio, a premium app disallowed at level 1"
+    assert messages(plan) == []
+
+
+def test_unread_quotas_are_said_once_and_assumed_nowhere() -> None:
+    why = "rita may not read portaladmin/system/licenses (refused)"
+    live = with_quotas(hq_live(), {})
+    live.portal = replace(live.portal, levelQuotasUnread=why)
+    live.memberDetails["dave"] = MemberDetail("dave", 0, 0, frozenset())
+    plan = plan_for(live, dave=Member("dave", None, 1), erin=Member("erin", None, 2))
+    assert plan.errors == ()
+    assert [str(w) for w in plan.warnings if w.address == "Portal"] == [
+        f"Portal: level quotas not checked: {why}; the portal checks each level change when"
+        " it is sent"
     ]
+    assert [c.params["user"] for c in plan.calls] == ["dave", "erin"]
 
 
 def test_demote_before_promote_when_the_level_is_full() -> None:
     # Level 2 full (5 of 5): erin may rise only once dave has come down.
     live = with_quotas(hq_live(), {1: 3, 2: 5})
-    live.memberDetails["dave"] = MemberDetail("dave", 0, 0, frozenset(), frozenset())
+    live.memberDetails["dave"] = MemberDetail("dave", 0, 0, frozenset())
     plan = plan_for(live, dave=Member("dave", None, 1), erin=Member("erin", None, 2))
     down, up = plan.calls
     assert (down.params["user"], up.params["user"]) == ("dave", "erin")
@@ -117,7 +133,7 @@ def test_demote_is_placed_first_even_when_its_name_sorts_later() -> None:
 def test_independent_level_changes_do_not_wait() -> None:
     live = hq_live()
     live.members["dave"] = Member("dave", "Analyst", 2)
-    live.memberDetails["dave"] = MemberDetail("dave", 0, 0, frozenset(), frozenset())
+    live.memberDetails["dave"] = MemberDetail("dave", 0, 0, frozenset())
     plan = plan_for(live, dave=Member("dave", None, 1), erin=Member("erin", None, 2))
     assert all(c.dependsOn == () for c in plan.calls)
 

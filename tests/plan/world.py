@@ -62,9 +62,8 @@ def hq_live() -> LiveState:
         "dave": Member("dave", "Analyst", 2),
         "erin": Member("erin", "Analyst", 1),
     }
-    details = {user: MemberDetail(user, 0, 0, frozenset(), frozenset()) for user in members}
-    details["carol"] = MemberDetail("carol", 3, 0, frozenset(), frozenset())
-    details["dave"] = MemberDetail("dave", 0, 0, frozenset({"appstudio"}), frozenset())
+    details = {user: MemberDetail(user, 0, 0, frozenset()) for user in members}
+    details["carol"] = MemberDetail("carol", 3, 0, frozenset())
     return LiveState(
         portal=PortalInfo(
             id=HQ_ID,
@@ -72,7 +71,6 @@ def hq_live() -> LiveState:
             platform=Platform.parse("self-hosted", "10.6.1"),
             username="admin",
             levelQuotas={1: 3, 2: 20},
-            levelDisallowedApps={1: frozenset({"appstudio"})},
         ),
         roles={
             "Analyst": Role("Analyst", "Analysts", ANALYST_PRIVILEGES, id="r0000000000001"),

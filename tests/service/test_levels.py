@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -169,3 +170,30 @@ def test_custom_role_accepted_for_a_level_one_member(world: Api) -> None:
     succeeded(set_role(world, "hq", HQ, "erin", LEGACY_VIEWER))
     erin = members(world, "hq", HQ)["erin"]
     assert (erin["roleId"], erin["level"]) == (LEGACY_VIEWER, "1")
+
+
+# --- the default administrators (docs/rules.md §5) ------------------------------------------
+
+
+def test_an_administrator_demotes_another_of_several_and_the_last_one_stays(world: Api) -> None:
+    """Whichever member holds org_admin last is the one the portal cannot lose."""
+    admin2 = world.token("hq", "admin2")
+    succeeded(set_role(world, "hq", HQ, "admin", "org_user", auth=admin2))
+    assert world.get("hq", "community/users/admin", auth=admin2)["role"] == "org_user"
+    refused = error_of(set_role(world, "hq", HQ, "admin2", "org_user", auth=admin2), 400)
+    assert refused["messageCode"] == "ORG_1090"
+    assert "last default administrator" in refused["message"]
+    assert world.get("hq", "community/users/admin2", auth=admin2)["role"] == "org_admin"
+
+
+def test_demoting_an_administrator_needs_the_administrator_role(world: Api) -> None:
+    succeeded(set_role(world, "hq", HQ, "alice", LEGACY_VIEWER))
+    succeeded(set_privileges_of(world, LEGACY_VIEWER, "portal:admin:changeUserRoles"))
+    token = world.token("hq", "alice")
+    error_of(set_role(world, "hq", HQ, "admin2", "org_user", auth=token), 403)
+    assert members(world, "hq", HQ)["admin2"]["role"] == "org_admin"
+
+
+def set_privileges_of(api: Api, role: str, *privileges: str) -> Any:
+    value = json.dumps({"privileges": list(privileges)})
+    return api.post("hq", f"portals/{HQ}/roles/{role}/setPrivileges", privileges=value)

@@ -90,6 +90,35 @@ def test_the_captured_rules_hold_member_by_member(world_ro: Api) -> None:
     assert {m["username"]: m.get("roleId") for m in listing}["dave"] == ANALYST
 
 
+# Keys the service used to send that no real portal does, and that orgctl's predictions
+# read (docs/rules.md §A): each fact now comes from where the vendor publishes it.
+INTERNAL_KEYS = frozenset(
+    {"deployment", "levelQuotas", "levelDisallowedApps", "appLicenses", "defaultAdmin", "editable"}
+)
+
+
+def keys_anywhere(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys_anywhere(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_anywhere(v)}
+    return set()
+
+
+@pytest.mark.parametrize("key", ["hq", "field", "cloud"])
+def test_no_internal_key_reaches_the_wire(world_ro: Api, key: str) -> None:
+    pid = PORTAL_IDS[key]
+    members = world_ro.listing(key, f"portals/{pid}/users", "users")
+    answers = [
+        world_ro.get(key, "portals/self"),
+        world_ro.get(key, f"portals/{pid}/roles", returnPrivileges="true", num=100),
+        members,
+        *user_objects(world_ro, key),
+        *(world_ro.get(key, f"community/users/{m['username']}") for m in members),
+    ]
+    assert keys_anywhere(answers) & INTERNAL_KEYS == set()
+
+
 @pytest.mark.parametrize("key", ["hq", "cloud"])
 def test_portals_self_has_the_keys_and_types_of_a_real_one(world_ro: Api, key: str) -> None:
     answer = world_ro.get(key, "portals/self")

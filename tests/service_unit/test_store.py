@@ -9,6 +9,7 @@ from starlette.testclient import TestClient
 from orgctl_service.app import create_app
 from orgctl_service.auth import token_key
 from orgctl_service.boot import open_world
+from reconciler.catalog import PREBUILT_ROLES
 from tests.service_unit.conftest import Api
 
 
@@ -38,7 +39,8 @@ def test_round_trip_through_a_database_file(tmp_path: Path) -> None:
         gus = again.get("community/users/gus")
         bound = world.tokens[token_key(api.token)]["boundTo"]
     store.close()
-    custom = [(r["id"], r["name"]) for r in roles if r["editable"]]
+    prebuilt = {role.id for role in PREBUILT_ROLES}
+    custom = [(r["id"], r["name"]) for r in roles if r["id"] not in prebuilt]
     assert custom == [(role_id, "Kept")]
     assert bound == "ip:testclient"  # the binding survives with the token
     assert (gus["role"], gus["roleId"]) == ("org_user", role_id)
