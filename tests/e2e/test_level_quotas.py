@@ -57,6 +57,7 @@ def test_an_account_that_may_not_read_the_licenses_is_told_the_quotas_were_not_c
     notes = [w["message"] for w in plan["warnings"] if "quota" in w["message"]]
     assert notes == [
         "level quotas not checked: rita may not read portaladmin/system/licenses (You do not"
+        " have permissions to access this resource or perform this operation.; You do not"
         " have permissions to access this resource: only an organization administrator may.);"
         " reading it needs an organization administrator; the portal checks each level"
         " change when it is sent"

@@ -276,5 +276,5 @@ def test_a_custom_role_holding_every_administrative_privilege_makes_no_default_a
         world.post("hq", f"{path}/delete", auth=token),
     ]
     for body in refused:
-        assert "default administrator role" in error_of(body, 403)["message"]
+        assert "default administrator role" in error_of(body, 403)["details"][0]
     assert LEGACY_VIEWER in role_listing(world, "hq", HQ)
