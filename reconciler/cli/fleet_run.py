@@ -28,6 +28,7 @@ from reconciler.notify import Notifier, drift_text, plan_text
 from reconciler.plan import Mode
 from reconciler.plan.model import Plan
 from reconciler.plan.render.json import plan_document
+from reconciler.runtime import run
 from reconciler.shown import safe
 from reconciler.windows import window_state
 from reconciler.workflow import PlanOptions, connect, plan_live
@@ -81,7 +82,7 @@ def _portal_report(outcome: Outcome) -> PortalReport:
 
 def run_fleet(targets: Sequence[Target], request: FleetRequest) -> list[Outcome]:
     """Every portal's outcome, in the order of `targets`."""
-    return asyncio.run(_all(targets, request))
+    return run(_all(targets, request))
 
 
 async def _all(targets: Sequence[Target], request: FleetRequest) -> list[Outcome]:
