@@ -49,8 +49,8 @@ def check(
         environ=environ,
         documents=tuple(documents),
     )
-    for document, found in zip(documents, identities, strict=True):
-        problems += _names(document, found)
+    for document, keys in zip(documents, identities, strict=True):
+        problems += _names(document, keys)
         if not isinstance(document.model, models.Portal):  # the Portal is no kind
             kind = kind_named(document.kind)
             problems += kind.rules(document, context)
@@ -101,7 +101,7 @@ def _cross_document(
 def _duplicates(identities: Iterable[Identity]) -> Iterator[Problem]:
     """Each key the documents declare (role names, usernames, ids) declared once: one pass,
     each key folded once, keyed by its kind of identity."""
-    first: dict[tuple[str, str], Identity] = {}
+    first: dict[tuple[str, str, str], Identity] = {}
     for identity in identities:
         earlier = first.setdefault(_identity_key(identity), identity)
         if earlier is identity:
