@@ -6,12 +6,10 @@ primitives), so the whole of an apply — plan, confirm, send, verify — is one
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 from reconciler.environment import url_sources
 from reconciler.live.client import PortalClient, client_for
@@ -19,9 +17,8 @@ from reconciler.live.origins import UrlSources, ci_warning
 from reconciler.live.reader import read_live
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
+from reconciler.runtime import run as run  # re-exported: the commands' one event loop
 from reconciler.state import DesiredState, LiveState
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +37,6 @@ class Planned:
 
     live: LiveState
     plan: Plan
-
-
-def run(coroutine: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coroutine)
 
 
 def connect(desired: DesiredState, *, parallelism: int = 8, in_fleet: bool = False) -> PortalClient:

@@ -7,7 +7,6 @@ report each portal on its own, up to --jobs at once, as plan and drift do.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -161,7 +160,7 @@ def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | 
     fleet_report.refuse_shared_urls()
     if out is not None:
         check_writable(out, "report")
-    outcomes = asyncio.run(
+    outcomes = run(
         each_portal(
             targets,
             request.jobs,

@@ -7,7 +7,6 @@ Portal document names the variables that were used, never their values.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from collections.abc import Mapping
@@ -21,6 +20,7 @@ from reconciler.errors import UserError
 from reconciler.export import check_output_folder, write_manifests
 from reconciler.live import PortalClient, Scope, read_live
 from reconciler.live.origins import UrlSources
+from reconciler.runtime import run
 from reconciler.state import Auth, LiveState
 from reconciler.workflow import say_on_stderr
 
@@ -94,7 +94,7 @@ def command(
     check_output_folder(output, force)  # before the long read, not after it
     if sys.stderr.isatty():
         click.echo(f"Reading {portal_url} ...", err=True)
-    live, clock = asyncio.run(read_portal(portal_url, admin_url, auth))
+    live, clock = run(read_portal(portal_url, admin_url, auth))
     summary = write_manifests(
         live,
         output,

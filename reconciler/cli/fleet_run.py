@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import click
@@ -28,6 +29,8 @@ from reconciler.notify import Notifier, drift_text, plan_text
 from reconciler.plan import Mode
 from reconciler.plan.model import Plan
 from reconciler.plan.render.json import plan_document
+from reconciler.processes import in_processes, process_count
+from reconciler.runtime import run
 from reconciler.shown import safe
 from reconciler.windows import window_state
 from reconciler.workflow import PlanOptions, connect, plan_live
@@ -85,8 +88,16 @@ def _portal_report(outcome: Outcome) -> PortalReport:
 
 
 def run_fleet(targets: Sequence[Target], request: FleetRequest) -> list[Outcome]:
-    """Every portal's outcome, in the order of `targets`."""
-    return asyncio.run(_all(targets, request))
+    """Every portal's outcome, in the order of `targets`: with `--jobs` above 1, the
+    portals are shared among processes (up to one a core), each running its share
+    `--jobs` / processes at once."""
+    processes = process_count(request.jobs, len(targets))
+    share = replace(request, jobs=-(-request.jobs // processes))  # rounded up
+    return in_processes(targets, processes, partial(_run_share, request=share))
+
+
+def _run_share(targets: list[Target], request: FleetRequest) -> list[Outcome]:
+    return run(_all(targets, request))
 
 
 async def _all(targets: Sequence[Target], request: FleetRequest) -> list[Outcome]:

@@ -8,7 +8,6 @@ from typing import Any, TypeVar
 
 import click
 
-from reconciler.access import FINDING_KINDS
 from reconciler.values import seconds
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -34,6 +33,10 @@ def allow_deletes(function: F) -> F:
 
 def fail_on(function: F) -> F:
     """The access review's finding kinds as a gate, for `access` and `drift` alike."""
+    # Imported here: the access package holds the planner and every renderer, which the
+    # commands without this option (validate, render, schema) never use.
+    from reconciler.access.findings import FINDING_KINDS
+
     return click.option(
         "--fail-on",
         "fail_on",

@@ -32,7 +32,11 @@ def check(
 ) -> list[Problem]:
     """Every problem of the manifest set beyond the shape of single documents."""
     maybe_portal = bool({"Portal", ""} & set(rejected_kinds))
+    # Each document's identities, built once for the name rules and the duplicate check
+    # (100,000 usernames are 100,000 records).
+    identities = [list(_identities(document)) for document in documents]
     problems = list(_cross_document(documents, root, maybe_portal))
+    problems += _duplicates([i for found in identities for i in found])
     portal = next((d for d in documents if isinstance(d.model, models.Portal)), None)
     spec = _portal_spec(portal) if portal else None
     if portal:
@@ -45,8 +49,8 @@ def check(
         environ=environ,
         documents=tuple(documents),
     )
-    for document in documents:
-        problems += _names(document)
+    for document, keys in zip(documents, identities, strict=True):
+        problems += _names(document, keys)
         if not isinstance(document.model, models.Portal):  # the Portal is no kind
             kind = kind_named(document.kind)
             problems += kind.rules(document, context)
@@ -59,15 +63,18 @@ def _portal_spec(document: Document) -> models.PortalSpec:
     return document.model.spec
 
 
-def _names(document: Document) -> Iterator[Problem]:
+def _identities(document: Document) -> Iterator[Identity]:
+    if not isinstance(document.model, models.Portal):  # the Portal is no kind
+        yield from kind_named(document.kind).identities(document)
+
+
+def _names(document: Document, identities: Iterable[Identity]) -> Iterator[Problem]:
     """Names and identities reach addresses, URLs, terminals and comments: every kind's
     (a Portal's, a Members label, usernames, collaboration and workspace ids), not only a
     role's, refuse control characters by the service's own rule."""
     yield from text(document, ("metadata", "name"), document.name)
     yield from lookalike(document, ("metadata", "name"), document.name, "name")
-    if isinstance(document.model, models.Portal):
-        return
-    for identity in kind_named(document.kind).identities(document):
+    for identity in identities:
         if identity.path != ("metadata", "name"):
             yield from text(document, identity.path, identity.key, label=identity.what)
             yield from lookalike(document, identity.path, identity.key, identity.what)
@@ -89,34 +96,26 @@ def _cross_document(
         same = [d for d in documents if d.kind == kind.name]
         for extra in same[1:] if kind.singleton else ():
             yield extra.problem((), f"a second {kind.name} document (first at {at(same[0])})")
-    for kind in kinds:
-        yield from _unique_identities(d for d in documents if d.kind == kind.name)
-
-
-def _unique_identities(documents: Iterable[Document]) -> Iterator[Problem]:
-    """Each key a kind's documents declare (role names, usernames, ids) declared once,
-    checked one sort of key after the other."""
-    by_what: dict[str, list[Identity]] = {}
-    for document in documents:
-        for identity in kind_named(document.kind).identities(document):
-            by_what.setdefault(identity.what, []).append(identity)
-    for identities in by_what.values():
-        yield from _duplicates(identities)
 
 
 def _duplicates(identities: Iterable[Identity]) -> Iterator[Problem]:
-    first: dict[str, tuple[Document, str]] = {}
+    """Each key the documents declare (role names, usernames, ids) declared once: one pass,
+    each key folded once, keyed by its kind of identity."""
+    first: dict[tuple[str, str, str], Identity] = {}
     for identity in identities:
-        document, key, fold = identity.document, identity.key, identity.fold
-        if fold(key) not in first:
-            first[fold(key)] = (document, key)
+        earlier = first.setdefault(_identity_key(identity), identity)
+        if earlier is identity:
             continue
-        earlier, spelled = first[fold(key)]
-        same = "" if spelled == key else f" as {spelled!r}"
-        yield document.problem(
+        same = "" if earlier.key == identity.key else f" as {earlier.key!r}"
+        yield identity.document.problem(
             identity.path,
-            f"{identity.what} {key!r} is declared twice (first{same} at {at(earlier)})",
+            f"{identity.what} {identity.key!r} is declared twice"
+            f" (first{same} at {at(earlier.document)})",
         )
+
+
+def _identity_key(identity: Identity) -> tuple[str, str, str]:
+    return (identity.document.kind, identity.what, identity.fold(identity.key))
 
 
 # --- Portal ------------------------------------------------------------------------------------

@@ -1,13 +1,45 @@
 """Planning: the diff of desired against live state as a `Plan` value, its renderers
 (text, JSON, Markdown) and the check that a saved plan is still fresh."""
 
-from reconciler.plan.fingerprint import StalePlan, check_fresh
-from reconciler.plan.model import Call, Change, Plan, PlanProblem, Ref
-from reconciler.plan.planner import build_plan
-from reconciler.plan.render import Mode
-from reconciler.plan.render.json import PlanFileError, plan_from_json, render_json
-from reconciler.plan.render.markdown import render_markdown
-from reconciler.plan.render.text import render_text
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from reconciler.plan.fingerprint import StalePlan, check_fresh
+    from reconciler.plan.model import Call, Change, Plan, PlanProblem, Ref
+    from reconciler.plan.planner import build_plan
+    from reconciler.plan.render import Mode
+    from reconciler.plan.render.json import PlanFileError, plan_from_json, render_json
+    from reconciler.plan.render.markdown import render_markdown
+    from reconciler.plan.render.text import render_text
+
+# Each name and the module that defines it, imported on first use (PEP 562): a module
+# below the package (`plan.elements`, `plan.members`) is imported by `validate` and the
+# access report, which need neither the planner nor the renderers with rich and ruamel.
+_HOMES = {
+    "StalePlan": "fingerprint",
+    "check_fresh": "fingerprint",
+    "Call": "model",
+    "Change": "model",
+    "Plan": "model",
+    "PlanProblem": "model",
+    "Ref": "model",
+    "build_plan": "planner",
+    "Mode": "render",
+    "PlanFileError": "render.json",
+    "plan_from_json": "render.json",
+    "render_json": "render.json",
+    "render_markdown": "render.markdown",
+    "render_text": "render.text",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{home}"), name)
+
 
 __all__ = [
     "Call",

@@ -82,24 +82,36 @@ def ignored_changes(
     that the plan without those fields (`planned`) does not."""
     if not desired.ignoring:
         return []
-    hidden = _hidden(desired, live, now_ms, planned)
-    declared = {a for ignored in desired.ignoring.values() for a in ignored.addresses}
-
-    def belongs(found: Hidden, ignored: IgnoredPaths) -> bool:
-        if found.address in declared:
-            return found.address in ignored.addresses
-        kind = owner(found.address.split("/", 1)[0])  # what a policy deletes
-        return kind is not None and kind[0].name == ignored.kind
-
+    differs = _differs_by_document(desired.ignoring, _hidden(desired, live, now_ms, planned))
     return [
-        Ignored(
-            address,
-            CHANGES,
-            paths=ignored.paths,
-            differs=tuple(h for h in hidden if belongs(h, ignored)),
-        )
+        Ignored(address, CHANGES, paths=ignored.paths, differs=tuple(differs[address]))
         for address, ignored in sorted(desired.ignoring.items())
     ]
+
+
+def _differs_by_document(
+    ignoring: Mapping[str, IgnoredPaths], hidden: Sequence[Hidden]
+) -> dict[str, list[Hidden]]:
+    """Each hidden difference filed under the documents it belongs to, in one pass over
+    the differences (a plan of 10,000 roles with ignoreChanges has 10,000 of each): the
+    documents declaring its address, or, for an address no document declares (what a
+    policy deletes), every document of the kind that owns it."""
+    by_address: dict[str, list[str]] = {}
+    by_kind: dict[str, list[str]] = {}
+    for document, ignored in ignoring.items():
+        by_kind.setdefault(ignored.kind, []).append(document)
+        for address in ignored.addresses:
+            by_address.setdefault(address, []).append(document)
+    differs: dict[str, list[Hidden]] = {document: [] for document in ignoring}
+    for found in hidden:
+        for document in by_address.get(found.address) or _owners(found.address, by_kind):
+            differs[document].append(found)
+    return differs
+
+
+def _owners(address: str, by_kind: Mapping[str, list[str]]) -> list[str]:
+    kind = owner(address.split("/", 1)[0])
+    return [] if kind is None else by_kind.get(kind[0].name, [])
 
 
 def _hidden(

@@ -174,14 +174,16 @@ def undeclared_roles(draft: Draft) -> list[str]:
     declared = ROLE_NAMES.keys(
         spelled for name in draft.desired.roles for spelled in (name, *previous.get(name, ()))
     )
-    kept = ROLE_NAMES.keys(portal.keepRoles)
+    # One set of the names no prune touches, built once: a union per live role made
+    # this loop grow with the square of the role count.
+    spared = declared | ROLE_NAMES.keys(portal.keepRoles)
     prebuilt = {role.id for role in catalog.PREBUILT_ROLES}
     return sorted(
         name
         for name, role in draft.live.roles.items()
         if role.editable
         and role.id not in prebuilt
-        and ROLE_NAMES.key(name) not in declared | kept
+        and ROLE_NAMES.key(name) not in spared
         and role.id not in portal.keepRoles
     )
 
