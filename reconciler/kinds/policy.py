@@ -25,6 +25,23 @@ from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.plan.draft import Draft
 from reconciler.policy.rules import check
+from reconciler.policy.variables import (
+    access_subjects,
+    change_variable,
+    live_access,
+    planned_access,
+    portal_variable,
+)
+from reconciler.policy.verdicts import (
+    Rule,
+    Status,
+    Verdict,
+    causes,
+    compiled,
+    judge,
+    phrase,
+    until_time,
+)
 from reconciler.state import DesiredState, LiveState
 
 NAME = "Policy"
@@ -72,6 +89,23 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             yield document.problem(
                 ("spec", field), f"column {problem.column} of the expression: {problem.message}"
             )
+    yield from _exception_problems(document, spec)
+
+
+def _exception_problems(document: Document, spec: PolicySpec) -> Iterator[Problem]:
+    now = dt.datetime.now(dt.UTC)
+    for index, exception in enumerate(spec.exceptions):
+        path = ("spec", "exceptions", index, "until")
+        try:
+            end = until_time(exception.until)
+        except ValueError:
+            yield document.problem(path, f"{exception.until!r} is neither RFC 3339 nor a date")
+            continue
+        if end is not None and end <= now:
+            yield document.warning(
+                path,
+                f"the exception for {exception.subject} expired on {end}: it no longer applies",
+            )
 
 
 def _desired(desired: DesiredState, document: Document) -> None:
@@ -83,7 +117,49 @@ def _live(live: LiveState) -> Iterator[tuple[str, object]]:
 
 
 def _plan(draft: Draft) -> None:
-    """Policies are judged once every kind has planned (reconciler.policy.verdicts)."""
+    """Policies are judged once every kind has planned (`_judge`)."""
+
+
+def _judge(draft: Draft) -> None:
+    """Every policy on the live state and after the plan: a violation the plan introduces
+    of a mandatory policy is an error (apply refuses); the others are warnings."""
+    policies = declared(draft.desired)
+    if not policies:
+        return
+    for verdict in judge_plan([rule_of(p) for p in policies], draft):
+        blocks = verdict.status is Status.INTRODUCED and verdict.enforcement == "mandatory"
+        (draft.error if blocks else draft.warn)(verdict.subject, phrase(verdict))
+
+
+def rule_of(policy: Policy) -> Rule:
+    spec = policy.spec
+    exceptions = [(e.subject, e.reason, e.until) for e in spec.exceptions]
+    return compiled(
+        policy.metadata.name,
+        spec.enforcement,
+        spec.subject,
+        spec.match,
+        spec.rule,
+        spec.message,
+        exceptions,
+    )
+
+
+def judge_plan(rules: list[Rule], draft: Draft) -> list[Verdict]:
+    extra = draft.desired.portal.extraPrivileges
+    live = draft.live
+    before = live_access(live, extra)
+    desired = draft.desired
+    after = planned_access(live, desired.roles, desired.members, draft.final_roles, extra)
+    name = desired.portal.name
+    was = access_subjects(before, before)
+    was["portal"] = [portal_variable(name, live, before)]
+    will = access_subjects(before, after)
+    will["portal"] = [portal_variable(name, live, after)]
+    will["change"] = [(c.address, change_variable(c)) for c in draft.changes]
+    now = dt.datetime.fromtimestamp(draft.now_ms / 1000, dt.UTC)
+    changed = {c.address for c in draft.changes}
+    return judge(rules, was, will, now, causes(changed, before, after))
 
 
 def _export(given: ExportInput) -> ExportPart:
@@ -110,7 +186,7 @@ KIND = Kind(
     defaults={},
     unread=None,
     plan=_plan,
-    plan_last=None,
+    plan_last=_judge,  # after the members' final roles are known
     export=Export(None, _export),
     adopt=None,
     unadoptable={NAME: "a policy lives only in the manifests; edit it by hand"},

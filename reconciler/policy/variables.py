@@ -163,3 +163,31 @@ def portal_variable(name: str, live: LiveState, access: Access) -> tuple[str, di
             "administrators": administrators,
         },
     )
+
+
+def change_variable(change: Any) -> dict[str, Any]:
+    """A planned change (reconciler.plan.model.Change) as a `change` rule sees it."""
+    return {
+        "address": change.address,
+        "action": str(change.action),
+        "before": _plain(change.before or {}),
+        "after": _plain(change.after or {}),
+    }
+
+
+def _plain(value: Any) -> Any:
+    # Sets become sorted lists: CEL has lists and maps, no sets.
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset, list, tuple)):
+        items = [_plain(v) for v in value]
+        return sorted(items, key=str) if isinstance(value, (set, frozenset)) else items
+    return value
+
+
+def access_subjects(before: Access, after: Access) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """The member and role subjects of `after` against `before` (equal on live state)."""
+    return {
+        "member": list(member_variables(before, after)),
+        "role": list(role_variables(before, after)),
+    }

@@ -45,3 +45,26 @@ def test_a_good_policy_validates(tmp_path: Path) -> None:
     folder = _portal(tmp_path, "!(member.administrative && member.level == 1)")
     result = orgctl("validate", folder, env={})
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _with_exception(tmp_path: Path, until: str) -> Path:
+    folder = _portal(tmp_path, "!(member.administrative && member.level == 1)")
+    policy = folder / "policies.yaml"
+    exception = f"  exceptions:\n    - {{subject: Member/dave, reason: pilot, until: '{until}'}}\n"
+    policy.write_text(policy.read_text() + exception)
+    return folder
+
+
+def test_an_expired_exception_is_a_warning(tmp_path: Path) -> None:
+    result = orgctl("validate", _with_exception(tmp_path, "2020-01-01"), env={})
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "policies.yaml:11:" in output and "expired on 2020-01-01" in output, output
+
+
+def test_an_until_that_is_no_time_is_an_error(tmp_path: Path) -> None:
+    result = orgctl("validate", _with_exception(tmp_path, "next tuesday"), env={})
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "policies.yaml:11:" in output and "neither RFC 3339 nor a date" in output, output
+    assert "Traceback" not in output
