@@ -126,7 +126,8 @@ def _judge(draft: Draft) -> None:
     policies = declared(draft.desired)
     if not policies:
         return
-    for verdict in judge_plan([rule_of(p) for p in policies], draft):
+    draft.policies = judge_plan([rule_of(p) for p in policies], draft)
+    for verdict in draft.policies:
         blocks = verdict.status is Status.INTRODUCED and verdict.enforcement == "mandatory"
         (draft.error if blocks else draft.warn)(verdict.subject, phrase(verdict))
 

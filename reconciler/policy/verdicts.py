@@ -13,20 +13,18 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from reconciler.kinds.forms import MEMBER, ROLE
+from reconciler.plan.model import PolicyStatus, PolicyVerdict
 from reconciler.policy.rules import cel_module, compile_rule
 from reconciler.policy.variables import NOW, Access
 
 Subjects = Sequence[tuple[str, dict[str, Any]]]  # (address, the subject's variable)
 
 
-class Status(StrEnum):
-    INTRODUCED = "introduced"
-    EXISTING = "existing"
-    CURED = "cured"
+Status = PolicyStatus
+Verdict = PolicyVerdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,28 +50,6 @@ class Rule:
         return any(
             e.subject == address and (e.until is None or now < e.until) for e in self.exceptions
         )
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """One violation as the plan shows it (README: plan JSON `policies`)."""
-
-    policy: str
-    enforcement: str
-    subject: str
-    message: str
-    cause: str | None
-    status: Status
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "policy": self.policy,
-            "enforcement": self.enforcement,
-            "subject": self.subject,
-            "message": self.message,
-            "cause": self.cause,
-            "status": str(self.status),
-        }
 
 
 def until_time(value: dt.datetime | dt.date | str | None) -> dt.datetime | None:

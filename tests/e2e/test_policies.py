@@ -57,6 +57,18 @@ def test_a_mandatory_policy_stops_the_plan_that_introduces_a_violation_at_each_h
     # (enabling what level 1 disabled): her own change is the cause.
     assert "caused by Role/Analyst" in caused["Member/dave"], errors
     assert "caused by Member/erin" in caused["Member/erin"], errors
+    # Plan JSON `policies` lists the same verdicts, each with its status and cause.
+    assert plan_json(planned)["policies"] == [
+        {
+            "policy": "analysts-share-nothing",
+            "enforcement": "mandatory",
+            "subject": subject,
+            "message": "analysts-share-nothing is broken",
+            "cause": cause,
+            "status": "introduced",
+        }
+        for subject, cause in (("Member/dave", "Role/Analyst"), ("Member/erin", "Member/erin"))
+    ]
     api = demo.api("hq")
     before = api.snapshot()
     applied = demo.orgctl("apply", folder, "--auto-approve", portal="hq")
@@ -90,6 +102,12 @@ def test_a_violation_already_on_the_live_portal_warns_without_blocking(demo: Wor
     warnings = [w for w in plan["warnings"] if "no-dave" in w["message"]]
     assert [w["address"] for w in warnings] == ["Member/dave"], plan["warnings"]
     assert "already violated on the live portal" in warnings[0]["message"]
+    [verdict] = plan["policies"]
+    assert (verdict["subject"], verdict["status"], verdict["cause"]) == (
+        "Member/dave",
+        "existing",
+        None,
+    )
 
 
 @pytest.mark.parametrize(
