@@ -88,6 +88,20 @@ def check(expression: str, subject: str) -> RuleProblem | None:
     return _type_problem(program, subject)
 
 
+def referenced_fields(expression: str, subject: str) -> frozenset[str] | None:
+    """The fields of `subject` the expression reads, or None when it uses the variable
+    whole (`member == x`): a verdict depends on these alone, so subjects alike in them
+    share one evaluation."""
+    blanked = _STRING.sub(lambda m: " " * len(m.group()), expression)
+    fields = set()
+    for found in _NAME.finditer(blanked):
+        if found.group(1) == subject:
+            if found.group(2) is None:
+                return None
+            fields.add(found.group(2))
+    return frozenset(fields)
+
+
 def _parse_problem(text: str) -> RuleProblem:
     found = _POSITION.search(text)
     if found is None:

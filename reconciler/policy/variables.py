@@ -8,8 +8,8 @@ privileges, and a level-1 member uses only the level-1 privileges of its role.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -55,13 +55,22 @@ class Access:
 
     roles: Mapping[str, Holding]
     members: Mapping[str, Member]
+    _effective: dict[tuple[str | None, bool], tuple[str, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def role_of(self, member: Member) -> Holding | None:
         return self.roles.get(member.role) if member.role is not None else None
 
-    def effective(self, member: Member) -> list[str]:
-        held = member_holds(member, self.role_of(member))
-        return [h.name for h in held if not h.disabledByLevel]
+    def effective(self, member: Member) -> tuple[str, ...]:
+        """Sorted; members of one role and level share one tuple (and one verdict)."""
+        key = (member.role, member.level == 1)
+        found = self._effective.get(key)
+        if found is None:
+            held = member_holds(member, self.role_of(member))
+            found = tuple(h.name for h in held if not h.disabledByLevel)
+            self._effective[key] = found
+        return found
 
     def holders(self) -> dict[str, list[str]]:
         by_role: dict[str, list[str]] = {name: [] for name in self.roles}
@@ -101,6 +110,16 @@ def planned_access(
     return Access(holdings(listed, live.portal.platform, extra), after)
 
 
+def _sorted(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(values))
+
+
+def _difference(these: tuple[str, ...], those: tuple[str, ...]) -> tuple[str, ...]:
+    if these is those:  # one role and level before and after: nothing gained or lost
+        return ()
+    return _sorted(set(these) - set(those))
+
+
 def timestamp(milliseconds: int | None) -> datetime | None:
     if milliseconds is None or milliseconds == NEVER_SIGNED_IN:
         return None
@@ -112,7 +131,7 @@ def member_variables(before: Access, after: Access) -> Iterator[tuple[str, dict[
     for username, member in after.members.items():
         privileges = after.effective(member)
         was = before.members.get(username)
-        earlier = before.effective(was) if was is not None else []
+        earlier = before.effective(was) if was is not None else ()
         role = after.role_of(member)
         yield (
             MEMBER.of(username),
@@ -123,10 +142,10 @@ def member_variables(before: Access, after: Access) -> Iterator[tuple[str, dict[
                 "disabled": bool(member.disabled),
                 "lastLogin": timestamp(member.lastLogin),
                 "privileges": privileges,
-                "rolePrivileges": sorted(role.privileges) if role else [],
+                "rolePrivileges": _sorted(role.privileges) if role else (),
                 "privilegesBefore": earlier,
-                "gained": sorted(set(privileges) - set(earlier)),
-                "lost": sorted(set(earlier) - set(privileges)),
+                "gained": _difference(privileges, earlier),
+                "lost": _difference(earlier, privileges),
                 "administrative": any(is_administrative(p) for p in privileges),
             },
         )
@@ -141,10 +160,10 @@ def role_variables(before: Access, after: Access) -> Iterator[tuple[str, dict[st
             ROLE.of(name),
             {
                 "name": name,
-                "privileges": sorted(role.privileges),
-                "privilegesBefore": sorted(was.privileges) if was else [],
-                "holders": sorted(holders.get(name, ())),
-                "holdersBefore": sorted(holders_before.get(name, ())),
+                "privileges": _sorted(role.privileges),
+                "privilegesBefore": _sorted(was.privileges) if was else (),
+                "holders": _sorted(holders.get(name, ())),
+                "holdersBefore": _sorted(holders_before.get(name, ())),
                 "administrative": any(is_administrative(p) for p in role.privileges),
             },
         )

@@ -17,7 +17,7 @@ from typing import Any
 
 from reconciler.kinds.forms import MEMBER, ROLE
 from reconciler.plan.model import PolicyStatus, PolicyVerdict
-from reconciler.policy.rules import cel_module, compile_rule
+from reconciler.policy.rules import cel_module, compile_rule, referenced_fields
 from reconciler.policy.variables import NOW, Access
 
 Subjects = Sequence[tuple[str, dict[str, Any]]]  # (address, the subject's variable)
@@ -45,11 +45,12 @@ class Rule:
     rule: Any
     message: str
     exceptions: tuple[Exception_, ...] = ()
+    # The subject's fields match and rule read (None: the whole variable).
+    fields: frozenset[str] | None = None
 
-    def excepted(self, address: str, now: dt.datetime) -> bool:
-        return any(
-            e.subject == address and (e.until is None or now < e.until) for e in self.exceptions
-        )
+    def excepted(self, now: dt.datetime) -> frozenset[str]:
+        """The addresses an exception still covers at `now`."""
+        return frozenset(e.subject for e in self.exceptions if e.until is None or now < e.until)
 
 
 def until_time(value: dt.datetime | dt.date | str | None) -> dt.datetime | None:
@@ -65,19 +66,28 @@ def until_time(value: dt.datetime | dt.date | str | None) -> dt.datetime | None:
 
 
 def violations(rules: Iterable[Rule], subjects: Subjects, now: dt.datetime) -> set[tuple[str, str]]:
-    """(policy, address) of each violation. One CEL context per subject serves every
-    policy on it: converting a subject is most of an evaluation's cost."""
+    """(policy, address) of each violation. A rule's verdict depends only on the fields it
+    reads, so subjects alike in those (members of one role and level) share one
+    evaluation: converting a subject into CEL is most of an evaluation's cost."""
     cel = cel_module()
-    rules = list(rules)
     found = set()
-    for address, variable in subjects:
-        context = None
-        for rule in rules:
-            if rule.excepted(address, now):
+    for rule in rules:
+        seen: dict[tuple[Any, ...], bool] = {}
+        excepted = rule.excepted(now)
+        fields = sorted(rule.fields) if rule.fields is not None else None
+        for address, variable in subjects:
+            if address in excepted:
                 continue
-            if context is None:
-                context = cel.Context({rule.subject: variable, NOW: now})
-            if _violated(rule, context):
+            if fields is None:
+                shown, key = variable, (address,)
+            else:
+                # Lists are tuples in every variable (reconciler.policy.variables), so
+                # the values themselves are the key.
+                shown = {f: variable[f] for f in fields}
+                key = tuple(shown.values())
+            if key not in seen:
+                seen[key] = _violated(rule, cel.Context({rule.subject: shown, NOW: now}))
+            if seen[key]:
                 found.add((rule.name, address))
     return found
 
@@ -162,6 +172,10 @@ def compiled(
     message: str,
     exceptions: Iterable[tuple[str, str, Any]],
 ) -> Rule:
+    read = [referenced_fields(e, subject) for e in (match, rule) if e]
+    # A change's before and after are maps, not shared between subjects: no memo.
+    whole = subject == "change" or None in read
+    fields = None if whole else frozenset().union(*(f for f in read if f is not None))
     return Rule(
         name,
         enforcement,
@@ -170,4 +184,5 @@ def compiled(
         compile_rule(rule),
         message,
         tuple(Exception_(s, r, until_time(u)) for s, r, u in exceptions),
+        fields,
     )
