@@ -58,6 +58,7 @@ bench: install
 	$(BIN)/python benchmarks/examples.py
 	$(BIN)/python benchmarks/plan_cpu.py
 	$(BIN)/python benchmarks/plan_roles.py
+	$(BIN)/python benchmarks/policy.py
 	$(BIN)/python benchmarks/plan_requests.py
 	$(BIN)/python benchmarks/render.py
 	$(BIN)/python benchmarks/html_access.py

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "export": "reconciler.cli.export:command",
     "force-unlock": "reconciler.cli.unlock:command",
     "plan": "reconciler.cli.plan:command",
+    "policy": "reconciler.cli.policy:command",
     "render": "reconciler.cli.render:command",
     "schema": "reconciler.cli.schema:command",
     "serve": "reconciler.cli.serve:command",
@@ -44,6 +45,7 @@ SUMMARIES: dict[str, str] = {
     "export": "Read a live portal and write manifests that describe it.",
     "force-unlock": "Break the apply lock of a dead apply, by its lock ID.",
     "plan": "Show the ordered calls that would converge the portal.",
+    "policy": "List the policies (rules in CEL) of a portal's manifests.",
     "render": "Print a portal's manifests after includes and overlays.",
     "schema": "Print the JSON Schema of the manifest format.",
     "serve": "Run the reference service (every portal of a state file).",
@@ -139,6 +141,7 @@ def run(args: list[str] | None = None) -> int:
 
 # Commands that only read (the portal or the manifests): an interrupted one changed nothing.
 _READ_ONLY = {"plan", "drift", "doctor", "access", "validate", "render", "schema", "targets"}
+_READ_ONLY |= {"policy"}
 
 
 def _interrupted(args: list[str]) -> str:

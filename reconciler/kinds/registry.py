@@ -36,6 +36,7 @@ BUILTIN = (
     "reconciler.kinds.webhook_settings",
     "reconciler.kinds.organization_webhooks",
     "reconciler.kinds.task_run_retention",
+    "reconciler.kinds.policy",
 )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from reconciler.operations import OPERATIONS, OperationName, Phase, Root, call_key
-from reconciler.plan.model import Change, PlanProblem, Value
+from reconciler.plan.model import Change, PlanProblem, PolicyVerdict, Value
 from reconciler.state import DesiredState, LiveState
 
 
@@ -47,6 +47,8 @@ class Draft:
     # Live roles filed under another declared name (renamed in place, or declared absent
     # in another case): live name -> declared name (reconciler.plan.renames).
     filed_roles: dict[str, str] = field(default_factory=dict)
+    # The policies' verdicts (reconciler.kinds.policy); None when no policy is declared.
+    policies: list[PolicyVerdict] | None = None
 
     def error(self, address: str, message: str) -> None:
         self.errors.append(PlanProblem(address, message))

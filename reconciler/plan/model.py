@@ -201,6 +201,48 @@ class PlanProblem:
         return {"address": self.address, "message": self.message}
 
 
+class PolicyStatus(StrEnum):
+    INTRODUCED = "introduced"
+    EXISTING = "existing"
+    CURED = "cured"
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyVerdict:
+    """One violation of a policy (reconciler.policy), as plan JSON `policies` lists it:
+    `subject` is an address, `cause` the planned change introducing or curing it (None
+    for an existing one)."""
+
+    policy: str
+    enforcement: str  # advisory | mandatory
+    subject: str
+    message: str
+    cause: str | None
+    status: PolicyStatus
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "policy": self.policy,
+            "enforcement": self.enforcement,
+            "subject": self.subject,
+            "message": self.message,
+            "cause": self.cause,
+            "status": str(self.status),
+        }
+
+    @classmethod
+    def from_json(cls, shown: dict[str, Any]) -> PolicyVerdict:
+        cause = shown.get("cause")
+        return cls(
+            str(shown["policy"]),
+            str(shown["enforcement"]),
+            str(shown["subject"]),
+            str(shown["message"]),
+            None if cause is None else str(cause),
+            PolicyStatus(shown["status"]),
+        )
+
+
 # Kept privileges, and resources whose difference is ignored, named in an ignored line;
 # the plan JSON names them all.
 NAMED_IN_LINE = 5
@@ -339,6 +381,9 @@ class Plan:
     # The deletions `--allow-deletes` allowed beyond safety.maxDeletes, by address:
     # `apply --plan` allows exactly these again, and no other.
     allowedDeletes: tuple[str, ...] = ()
+    # Every violation of the manifests' policies, before or after the plan; None when the
+    # manifests declare no policy.
+    policies: tuple[PolicyVerdict, ...] | None = None
 
     def with_manifests(self, manifests: str) -> Plan:
         return replace(self, manifests=manifests)

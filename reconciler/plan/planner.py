@@ -105,6 +105,7 @@ def build_plan(
         notCompared=dict(sorted(live.unread.items())),
         ignored=_ignored(ignored, targets),
         undeclaredRoles=draft.undeclared_roles,
+        policies=None if draft.policies is None else tuple(draft.policies),
         allowedDeletes=allowed,
     )
 

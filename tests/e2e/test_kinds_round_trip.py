@@ -127,8 +127,14 @@ def test_kind() -> Iterator[None]:
     registry.unregister(portal_note.KIND.name)
 
 
+# Kinds that declare no live resource, so have nothing to apply, export or adopt: each
+# is driven against the service by its own tests (Policy: tests/e2e/test_policies.py).
+JUDGED_ONLY = {"Policy"}
+
+
 def test_every_registered_kind_has_its_round_trip(test_kind: None) -> None:
-    assert sorted(k.name for k in registry.registered()) == sorted(c.kind for c in CASES)
+    kinds = sorted(k.name for k in registry.registered() if k.name not in JUDGED_ONLY)
+    assert kinds == sorted(c.kind for c in CASES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.kind for c in CASES])

@@ -40,8 +40,9 @@ def test_schema_command_prints_json_with_one_branch_per_kind() -> None:
         "WebhookSettings",
         "OrganizationWebhooks",
         "TaskRunRetention",
+        "Policy",
     }
-    assert len(schema["oneOf"]) == 7
+    assert len(schema["oneOf"]) == 8
     for ref in mapping.values():
         definition = schema["$defs"][ref.removeprefix("#/$defs/")]
         assert definition["additionalProperties"] is False

@@ -20,6 +20,7 @@ from reconciler.plan.model import (
     LiveAdmin,
     Plan,
     PlanProblem,
+    PolicyVerdict,
     PortalRef,
     Ref,
     Value,
@@ -59,6 +60,7 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
             if mode == "plan" and plan.allowedDeletes
             else {}
         ),
+        **({"policies": [v.to_json() for v in plan.policies]} if plan.policies is not None else {}),
         # Information, not drift: the custom roles no manifest declares, left alone.
         **({"undeclaredRoles": list(plan.undeclaredRoles)} if mode == "drift" else {}),
     }
@@ -144,6 +146,17 @@ def _plan(doc: dict[str, Any]) -> Plan:
         ignored=tuple(Ignored.from_json(dict(i)) for i in doc.get("ignored", [])),
         undeclaredRoles=tuple(str(name) for name in doc.get("undeclaredRoles", [])),
         allowedDeletes=_texts(doc.get("allowedDeletes", []), "allowedDeletes"),
+        policies=_policies(doc.get("policies")),
+    )
+
+
+def _policies(shown: Any) -> tuple[PolicyVerdict, ...] | None:
+    if shown is None:
+        return None
+    if not isinstance(shown, list):
+        raise TypeError("policies must be a list")
+    return tuple(
+        _indexed(PolicyVerdict.from_json, v, f"policies[{i}]") for i, v in enumerate(shown)
     )
 
 

@@ -1,0 +1,212 @@
+"""What a policy's rule sees: one variable per subject, built from two access states.
+
+An `Access` is who holds which role and what each role grants, on the live portal
+(`before`) or once a plan is applied (`after`). Effective privileges reuse the access
+report's model (reconciler.access.holdings): a built-in role grants its catalog
+privileges, and a level-1 member uses only the level-1 privileges of its role.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from reconciler.access.holdings import Holding, holdings, is_administrative, member_holds
+from reconciler.kinds.forms import MEMBER, ROLE
+from reconciler.state import NEVER_SIGNED_IN, LiveState, Member, Role
+
+ADMINISTRATOR = "org_admin"  # the built-in Administrator role, as a member's role names it
+
+# Every variable's fields, by subject: what `validate` checks a rule against.
+FIELDS: Mapping[str, tuple[str, ...]] = {
+    "member": (
+        "username",
+        "role",
+        "level",
+        "disabled",
+        "lastLogin",
+        "privileges",
+        "rolePrivileges",
+        "privilegesBefore",
+        "gained",
+        "lost",
+        "administrative",
+    ),
+    "role": (
+        "name",
+        "privileges",
+        "privilegesBefore",
+        "holders",
+        "holdersBefore",
+        "administrative",
+    ),
+    "portal": ("name", "deployment", "version", "members", "administrators"),
+    "change": ("address", "action", "before", "after"),
+}
+SUBJECTS = tuple(FIELDS)
+NOW = "now"  # every rule also sees the plan's evaluation time
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """Roles by name (built-in ones included) and members by username."""
+
+    roles: Mapping[str, Holding]
+    members: Mapping[str, Member]
+    _effective: dict[tuple[str | None, bool], tuple[str, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def role_of(self, member: Member) -> Holding | None:
+        return self.roles.get(member.role) if member.role is not None else None
+
+    def effective(self, member: Member) -> tuple[str, ...]:
+        """Sorted; members of one role and level share one tuple (and one verdict)."""
+        key = (member.role, member.level == 1)
+        found = self._effective.get(key)
+        if found is None:
+            held = member_holds(member, self.role_of(member))
+            found = tuple(h.name for h in held if not h.disabledByLevel)
+            self._effective[key] = found
+        return found
+
+    def holders(self) -> dict[str, list[str]]:
+        by_role: dict[str, list[str]] = {name: [] for name in self.roles}
+        for member in self.members.values():
+            if member.role is not None:
+                by_role.setdefault(member.role, []).append(member.username)
+        return by_role
+
+
+def live_access(live: LiveState, extra: frozenset[str] = frozenset()) -> Access:
+    return Access(holdings(live.roles, live.portal.platform, extra), dict(live.members))
+
+
+def planned_access(
+    live: LiveState,
+    roles: Mapping[str, Role],
+    members: Mapping[str, Member],
+    final_roles: Mapping[str, str | None],
+    extra: frozenset[str] = frozenset(),
+) -> Access:
+    """The access once a plan is applied: declared roles replace or remove live ones,
+    and each live member holds its final role at its declared level."""
+    listed = {name: role for name, role in live.roles.items() if name not in roles}
+    for name, role in roles.items():
+        if not role.present:
+            continue
+        current = live.roles.get(name)
+        keeps = current.privileges if current is not None else frozenset()
+        privileges = role.privileges if role.privileges is not None else keeps
+        listed[name] = Role(name, privileges=privileges, id=current.id if current else None)
+    after = {}
+    for username, member in live.members.items():
+        declared = members.get(username)
+        level = declared.level if declared and declared.level is not None else member.level
+        holds = final_roles.get(username, member.role)
+        after[username] = Member(username, holds, level, member.disabled, member.lastLogin)
+    return Access(holdings(listed, live.portal.platform, extra), after)
+
+
+def _sorted(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(values))
+
+
+def _difference(these: tuple[str, ...], those: tuple[str, ...]) -> tuple[str, ...]:
+    if these is those:  # one role and level before and after: nothing gained or lost
+        return ()
+    return _sorted(set(these) - set(those))
+
+
+def timestamp(milliseconds: int | None) -> datetime | None:
+    if milliseconds is None or milliseconds == NEVER_SIGNED_IN:
+        return None
+    return datetime.fromtimestamp(milliseconds / 1000, UTC)
+
+
+def member_variables(before: Access, after: Access) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(address, `member`) for each member on the portal after the plan."""
+    for username, member in after.members.items():
+        privileges = after.effective(member)
+        was = before.members.get(username)
+        earlier = before.effective(was) if was is not None else ()
+        role = after.role_of(member)
+        yield (
+            MEMBER.of(username),
+            {
+                "username": username,
+                "role": member.role,
+                "level": member.level,
+                "disabled": bool(member.disabled),
+                "lastLogin": timestamp(member.lastLogin),
+                "privileges": privileges,
+                "rolePrivileges": _sorted(role.privileges) if role else (),
+                "privilegesBefore": earlier,
+                "gained": _difference(privileges, earlier),
+                "lost": _difference(earlier, privileges),
+                "administrative": any(is_administrative(p) for p in privileges),
+            },
+        )
+
+
+def role_variables(before: Access, after: Access) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(address, `role`) for each role after the plan, built-in and pre-built ones too."""
+    holders, holders_before = after.holders(), before.holders()
+    for name, role in after.roles.items():
+        was = before.roles.get(name)
+        yield (
+            ROLE.of(name),
+            {
+                "name": name,
+                "privileges": _sorted(role.privileges),
+                "privilegesBefore": _sorted(was.privileges) if was else (),
+                "holders": _sorted(holders.get(name, ())),
+                "holdersBefore": _sorted(holders_before.get(name, ())),
+                "administrative": any(is_administrative(p) for p in role.privileges),
+            },
+        )
+
+
+def portal_variable(name: str, live: LiveState, access: Access) -> tuple[str, dict[str, Any]]:
+    platform = live.portal.platform
+    administrators = sum(1 for m in access.members.values() if m.role == ADMINISTRATOR)
+    return (
+        f"Portal/{name}",
+        {
+            "name": name,
+            "deployment": str(platform.deployment),
+            "version": str(platform.release),
+            "members": len(access.members),
+            "administrators": administrators,
+        },
+    )
+
+
+def change_variable(change: Any) -> dict[str, Any]:
+    """A planned change (reconciler.plan.model.Change) as a `change` rule sees it."""
+    return {
+        "address": change.address,
+        "action": str(change.action),
+        "before": _plain(change.before or {}),
+        "after": _plain(change.after or {}),
+    }
+
+
+def _plain(value: Any) -> Any:
+    # Sets become sorted lists: CEL has lists and maps, no sets.
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset, list, tuple)):
+        items = [_plain(v) for v in value]
+        return sorted(items, key=str) if isinstance(value, (set, frozenset)) else items
+    return value
+
+
+def access_subjects(before: Access, after: Access) -> dict[str, list[tuple[str, dict[str, Any]]]]:
+    """The member and role subjects of `after` against `before` (equal on live state)."""
+    return {
+        "member": list(member_variables(before, after)),
+        "role": list(role_variables(before, after)),
+    }

@@ -1,0 +1,146 @@
+"""Policies judged on effective access, against `orgctl serve`: examples/hq gives the
+Analyst role `portal:user:shareToGroup`, which its live holders (dave, erin) lack."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .harness import EXAMPLES, World, output_of, plan_json
+
+pytestmark = pytest.mark.e2e
+
+SHARE = "portal:user:shareToGroup"
+
+
+def _policy(name: str, enforcement: str, subject: str, rule: str, extra: str = "") -> str:
+    return f"""---
+apiVersion: orgctl/v1
+kind: Policy
+metadata:
+  name: {name}
+spec:
+  enforcement: {enforcement}
+  subject: {subject}
+  rule: '{rule}'
+  message: {name} is broken
+{extra}"""
+
+
+def _hq_with(world: World, *policies: str) -> Path:
+    folder = world.workdir / "hq"
+    shutil.copytree(EXAMPLES / "hq", folder, dirs_exist_ok=True)
+    (folder / "policies.yaml").write_text("".join(policies))
+    return folder
+
+
+NO_SHARING_ANALYSTS = (
+    'member.role != "Analyst" || !("portal:user:shareToGroup" in member.privileges)'
+)
+
+
+def test_a_mandatory_policy_stops_the_plan_that_introduces_a_violation_at_each_holder(
+    demo: World,
+) -> None:
+    folder = _hq_with(
+        demo, _policy("analysts-share-nothing", "mandatory", "member", NO_SHARING_ANALYSTS)
+    )
+    planned = demo.orgctl("plan", folder, "--format", "json", portal="hq")
+    assert planned.returncode == 1, output_of(planned)
+    errors = [e for e in plan_json(planned)["errors"] if "analysts-share-nothing" in e["message"]]
+    # The role edit is the cause; the violation is reported at each member it reaches.
+    assert sorted(e["address"] for e in errors) == ["Member/dave", "Member/erin"], errors
+    caused = {e["address"]: e["message"] for e in errors}
+    # dave's own entry is unchanged: his role's edit is named. erin's level goes to 2
+    # (enabling what level 1 disabled): her own change is the cause.
+    assert "caused by Role/Analyst" in caused["Member/dave"], errors
+    assert "caused by Member/erin" in caused["Member/erin"], errors
+    # Plan JSON `policies` lists the same verdicts, each with its status and cause.
+    assert plan_json(planned)["policies"] == [
+        {
+            "policy": "analysts-share-nothing",
+            "enforcement": "mandatory",
+            "subject": subject,
+            "message": "analysts-share-nothing is broken",
+            "cause": cause,
+            "status": "introduced",
+        }
+        for subject, cause in (("Member/dave", "Role/Analyst"), ("Member/erin", "Member/erin"))
+    ]
+    api = demo.api("hq")
+    before = api.snapshot()
+    applied = demo.orgctl("apply", folder, "--auto-approve", portal="hq")
+    assert applied.returncode == 1, output_of(applied)
+    assert "analysts-share-nothing" in applied.stdout + applied.stderr
+    assert api.snapshot() == before
+    assert SHARE not in api.roles()["Analyst"]["privileges"]
+
+
+def test_an_advisory_policy_warns_and_the_apply_goes_through(demo: World) -> None:
+    folder = _hq_with(
+        demo, _policy("analysts-share-nothing", "advisory", "member", NO_SHARING_ANALYSTS)
+    )
+    planned = demo.orgctl("plan", folder, "--format", "json", portal="hq")
+    assert planned.returncode == 0, output_of(planned)
+    plan = plan_json(planned)
+    assert not plan["errors"], plan["errors"]
+    warned = [w["address"] for w in plan["warnings"] if "analysts-share-nothing" in w["message"]]
+    assert sorted(warned) == ["Member/dave", "Member/erin"], plan["warnings"]
+    applied = demo.orgctl("apply", folder, "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    assert SHARE in demo.api("hq").roles()["Analyst"]["privileges"]
+
+
+def test_a_violation_already_on_the_live_portal_warns_without_blocking(demo: World) -> None:
+    folder = _hq_with(demo, _policy("no-dave", "mandatory", "member", 'member.username != "dave"'))
+    planned = demo.orgctl("plan", folder, "--format", "json", portal="hq")
+    assert planned.returncode == 0, output_of(planned)
+    plan = plan_json(planned)
+    assert not plan["errors"], plan["errors"]
+    warnings = [w for w in plan["warnings"] if "no-dave" in w["message"]]
+    assert [w["address"] for w in warnings] == ["Member/dave"], plan["warnings"]
+    assert "already violated on the live portal" in warnings[0]["message"]
+    [verdict] = plan["policies"]
+    assert (verdict["subject"], verdict["status"], verdict["cause"]) == (
+        "Member/dave",
+        "existing",
+        None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("until", "blocked"),
+    [("2020-01-01", ["Member/dave", "Member/erin"]), ("2999-01-01", ["Member/erin"])],
+)
+def test_an_exception_stops_applying_once_its_until_is_past(
+    demo: World, until: str, blocked: list[str]
+) -> None:
+    exception = f"""  exceptions:
+    - {{subject: Member/dave, reason: pilot of group sharing, until: "{until}"}}
+"""
+    policy = _policy(
+        "analysts-share-nothing", "mandatory", "member", NO_SHARING_ANALYSTS, exception
+    )
+    planned = demo.orgctl("plan", _hq_with(demo, policy), "--format", "json", portal="hq")
+    assert planned.returncode == 1, output_of(planned)
+    errors = plan_json(planned)["errors"]
+    assert (
+        sorted(e["address"] for e in errors if "analysts-share-nothing" in e["message"]) == blocked
+    )
+
+
+def test_a_role_policy_sees_the_holders_after_the_plan(demo: World) -> None:
+    rule = 'role.name != "Analyst" || size(role.holders) <= 1'
+    planned = demo.orgctl(
+        "plan",
+        _hq_with(demo, _policy("few-analysts", "advisory", "role", rule)),
+        "--format",
+        "json",
+        portal="hq",
+    )
+    assert planned.returncode == 0, output_of(planned)
+    warned = [w for w in plan_json(planned)["warnings"] if "few-analysts" in w["message"]]
+    assert [w["address"] for w in warned] == ["Role/Analyst"], warned
+    assert "already violated" in warned[0]["message"]

@@ -1,0 +1,40 @@
+"""`orgctl policy list PATH` shows each policy of the folder with its CEL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from reconciler.testing import orgctl
+
+from .test_validate import _portal, _with_exception
+
+
+def test_lists_each_policy_with_its_cel_and_where_it_is_declared(tmp_path: Path) -> None:
+    folder = _with_exception(tmp_path, "2999-01-01")
+    result = orgctl("policy", "list", folder, env={})
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "no-admin-at-level-1 (mandatory, on each member)" in out, out
+    assert f"declared at {folder / 'policies.yaml'}:1" in out, out
+    assert "rule:  !(member.administrative && member.level == 1)" in out, out
+    assert "except Member/dave until 2999-01-01: pilot" in out, out
+
+
+def test_json_gives_the_same_policies(tmp_path: Path) -> None:
+    folder = _portal(tmp_path, "!(member.administrative && member.level == 1)")
+    result = orgctl("policy", "list", folder, "--format", "json", env={})
+    assert result.returncode == 0, result.stdout + result.stderr
+    [policy] = json.loads(result.stdout)["policies"]
+    assert (policy["name"], policy["subject"], policy["rule"]) == (
+        "no-admin-at-level-1",
+        "member",
+        "!(member.administrative && member.level == 1)",
+    )
+
+
+def test_a_bad_rule_lists_nothing_and_says_where(tmp_path: Path) -> None:
+    folder = _portal(tmp_path, "member.levl == 1")
+    result = orgctl("policy", "list", folder, env={})
+    assert result.returncode == 1
+    assert "policies.yaml:8:" in result.stderr and "nothing listed" in result.stderr
