@@ -8,9 +8,28 @@ never disagree and a new one (HTML) needs only a renderer.
 
 from __future__ import annotations
 
-from reconciler.access.document import AccessQuery, access_document, fleet_document
-from reconciler.access.findings import FINDING_KINDS
-from reconciler.access.render import FORMATS, render_access
+from typing import TYPE_CHECKING
+
+from reconciler.lazy import exports
+
+if TYPE_CHECKING:
+    from reconciler.access.document import AccessQuery, access_document, fleet_document
+    from reconciler.access.findings import FINDING_KINDS
+    from reconciler.access.render import FORMATS, render_access
+
+# Imported on first use: policies read `access.holdings` at validate, which needs none of
+# the report's renderers (HTML, CSV, Markdown).
+__getattr__ = exports(
+    __name__,
+    {
+        "AccessQuery": "document",
+        "access_document": "document",
+        "fleet_document": "document",
+        "FINDING_KINDS": "findings",
+        "FORMATS": "render",
+        "render_access": "render",
+    },
+)
 
 __all__ = [
     "FINDING_KINDS",

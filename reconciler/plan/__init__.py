@@ -1,8 +1,9 @@
 """Planning: the diff of desired against live state as a `Plan` value, its renderers
 (text, JSON, Markdown) and the check that a saved plan is still fresh."""
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from reconciler.lazy import exports
 
 if TYPE_CHECKING:
     from reconciler.plan.fingerprint import StalePlan, check_fresh
@@ -34,11 +35,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"{__name__}.{home}"), name)
+__getattr__ = exports(__name__, _HOMES)
 
 
 __all__ = [
