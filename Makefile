@@ -18,7 +18,7 @@ install: $(STAMP) $(JS_STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[serve,dev,compat]'
+	$(BIN)/pip install --quiet -e '.[serve,agent,dev,compat]'
 	touch $(STAMP) $(DEMO_STAMP)
 
 $(DEMO_STAMP): pyproject.toml
