@@ -58,8 +58,9 @@ async def observe(loaded: Loaded) -> Outcome:
     return Outcome(State.OUT_OF_SYNC, "drifted", dict(drift.by_kind), drift.riskiest, error)
 
 
-async def heal(loaded: Loaded, stopping: asyncio.Event) -> Outcome:
-    """Apply through `orgctl apply`, then read again: the state is what the portal shows."""
+async def heal(loaded: Loaded, before: Outcome, stopping: asyncio.Event) -> Outcome:
+    """Apply through `orgctl apply`, then read again: the state is what the portal shows.
+    A converged apply keeps the drift it reverted (`riskiest`), for its notification."""
     applied = await ops.apply(loaded.path, stopping)
     if stopping.is_set() and not applied.ok:
         outcome = "stopped"
@@ -67,7 +68,7 @@ async def heal(loaded: Loaded, stopping: asyncio.Event) -> Outcome:
         outcome = "converged" if applied.ok else "not_converged"
     after = await observe(loaded)
     if after.state is State.SYNCED:
-        return Outcome(State.SYNCED, "applied", {}, applied=outcome)
+        return Outcome(State.SYNCED, "applied", {}, before.riskiest, applied=outcome)
     said = applied.said or f"orgctl apply exited {applied.code}"
     error = after.error or f"apply did not converge: {said}"
     return Outcome(after.state, after.result, after.drifted, after.riskiest, error, outcome)

@@ -122,7 +122,7 @@ class Agent:
         outcome = await reconcile.observe(loaded)
         if outcome.state is State.OUT_OF_SYNC and self._may_heal(loaded):
             self.statuses[name].state = State.APPLYING
-            outcome = await reconcile.heal(loaded, self.stopping)
+            outcome = await reconcile.heal(loaded, outcome, self.stopping)
         return outcome
 
     def _may_heal(self, loaded: Loaded) -> bool:
@@ -142,17 +142,21 @@ class Agent:
     def _tell(self, status: PortalStatus, before: State, outcome: Outcome) -> None:
         """A line on each change of state; a notification on a transition (the first
         observation only when it is bad)."""
-        if before is State.APPLYING:
-            before = State.OUT_OF_SYNC  # the apply's own step is not a transition
+        if before is State.APPLYING or outcome.applied is not None:
+            # An apply ran: the portal was out of sync, whatever this reconcile began with.
+            before = State.OUT_OF_SYNC
         after = outcome.state
         if after is before or (before is State.UNKNOWN and after is State.SYNCED):
             return
         revision = (status.revision or "none")[:12]
         summary = f"{after} at revision {revision}"
+        if outcome.applied is not None:
+            summary += f"; applied ({outcome.applied.replace('_', ' ')})"
         if outcome.riskiest:
             shown = ", ".join(outcome.riskiest[:5])
             more = f" and {len(outcome.riskiest) - 5} more" if len(outcome.riskiest) > 5 else ""
-            summary += f"; {len(outcome.riskiest)} drifted, riskiest first: {shown}{more}"
+            told = "reverted" if after is State.SYNCED else "drifted"
+            summary += f"; {len(outcome.riskiest)} {told}, riskiest first: {shown}{more}"
         if outcome.error:
             summary += f"; {outcome.error}"
         self.say(safe(f"{status.name}: {before} -> {summary}"))

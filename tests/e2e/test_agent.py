@@ -10,6 +10,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from .agent_process import Agent, agent_env, commit, edit, git, repository
 from .harness import World, output_of
+from .test_drift import BY_HAND
+from .test_notify import Webhook
 
 pytestmark = pytest.mark.e2e
 
@@ -66,3 +68,73 @@ def test_refuses_to_start_without_trusted_origins(demo: World, tmp_path: Path) -
     done = demo.orgctl_process("agent", "--source", repo, "--once", portal="hq", env=env)
     assert done.returncode == 1, output_of(done)
     assert "ORGCTL_TRUSTED_ORIGINS" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_once_exits_0_in_sync_2_drifted_1_failed(demo: World, tmp_path: Path) -> None:
+    repo = applied_repository(demo, tmp_path)
+    once = ["agent", "--source", repo, "--path", "portals", "--once"]
+    env = agent_env(demo)
+    in_sync = demo.orgctl_process(*once, portal="hq", env=env)
+    assert in_sync.returncode == 0, output_of(in_sync)
+    demo.api("hq").set_privileges("Analyst", BY_HAND)
+    drifted = demo.orgctl_process(*once, portal="hq", env=env)
+    assert drifted.returncode == 2, output_of(drifted)
+    healed = demo.orgctl_process(*once, "--allow-apply", portal="hq", env=env)
+    assert healed.returncode == 2, output_of(healed)  # the manifests do not opt in
+    edit(repo / "portals/hq/portal.yaml", "  safety:\n", "  agent: {selfHeal: true}\n  safety:\n")
+    commit(repo, "hq heals itself")
+    healed = demo.orgctl_process(*once, "--allow-apply", portal="hq", env=env)
+    assert healed.returncode == 0, output_of(healed)  # applied and converged
+    assert set(demo.api("hq").roles()["Analyst"]["privileges"]) != set(BY_HAND)
+    dead = {**env, "ORGCTL_PORTAL_URL": "http://127.0.0.1:9/hq/sharing/rest"}
+    failed = demo.orgctl_process(*once, "--deadline", "5s", portal="hq", env=dead)
+    assert failed.returncode == 1, output_of(failed)
+
+
+def test_report_mode_tells_a_hand_grant_self_heal_reverts_it(demo: World, tmp_path: Path) -> None:
+    repo = applied_repository(demo, tmp_path)
+    hook = Webhook()
+    env = agent_env(demo, ORGCTL_NOTIFY_URL=hook.url)
+    agent = Agent(["--source", str(repo), "--path", "portals", *FAST], env, tmp_path)
+    try:
+        agent.wait_state("hq", "Synced")
+        demo.api("hq").set_privileges("Analyst", BY_HAND)
+        shown = agent.wait_state("hq", "OutOfSync")
+        assert shown["drifted"] == 1
+        agent.wait_for("one more reconcile", lambda: later(agent, shown["lastReconcile"]))
+        assert agent.portals()["hq"]["state"] == "OutOfSync"
+    finally:
+        assert agent.close() == 0
+    edit(repo / "portals/hq/portal.yaml", "  safety:\n", "  agent: {selfHeal: true}\n  safety:\n")
+    commit(repo, "hq heals itself")
+    healing = Agent(
+        ["--source", str(repo), "--path", "portals", "--allow-apply", *FAST], env, tmp_path
+    )
+    try:
+        healing.wait_state("hq", "Synced")
+        assert "portal:user:createGroup" not in demo.api("hq").roles()["Analyst"]["privileges"]
+        demo.api("hq").set_privileges("Analyst", BY_HAND)  # again, behind the agent's back
+        healing.wait_for("a second apply", lambda: applies(healing) == 2)
+        assert "portal:user:createGroup" not in demo.api("hq").roles()["Analyst"]["privileges"]
+        metrics = samples(healing)
+        assert metrics[("orgctl_reconcile_total", (("portal", "hq"), ("result", "applied")))]
+    finally:
+        assert healing.close() == 0
+        hook.close()
+    texts = [post["text"] for post in hook.posts]
+    # Report mode: Synced -> OutOfSync once, however many intervals it stays so. Healing:
+    # the first reconcile applies (back to Synced), and so does the second hand grant.
+    states = [text.split(": ", 1)[1].split(" at ")[0] for text in texts]
+    assert states == ["OutOfSync", "Synced", "Synced"], texts
+    assert all(t.startswith("orgctl agent hq: ") and "Role/Analyst" in t for t in texts), texts
+    assert all("applied (converged); 1 reverted" in t for t in texts[1:]), texts
+
+
+def applies(agent: Agent) -> float:
+    """Applies the agent made that converged."""
+    key = ("orgctl_apply_calls_total", (("outcome", "converged"), ("portal", "hq")))
+    return samples(agent).get(key, 0)
+
+
+def later(agent: Agent, moment: str) -> bool:
+    return agent.portals()["hq"]["lastReconcile"] > moment
