@@ -3,13 +3,17 @@ as its own process on a port it chose, read through its endpoints."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
+import socket
 from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from .agent_process import Agent, agent_env, commit, edit, git, repository
-from .harness import World, output_of
+from .harness import EXAMPLES, World, output_of
 from .test_drift import BY_HAND
 from .test_notify import Webhook
 
@@ -138,3 +142,99 @@ def applies(agent: Agent) -> float:
 
 def later(agent: Agent, moment: str) -> bool:
     return agent.portals()["hq"]["lastReconcile"] > moment
+
+
+def test_a_hanging_portal_is_failed_at_its_deadline_and_delays_no_other(
+    demo: World, tmp_path: Path
+) -> None:
+    hanging = socket.socket()  # accepts connections (the kernel's backlog), never answers
+    hanging.bind(("127.0.0.1", 0))
+    hanging.listen(16)
+    origin = f"http://127.0.0.1:{hanging.getsockname()[1]}"
+    repo = repository(tmp_path, {"hq": EXAMPLES / "hq", "stuck": EXAMPLES / "hq"})
+    edit(repo / "portals/stuck/portal.yaml", "  name: hq\n", "  name: stuck\n")
+    commit(repo, "a second portal")
+    env = agent_env(
+        demo,
+        ORGCTL_TRUSTED_ORIGINS=f"{demo.service.url},{origin}",
+        ORGCTL_STUCK_PORTAL_URL=f"{origin}/stuck/sharing/rest",
+        ORGCTL_STUCK_ADMIN_URL=f"{origin}/stuck/admin",
+    )
+    args = ["--source", str(repo), "--path", "portals", "--interval", "1s", "--jitter", "0"]
+    agent = Agent([*args, "--deadline", "8s"], env, tmp_path)
+    try:
+        stuck = agent.wait_state("stuck", "Failed")
+        assert stuck["lastError"] == "no result within the deadline (8 s)"
+        # While the stuck portal waited out its deadline, hq kept its own interval.
+        hq = (("portal", "hq"), ("result", "drifted"))
+        assert samples(agent)[("orgctl_reconcile_total", hq)] >= 2
+        assert agent.http.get("/readyz").status_code == 200  # Failed counts as reconciled
+    finally:
+        assert agent.close() == 0
+        hanging.close()
+
+
+def test_a_revision_that_does_not_load_keeps_the_last_good_one(demo: World, tmp_path: Path) -> None:
+    repo = applied_repository(demo, tmp_path)
+    good = git(repo, "rev-parse", "HEAD")
+    agent = Agent(["--source", str(repo), "--path", "portals", *FAST], agent_env(demo), tmp_path)
+    try:
+        agent.wait_state("hq", "Synced", good)
+        edit(repo / "portals/hq/roles.yaml", "  name: Analyst\n", "  name: Analyst\n  bogus: 1\n")
+        bad = commit(repo, "a typo")
+        shown = agent.wait_state("hq", "Failed", good)  # the revision stays the good one
+        assert bad[:12] in shown["lastError"] and "roles.yaml:" in shown["lastError"]
+        edit(repo / "portals/hq/roles.yaml", "  bogus: 1\n", "")
+        fixed = commit(repo, "the typo fixed")
+        assert agent.wait_state("hq", "Synced", fixed)["lastError"] is None
+    finally:
+        assert agent.close() == 0
+
+
+def test_endpoints_refresh_and_push_hook_need_their_secrets(demo: World, tmp_path: Path) -> None:
+    repo = applied_repository(demo, tmp_path)
+    slow = ["--source", str(repo), "--path", "portals", "--interval", "1h", "--deadline", "30s"]
+    secrets = {"REFRESH": "r3fresh-s3cret", "WEBHOOK": "h00k-s3cret"}
+    env = agent_env(demo, **{f"ORGCTL_AGENT_{name}_SECRET": s for name, s in secrets.items()})
+    agent = Agent(slow, env, tmp_path)
+    try:
+        assert agent.http.get("/healthz").status_code == 200
+        agent.wait_state("hq", "Synced")
+        assert agent.http.get("/readyz").status_code == 200
+        declared = demo.api("hq").roles()["Analyst"]["privileges"]
+        demo.api("hq").set_privileges("Analyst", BY_HAND)
+        refused = agent.http.post("/api/v1/refresh", headers={"Authorization": "Bearer wrong"})
+        assert refused.status_code == 401
+        done = agent.http.post(
+            "/api/v1/refresh", headers={"Authorization": "Bearer r3fresh-s3cret"}
+        )
+        assert done.status_code == 202
+        agent.wait_state("hq", "OutOfSync")  # now, not in an hour
+        demo.api("hq").set_privileges("Analyst", declared)
+        body = json.dumps({"ref": "refs/heads/main"}).encode()
+        digest = hmac.new(b"h00k-s3cret", body, hashlib.sha256).hexdigest()
+        unsigned = agent.http.post("/hooks/git", content=body)
+        assert unsigned.status_code == 401
+        pushed = agent.http.post(
+            "/hooks/git", content=body, headers={"X-Hub-Signature-256": f"sha256={digest}"}
+        )
+        assert pushed.status_code == 202
+        agent.wait_state("hq", "Synced")
+        page = agent.http.get("/")
+        assert page.headers["Content-Security-Policy"].startswith("default-src 'none'")
+        assert "OutOfSync" not in page.text and ">hq<" in page.text
+        shown = "".join(agent.http.get(p).text for p in ("/", "/metrics", "/api/v1/portals"))
+        assert "s3cret" not in shown and "admin-pass" not in shown
+    finally:
+        assert agent.close() == 0
+
+
+def test_without_their_secrets_refresh_and_the_hook_are_off(demo: World, tmp_path: Path) -> None:
+    repo = repository(tmp_path)
+    agent = Agent(["--source", str(repo), "--path", "portals", *FAST], agent_env(demo), tmp_path)
+    try:
+        bare = {"Authorization": "Bearer guess"}
+        assert agent.http.post("/api/v1/refresh", headers=bare).status_code == 404
+        assert agent.http.post("/hooks/git", content=b"{}").status_code == 404
+    finally:
+        assert agent.close() == 0
