@@ -238,3 +238,23 @@ def test_without_their_secrets_refresh_and_the_hook_are_off(demo: World, tmp_pat
         assert agent.http.post("/hooks/git", content=b"{}").status_code == 404
     finally:
         assert agent.close() == 0
+
+
+def test_a_password_file_wins_and_is_read_again_at_each_reconcile(
+    demo: World, tmp_path: Path
+) -> None:
+    repo = applied_repository(demo, tmp_path)
+    secret = tmp_path / "secrets" / "password"
+    secret.parent.mkdir()
+    secret.write_text("not-the-password\n")
+    env = agent_env(
+        demo, ORGCTL_HQ_USERNAME="admin", ORGCTL_HQ_PASSWORD_FILE=str(secret)
+    )  # ORGCTL_PASSWORD, the right one, is set too: the file takes precedence
+    agent = Agent(["--source", str(repo), "--path", "portals", *FAST], env, tmp_path)
+    try:
+        refused = agent.wait_state("hq", "Failed")
+        assert "not-the-password" not in refused["lastError"]
+        secret.write_text(env["ORGCTL_PASSWORD"] + "\n")  # rotated, as a cluster does
+        agent.wait_state("hq", "Synced")
+    finally:
+        assert agent.close() == 0
