@@ -62,10 +62,13 @@ async def heal(loaded: Loaded, before: Outcome, stopping: asyncio.Event) -> Outc
     """Apply through `orgctl apply`, then read again: the state is what the portal shows.
     A converged apply keeps the drift it reverted (`riskiest`), for its notification."""
     applied = await ops.apply(loaded.path, stopping)
-    if stopping.is_set() and not applied.ok:
-        outcome = "stopped"
-    else:
-        outcome = "converged" if applied.ok else "not_converged"
+    if stopping.is_set():
+        # Stopping: no further read; the next start of the agent sees what is left.
+        said = applied.said or "stopped"
+        error = f"the agent stopped during the apply: {said}"
+        drifted, riskiest = before.drifted, before.riskiest
+        return Outcome(State.OUT_OF_SYNC, "drifted", drifted, riskiest, error, "stopped")
+    outcome = "converged" if applied.ok else "not_converged"
     after = await observe(loaded)
     if after.state is State.SYNCED:
         return Outcome(State.SYNCED, "applied", {}, before.riskiest, applied=outcome)

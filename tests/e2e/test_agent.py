@@ -13,9 +13,11 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from .agent_process import Agent, agent_env, commit, edit, git, repository
-from .harness import EXAMPLES, World, output_of
+from .bulk import PORTAL, bulk_manifests, bulk_state
+from .harness import EXAMPLES, Serve, World, output_of
 from .test_drift import BY_HAND
 from .test_notify import Webhook
+from .test_signals import lease_kept
 
 pytestmark = pytest.mark.e2e
 
@@ -258,3 +260,24 @@ def test_a_password_file_wins_and_is_read_again_at_each_reconcile(
         agent.wait_state("hq", "Synced")
     finally:
         assert agent.close() == 0
+
+
+def test_sigterm_stops_an_apply_in_flight_releases_the_lock_and_exits_0(
+    serve: Serve, tmp_path: Path
+) -> None:
+    world = serve(bulk_state(tmp_path, 300))
+    folder = bulk_manifests(tmp_path, 300)  # a plain folder: re-read, no Git
+    edit(folder / "portal.yaml", "version: '11.3',", "version: '11.3', agent: {selfHeal: true},")
+    env = {**world.env(PORTAL), "ORGCTL_TRUSTED_ORIGINS": world.service.url}
+    agent = Agent(["--source", str(folder), "--allow-apply", *FAST], env, tmp_path)
+    try:
+        agent.wait_for("an apply holding the lock", lambda: holding(agent, world))
+    finally:
+        assert agent.close() == 0, agent.stderr()
+    assert not lease_kept(world)  # the child apply released the portal's lock
+    again = world.orgctl("apply", folder, "--auto-approve", "--lock-timeout", "0", portal=PORTAL)
+    assert again.returncode == 0, output_of(again)
+
+
+def holding(agent: Agent, world: World) -> bool:
+    return agent.portals().get(PORTAL, {}).get("state") == "Applying" and lease_kept(world)
