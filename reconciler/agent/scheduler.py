@@ -17,6 +17,7 @@ from reconciler.agent import portal_ops as ops
 from reconciler.agent import reconcile
 from reconciler.agent.metrics import Metrics
 from reconciler.agent.reconcile import Loaded, Outcome
+from reconciler.agent.shards import assign
 from reconciler.agent.source import FolderSource, GitSource, Snapshot
 from reconciler.agent.status import PortalStatus, State, now
 from reconciler.errors import UserError
@@ -31,6 +32,8 @@ class Settings:
     concurrency: int  # portals reconciled at once
     allow_apply: bool  # the operator's half of self-heal (the Portal's is spec.agent)
     notify_url: str | None
+    shards: int = 1  # replicas sharing the fleet
+    shard: int = 0  # the one this agent is: it reconciles only the portals assigned to it
 
 
 class Agent:
@@ -74,12 +77,14 @@ class Agent:
             self.say(safe(self._source_error))
             return
         self._snapshot, self._source_error, self.source_read = snapshot, None, True
-        self._paths = {portal.name: portal.path for portal in portals}
+        placed = assign([portal.name for portal in portals], self.settings.shards)
+        mine = [portal for portal in portals if placed[portal.name] == self.settings.shard]
+        self._paths = {portal.name: portal.path for portal in mine}
         self.metrics.source_read(snapshot.revision)
         for name in self._paths:
             if name not in self.statuses:
-                self.statuses[name] = PortalStatus(name)
-                self.metrics.placed(name, 0)
+                self.statuses[name] = PortalStatus(name, shard=self.settings.shard)
+                self.metrics.placed(name, self.settings.shard)
         for name in [n for n in self.statuses if n not in self._paths]:
             del self.statuses[name]  # no longer in the source: no longer reconciled
             self._loaded.pop(name, None)

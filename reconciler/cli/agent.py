@@ -30,6 +30,22 @@ def _fraction(text: str) -> float:
     return value
 
 
+def _own_shard(shards: int, shard: int | None, from_hostname: bool) -> int:
+    from reconciler.agent.shards import checked_shard, shard_from_hostname
+
+    if from_hostname and shard is not None:
+        raise UserError("give --shard K or --shard-from-hostname, not both")
+    if from_hostname:
+        return shard_from_hostname(shards)
+    if shard is None:
+        if shards > 1:
+            raise UserError(
+                f"--shards {shards}: say which one this is (--shard K, or --shard-from-hostname)"
+            )
+        return 0
+    return checked_shard(shard, shards)
+
+
 def _address(text: str) -> tuple[str, int]:
     host, colon, port = text.rpartition(":")
     if not colon or not port.isdigit() or int(port) > 65535:
@@ -37,17 +53,20 @@ def _address(text: str) -> tuple[str, int]:
     return host.strip("[]") or "127.0.0.1", int(port)
 
 
-@click.command(
+@click.group(
+    invoke_without_command=True,
     epilog=help.epilog(
         [
             "orgctl agent --source https://git.example/acme/portals.git --path portals",
             "orgctl agent --source ./portals --once   # exit 0 in sync, 2 drift, 1 failed",
             "orgctl agent --source repo --allow-apply   # self-heal where spec.agent says so",
+            "orgctl agent --source repo --shards 3 --shard-from-hostname   # a StatefulSet",
+            "orgctl agent shards --shards 3 portals --format json   # who owns which portal",
         ],
         AGENT_VARIABLES + help.LIVE + help.NOTIFY + help.LOCK,
     ),
 )
-@click.option("--source", required=True, help="A Git URL, a Git repository's folder, or a folder.")
+@click.option("--source", help="A Git URL, a Git repository's folder, or a folder (required).")
 @click.option("--ref", default="main", show_default=True, help="The branch or tag to follow.")
 @click.option("--path", "subdir", default="", help="The portal folder or fleet root inside it.")
 @click.option(
@@ -74,10 +93,21 @@ def _address(text: str) -> tuple[str, int]:
     "--cache-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
     help="Where Git revisions are kept [default: a temporary folder].",
 )  # fmt: skip
+@click.option(
+    "--shards", type=click.IntRange(1, 1024), default=1, show_default=True,
+    help="Replicas sharing the fleet; each reconciles only its own shard's portals.",
+)  # fmt: skip
+@click.option("--shard", type=int, default=None, help="This replica's shard, 0 … N-1.")
+@click.option(
+    "--shard-from-hostname", is_flag=True,
+    help="Take the shard from the host name's ordinal suffix (a StatefulSet pod's).",
+)  # fmt: skip
 @options.notify
 @options.portal_limits
+@click.pass_context
 def command(
-    source: str,
+    ctx: click.Context,
+    source: str | None,
     ref: str,
     subdir: str,
     interval: float,
@@ -88,14 +118,21 @@ def command(
     once: bool,
     allow_apply: bool,
     cache_dir: Path | None,
+    shards: int,
+    shard: int | None,
+    shard_from_hostname: bool,
     notify_url: str | None,
 ) -> None:
     """Keep portals reconciled from a Git repository (report only unless allowed)."""
+    if ctx.invoked_subcommand is not None:
+        return
     # Imported here: `orgctl --help` loads neither prometheus-client nor the planner.
     from reconciler.agent.portal_ops import check_trusted_origins
     from reconciler.agent.scheduler import Settings
 
     check_trusted_origins(os.environ)
+    if source is None:
+        raise UserError("orgctl agent needs --source (a Git URL, a repository or a folder)")
     if interval <= 0:
         raise UserError("--interval: must be more than 0")
     settings = Settings(
@@ -105,6 +142,8 @@ def command(
         concurrency=concurrency,
         allow_apply=allow_apply,
         notify_url=notify_url or os.environ.get("ORGCTL_NOTIFY_URL") or None,
+        shards=shards,
+        shard=_own_shard(shards, shard, shard_from_hostname),
     )
     address = None if once else _address(listen)
     with tempfile.TemporaryDirectory(prefix="orgctl-agent-") as scratch:
@@ -146,3 +185,24 @@ async def _main(
         await server.wait_closed()
     click.echo("orgctl agent stopped")
     return 0
+
+
+@command.command("shards")
+@click.option("--shards", type=click.IntRange(1, 1024), required=True, help="How many shards.")
+@click.option(
+    "--format", "form", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.argument("path", type=click.Path(exists=True, file_okay=False, path_type=Path))
+def shards_command(shards: int, form: str, path: Path) -> None:
+    """Which shard owns which portal below PATH, as `--shards N` replicas split them."""
+    import json
+
+    from reconciler.agent.portal_ops import find_portals
+    from reconciler.agent.shards import assign, by_shard
+
+    grouped = by_shard(assign([p.name for p in find_portals(path)], shards), shards)
+    if form == "json":
+        click.echo(json.dumps({"shards": grouped}, indent=2))
+        return
+    for shard, names in grouped.items():
+        click.echo(f"shard {shard}: {len(names)} portal(s): {', '.join(names) or '-'}")
