@@ -103,7 +103,7 @@ def kind_of(address: str) -> str:
 
 async def observe(desired: DesiredState) -> Drift:
     """Read the portal and plan against it, as `orgctl drift` does (report only)."""
-    async with connect(desired) as client:
+    async with connect(desired, in_fleet=True) as client:  # retry lines name the portal
         plan = (await plan_live(client, desired, PlanOptions(allow_deletes=True))).plan
     kinds = Counter(kind_of(change.address) for change in plan.changes)
     riskiest = tuple(change.address for change in riskiest_first(plan.changes))

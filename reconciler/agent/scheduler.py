@@ -108,7 +108,7 @@ class Agent:
                 )
             except UserError as exc:
                 outcome = reconcile.failed(str(exc))
-        self._record(status, outcome, time.monotonic() - started)
+        await self._record(status, outcome, time.monotonic() - started)
         return outcome
 
     async def _reconcile(self, name: str) -> Outcome:
@@ -133,7 +133,7 @@ class Agent:
     def _may_heal(self, loaded: Loaded) -> bool:
         return self.settings.allow_apply and ops.self_heal(loaded.desired)
 
-    def _record(self, status: PortalStatus, outcome: Outcome, seconds: float) -> None:
+    async def _record(self, status: PortalStatus, outcome: Outcome, seconds: float) -> None:
         before = status.state
         status.state = outcome.state
         status.drifted = outcome.drifted
@@ -142,17 +142,21 @@ class Agent:
         self.metrics.reconciled(status, outcome.result, seconds)
         if outcome.applied is not None:
             self.metrics.applied(status.name, outcome.applied)
-        self._tell(status, before, outcome)
+        summary = self._transition(status, before, outcome)
+        if summary is not None:
+            self.say(safe(f"{status.name}: {before} -> {summary}"))
+            # The webhook is posted off the loop: a slow chat server delays no reconcile.
+            await asyncio.to_thread(ops.notify, self.settings.notify_url, status.name, summary)
 
-    def _tell(self, status: PortalStatus, before: State, outcome: Outcome) -> None:
-        """A line on each change of state; a notification on a transition (the first
-        observation only when it is bad)."""
+    def _transition(self, status: PortalStatus, before: State, outcome: Outcome) -> str | None:
+        """What to tell of a transition (the first observation only when it is bad), or
+        None when the state did not change."""
         if before is State.APPLYING or outcome.applied is not None:
             # An apply ran: the portal was out of sync, whatever this reconcile began with.
             before = State.OUT_OF_SYNC
         after = outcome.state
         if after is before or (before is State.UNKNOWN and after is State.SYNCED):
-            return
+            return None
         revision = (status.revision or "none")[:12]
         summary = f"{after} at revision {revision}"
         if outcome.applied is not None:
@@ -164,8 +168,7 @@ class Agent:
             summary += f"; {len(outcome.riskiest)} {told}, riskiest first: {shown}{more}"
         if outcome.error:
             summary += f"; {outcome.error}"
-        self.say(safe(f"{status.name}: {before} -> {summary}"))
-        ops.notify(self.settings.notify_url, status.name, summary)
+        return summary
 
     # --- the loops --------------------------------------------------------------------
 
