@@ -102,6 +102,10 @@ def _unpack(archive: bytes, tree: Path) -> None:
     shutil.rmtree(partial, ignore_errors=True)
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(partial, filter="data")  # no links out, no absolute paths
+    # The tree's root is the repository's: a Portal's spec.include may reach any folder
+    # below it and none above, as in the checkout `orgctl plan` reads (includes.py looks
+    # for `.git` to find that root).
+    (partial / ".git").mkdir(exist_ok=True)
     partial.rename(tree)
 
 
