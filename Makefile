@@ -70,6 +70,7 @@ bench: install
 	$(BIN)/python benchmarks/faults.py --new-roles 20 --seeds 5
 	$(BIN)/python benchmarks/fleet.py
 	$(BIN)/python benchmarks/hostile_portal.py
+	$(BIN)/python benchmarks/agent.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
