@@ -7,6 +7,10 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 
 from reconciler.agent.status import PortalStatus, State
 
+# A small portal's read takes a fraction of a second; a large one's or an apply's, minutes
+# (the client's default buckets stop at 10 s).
+RECONCILE_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0)
+
 
 class Metrics:
     def __init__(self) -> None:
@@ -26,7 +30,7 @@ class Metrics:
         )  # fmt: skip
         self.duration = Histogram(
             "orgctl_reconcile_duration_seconds", "Time of one reconcile", ["portal"],
-            registry=r,
+            buckets=RECONCILE_BUCKETS, registry=r,
         )  # fmt: skip
         self.last_reconcile = Gauge(
             "orgctl_last_reconcile_timestamp_seconds", "When the last reconcile ended",

@@ -63,6 +63,11 @@ def test_a_commit_changing_a_role_shows_out_of_sync(demo: World, tmp_path: Path)
         assert metrics[("orgctl_source_revision_info", (("revision", second),))] == 1
         assert metrics[("orgctl_reconcile_total", (("portal", "hq"), ("result", "drifted")))] >= 1
         assert ("orgctl_portal_shard", (("portal", "hq"), ("shard", "0"))) in metrics
+        # A reconcile of minutes (a large portal, an apply) still falls in a bucket.
+        assert (
+            "orgctl_reconcile_duration_seconds_bucket",
+            (("le", "600.0"), ("portal", "hq")),
+        ) in metrics
     finally:
         assert agent.close() == 0
 
