@@ -18,7 +18,7 @@ install: $(STAMP) $(JS_STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[serve,dev,compat]'
+	$(BIN)/pip install --quiet -e '.[serve,agent,dev,compat]'
 	touch $(STAMP) $(DEMO_STAMP)
 
 $(DEMO_STAMP): pyproject.toml
@@ -72,6 +72,7 @@ bench: install
 	$(BIN)/python benchmarks/faults.py --new-roles 20 --seeds 5
 	$(BIN)/python benchmarks/fleet.py
 	$(BIN)/python benchmarks/hostile_portal.py
+	$(BIN)/python benchmarks/agent.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

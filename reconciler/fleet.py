@@ -130,13 +130,12 @@ def _refuse_unread(meant: list[Path], targets: list[Target]) -> None:
     """A file meant for orgctl that no portal reads (a Portal whose `kind` is missing
     or misspelt, a base no Portal includes) would be dropped in silence: CI would plan
     two portals of three and say nothing of the third."""
-    folders = [Path(os.path.realpath(t.path)) for t in targets]
-    folders += [include.real for target in targets for include in _includes(target)]
-    outside = [
-        file
-        for file in meant
-        if not any(_within(Path(os.path.realpath(file)), folder) for folder in folders)
-    ]
+    folders = {Path(os.path.realpath(t.path)) for t in targets}
+    folders |= {include.real for target in targets for include in _includes(target)}
+    # A file is read when it or one of its folders is a portal's or an include's: a look-up
+    # per folder above it, not a comparison with every folder (a fleet of 1,000 portals
+    # took minutes).
+    outside = [file for file in meant if not _in_any(Path(os.path.realpath(file)), folders)]
     # Read as plan reads: a Kubernetes Role (its words look like ours) is no manifest.
     unread = [(file, line) for file in outside if (line := _manifest_at(file))]
     if unread:
@@ -196,14 +195,13 @@ def _add(found: dict[Path, tuple[Path, Target]], file: Path, target: Target) -> 
 
 
 def _refuse_nested(found: dict[Path, tuple[Path, Target]]) -> None:
-    folders = sorted(found)
-    for outer in folders:
-        for inner in folders:
-            if inner != outer and outer in inner.parents:
-                raise UserError(
-                    f"{inner}: portal folder inside portal folder {outer}; a plan of {outer}"
-                    " would see both portals"
-                )
+    for inner in sorted(found):
+        outer = next((parent for parent in inner.parents if parent in found), None)
+        if outer is not None:
+            raise UserError(
+                f"{inner}: portal folder inside portal folder {outer}; a plan of {outer}"
+                " would see both portals"
+            )
 
 
 def refuse_same_names(targets: list[Target]) -> None:
@@ -239,6 +237,10 @@ def _includes(target: Target) -> list[Include]:
     reading = read(target.portal_file)
     portal = next((d for d in reading.documents if d.kind == "Portal"), None)
     return includes_of(portal, target.path)[0] if portal is not None else []
+
+
+def _in_any(path: Path, folders: set[Path]) -> bool:
+    return path in folders or any(parent in folders for parent in path.parents)
 
 
 def _within(path: Path, folder: Path) -> bool:

@@ -186,6 +186,7 @@ class PortalTarget:
     applier: str | None = None  # the member whose capabilities a plan predicts
     pruneRoles: bool = False  # delete the custom roles no manifest declares
     keepRoles: frozenset[str] = frozenset()  # never pruned: names (any case) or ids
+    selfHeal: bool = False  # spec.agent.selfHeal: `orgctl agent --allow-apply` may apply
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from reconciler.shown import safe
 COMMANDS: dict[str, str] = {
     "access": "reconciler.cli.access:command",
     "adopt": "reconciler.cli.adopt:command",
+    "agent": "reconciler.cli.agent:command",
     "apply": "reconciler.cli.apply:command",
     "doctor": "reconciler.cli.doctor:command",
     "drift": "reconciler.cli.drift:command",
@@ -39,6 +40,7 @@ COMMANDS: dict[str, str] = {
 SUMMARIES: dict[str, str] = {
     "access": "Report who holds which privileges, administrative ones first.",
     "adopt": "Write live values of drifted resources into the manifests.",
+    "agent": "Keep portals reconciled from Git: report drift, or self-heal.",
     "apply": "Converge the portal on the manifests (or on a saved --plan).",
     "doctor": "Check the live portal against orgctl's model of it (reads only).",
     "drift": "Report every difference between the portal and the manifests.",

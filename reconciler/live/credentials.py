@@ -4,6 +4,10 @@ The variables read are, the first that is set: the portal's own (`ORGCTL_<NAME>_
 `ORGCTL_<NAME>_USERNAME` + `_PASSWORD`, NAME being the Portal's metadata.name), those
 `Portal.spec.auth` names, then the plain `ORGCTL_TOKEN` or `ORGCTL_USERNAME` +
 `ORGCTL_PASSWORD`. One CI job or shell can so hold the credentials of several portals.
+A portal's own variable may instead name a file holding the value (`ORGCTL_<NAME>_TOKEN_FILE`,
+`_USERNAME_FILE`, `_PASSWORD_FILE`), as a cluster mounts secrets: the file wins over every
+other source of that credential, and is read again each time a client is made, so a
+rotated secret is used at the next reconcile of `orgctl agent`.
 
 The secrets live in this object alone; its repr shows the variable names, never values.
 """
@@ -102,6 +106,8 @@ def load_credentials(
     """Read the credentials of portal `portal` (its metadata.name) whose Portal declares
     `auth`; when none is set, a `UserError` naming the variables looked for."""
     environ = os.environ if env is None else env
+    if portal:
+        environ = with_credential_files(environ, portal)
     chosen = resolve_auth(auth, portal, environ)
     hint = _hint(portal)
     if chosen.tokenEnv:
@@ -115,6 +121,30 @@ def load_credentials(
             password=_required(environ, chosen.passwordEnv, "passwordEnv", hint),
         )
     return Credentials(chosen)
+
+
+def with_credential_files(env: Mapping[str, str], portal: str) -> Mapping[str, str]:
+    """`env` with each of the portal's own variables whose `<VARIABLE>_FILE` is set replaced
+    by that file's content (one trailing newline dropped, as `echo` and editors leave it)."""
+    own = portal_variables(portal)
+    read: dict[str, str] = {}
+    for variable in (own.tokenEnv, own.usernameEnv, own.passwordEnv):
+        path = env.get(f"{variable}_FILE")
+        if variable and path:
+            read[variable] = _file_value(f"{variable}_FILE", path)
+    return {**env, **read} if read else env
+
+
+def _file_value(variable: str, path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as file:
+            value = file.read().removesuffix("\n").removesuffix("\r")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise UserError(f"{variable}: cannot read {path} ({reason})") from None
+    if not value:
+        raise UserError(f"{variable}: {path} is empty")
+    return value
 
 
 def _hint(portal: str | None) -> str:

@@ -89,5 +89,6 @@ def _target(document: Document, environ: Mapping[str, str]) -> state.PortalTarge
         applier=spec.applier,
         pruneRoles=spec.pruneRoles,
         keepRoles=frozenset(spec.keepRoles),
+        selfHeal=spec.agent.selfHeal,
         applyWindows=tuple(Window(w.schedule, w.duration, w.timeZone) for w in spec.applyWindows),
     )

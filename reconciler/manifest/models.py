@@ -137,6 +137,14 @@ class Safety(Strict):
     maxDeletes: int = Field(10, ge=0)
 
 
+class AgentSpec(Strict):
+    selfHeal: bool = Field(
+        False,
+        description="let `orgctl agent --allow-apply` apply these manifests when the portal"
+        " drifts, with every guard of `orgctl apply`; otherwise the agent only reports",
+    )
+
+
 def _checked(parse: Callable[[str], Any]) -> Callable[[str], str]:
     def check(value: str) -> str:
         parse(value)  # raises WindowError (a ValueError) with the reason
@@ -174,6 +182,7 @@ class PortalSpec(Strict):
         " may do, whoever signs in to make it (a reviewer's read-only account)",
     )
     safety: Safety = Safety()
+    agent: AgentSpec = AgentSpec()
     pruneRoles: bool = Field(
         False,
         description="delete the custom roles no Role document declares (by name or"

@@ -1,0 +1,170 @@
+"""The agent's one door into orgctl: find portals, load manifests, plan against a live
+portal, apply, notify. Everything the agent does to a portal goes through here, so the
+agent depends on a handful of typed calls rather than on orgctl's internals.
+
+Applying runs `orgctl apply --auto-approve` as a child process: it is the same code path
+with every guard (the apply lock, apply windows, `maxDeletes`, the built-in safety checks,
+trusted origins) and the same handling of SIGTERM (stop starting calls, let the ones in
+flight finish, release the lock), and a child can be stopped at a portal's deadline
+without leaving the agent's event loop holding another apply's signal handlers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from reconciler.errors import UserError
+from reconciler.fleet import find_targets
+from reconciler.live.limits import LIMITS, Limits
+from reconciler.manifest import load_desired
+from reconciler.notify import NOTIFY_ENV, Notifier
+from reconciler.plan.render.lines import riskiest_first
+from reconciler.shown import safe
+from reconciler.state import DesiredState
+from reconciler.workflow import PlanOptions, connect, plan_live
+
+__all__ = [
+    "ApplyOutcome",
+    "Drift",
+    "Portal",
+    "apply",
+    "find_portals",
+    "load",
+    "notify",
+    "observe",
+    "self_heal",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Portal:
+    """One portal folder of the source: its Portal's name and where its manifests are."""
+
+    name: str
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class Drift:
+    """What a plan against the live portal found: drifted resources by kind, the
+    riskiest change's address first, and the plan's errors."""
+
+    by_kind: Mapping[str, int]
+    riskiest: tuple[str, ...]
+    errors: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        return sum(self.by_kind.values())
+
+    @property
+    def in_sync(self) -> bool:
+        return self.count == 0 and not self.errors
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyOutcome:
+    """How a child `orgctl apply` ended: its exit code and its last words on stderr."""
+
+    code: int
+    said: str
+
+    @property
+    def ok(self) -> bool:
+        return self.code == 0
+
+
+def find_portals(root: Path) -> list[Portal]:
+    """The portals below `root` (one for a portal folder); UserError names a bad file."""
+    return [Portal(target.name, target.path) for target in find_targets(root)]
+
+
+def load(path: Path) -> DesiredState:
+    """The portal's desired state; ManifestError lists every problem with file:line."""
+    return load_desired(path)
+
+
+def self_heal(desired: DesiredState) -> bool:
+    """Whether the Portal's own manifests opt in to applying (`spec.agent.selfHeal`)."""
+    return desired.portal.selfHeal
+
+
+def kind_of(address: str) -> str:
+    """`Role/Analyst` -> `Role`: the kind a plan address names."""
+    return address.split("/", 1)[0].split(".", 1)[0] or "unknown"
+
+
+async def observe(desired: DesiredState) -> Drift:
+    """Read the portal and plan against it, as `orgctl drift` does (report only)."""
+    async with connect(desired, in_fleet=True) as client:  # retry lines name the portal
+        plan = (await plan_live(client, desired, PlanOptions(allow_deletes=True))).plan
+    kinds = Counter(kind_of(change.address) for change in plan.changes)
+    riskiest = tuple(change.address for change in riskiest_first(plan.changes))
+    return Drift(dict(kinds), riskiest, tuple(str(problem) for problem in plan.errors))
+
+
+async def apply(path: Path, stopping: asyncio.Event) -> ApplyOutcome:
+    """`orgctl apply PATH --auto-approve` as a child; when `stopping` is set (SIGTERM, or
+    the portal's deadline), the child gets SIGTERM and stops as apply does on a signal."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "reconciler",
+        "apply",
+        str(path),
+        "--auto-approve",
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+        env=_child_environment(os.environ),
+    )
+    waiter = asyncio.ensure_future(child.communicate())
+    stopper = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if not waiter.done():
+            child.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.shield(waiter)
+    except asyncio.CancelledError:
+        # The deadline: the child releases its lock on SIGTERM; wait for it to do so.
+        if child.returncode is None:
+            child.send_signal(signal.SIGTERM)
+        await waiter
+        raise
+    finally:
+        stopper.cancel()
+    lines = [line for line in stderr.decode(errors="replace").splitlines() if line.strip()]
+    return ApplyOutcome(child.returncode or 0, safe(lines[-1]) if lines else "")
+
+
+def _child_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The agent's environment for a child apply: the limits the agent was given as flags
+    carried as their variables, and no notify URL (the agent notifies on transitions)."""
+    env = {name: value for name, value in environ.items() if name != NOTIFY_ENV}
+    chosen = Limits.from_env(environ)
+    for limit in LIMITS:
+        env[limit.variable] = str(getattr(chosen, limit.field))
+    return env
+
+
+def notify(url: str | None, portal: str, summary: str) -> None:
+    """One message through the notify targets `--notify`/ORGCTL_NOTIFY_URL name."""
+    Notifier.create(url, "agent", portal).send(summary)
+
+
+def check_trusted_origins(environ: Mapping[str, str]) -> None:
+    """The agent sends credentials unattended: it runs only with ORGCTL_TRUSTED_ORIGINS."""
+    from reconciler.live.origins import TRUSTED_ORIGINS_ENV
+
+    if not (environ.get(TRUSTED_ORIGINS_ENV) or "").strip():
+        raise UserError(
+            f"orgctl agent needs {TRUSTED_ORIGINS_ENV}: it sends credentials on its own, so"
+            " set it to your portals' origins (scheme://host[:port], comma-separated)"
+        )
