@@ -124,7 +124,7 @@ def _judge(draft: Draft) -> None:
     """Every policy on the live state and after the plan: a violation the plan introduces
     of a mandatory policy is an error (apply refuses); the others are warnings."""
     policies = declared(draft.desired)
-    if not policies:
+    if not policies or not draft.judge_policies:
         return
     draft.policies = judge_plan([rule_of(p) for p in policies], draft)
     for verdict in draft.policies:
@@ -161,6 +161,19 @@ def judge_plan(rules: list[Rule], draft: Draft) -> list[Verdict]:
     now = dt.datetime.fromtimestamp(draft.now_ms / 1000, dt.UTC)
     changed = {c.address for c in draft.changes}
     return judge(rules, was, will, now, causes(changed, before, after))
+
+
+def live_verdicts(desired: DesiredState, live: LiveState, now: dt.datetime) -> list[Verdict]:
+    """The manifests' policies judged on the live state alone (drift, access): the
+    after-values equal the before-values, nothing is gained or lost, and no change is
+    planned. Every violation is `existing`, with no cause."""
+    policies = declared(desired)
+    if not policies:
+        return []
+    access = live_access(live, desired.portal.extraPrivileges)
+    subjects = access_subjects(access, access)
+    subjects["portal"] = [portal_variable(desired.portal.name, live, access)]
+    return judge([rule_of(p) for p in policies], subjects, subjects, now, {})
 
 
 def _export(given: ExportInput) -> ExportPart:

@@ -3,6 +3,7 @@ Analyst role `portal:user:shareToGroup`, which its live holders (dave, erin) lac
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -144,3 +145,73 @@ def test_a_role_policy_sees_the_holders_after_the_plan(demo: World) -> None:
     warned = [w for w in plan_json(planned)["warnings"] if "few-analysts" in w["message"]]
     assert [w["address"] for w in warned] == ["Role/Analyst"], warned
     assert "already violated" in warned[0]["message"]
+
+
+# --- drift and access: the policies on the live state alone ---------------------------------
+
+
+def test_drift_judges_policies_on_the_live_state_alone_not_against_its_plan(demo: World) -> None:
+    # Against the plan, giving the analysts group sharing would be introduced; on the
+    # live portal no analyst shares: drift reports the drift, and no policy violation.
+    folder = _hq_with(
+        demo, _policy("analysts-share-nothing", "mandatory", "member", NO_SHARING_ANALYSTS)
+    )
+    drift = demo.orgctl("drift", folder, "--format", "json", "--fail-on", "policy", portal="hq")
+    assert drift.returncode == 2, output_of(drift)
+    report = plan_json(drift)
+    assert not report["errors"], report["errors"]
+    assert not [w for w in report["warnings"] if "analysts-share-nothing" in w["message"]]
+    assert report["policies"] == []
+    assert "Finding (policy" not in drift.stderr
+
+
+def test_drift_reports_a_live_violation_as_a_finding_and_fails_only_when_asked(
+    demo: World,
+) -> None:
+    applied = demo.orgctl("apply", _hq_with(demo), "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    folder = _hq_with(demo, _policy("no-dave", "mandatory", "member", 'member.username != "dave"'))
+    drift = demo.orgctl("drift", folder, "--format", "json", portal="hq")
+    assert drift.returncode == 0, output_of(drift)
+    report = plan_json(drift)
+    assert not [w for w in report["warnings"] if "no-dave" in w["message"]], report["warnings"]
+    assert report["policies"] == [
+        {
+            "policy": "no-dave",
+            "enforcement": "mandatory",
+            "subject": "Member/dave",
+            "message": "no-dave is broken",
+            "cause": None,
+            "status": "existing",
+        }
+    ]
+    assert "Finding (policy): Member/dave: policy no-dave (mandatory)" in drift.stderr
+    gated = demo.orgctl("drift", folder, "--fail-on", "policy", portal="hq")
+    assert gated.returncode == 2, output_of(gated)
+    assert "Finding (policy, --fail-on): Member/dave: policy no-dave" in gated.stderr
+    other = demo.orgctl("drift", folder, "--fail-on", "role-unheld", portal="hq")
+    assert "Finding (policy): Member/dave" in other.stderr
+
+
+def test_access_reports_policy_violations_as_findings_of_kind_policy(demo: World) -> None:
+    rule = 'role.name != "Analyst" || size(role.holders) <= 1'
+    folder = _hq_with(
+        demo,
+        _policy("no-dave", "advisory", "member", 'member.username != "dave"'),
+        _policy("few-analysts", "mandatory", "role", rule),
+    )
+    report = demo.orgctl("access", folder, "--format", "json", portal="hq")
+    assert report.returncode == 0, output_of(report)
+    found = [f for f in json.loads(report.stdout)["findings"] if f["kind"] == "policy"]
+    assert [(f["subject"], f["member"], f["role"], f["severity"]) for f in found] == [
+        ("Member/dave", "dave", None, "warning"),
+        ("Role/Analyst", None, "Analyst", "warning"),
+    ]
+    assert found[0]["message"] == "policy no-dave (advisory): no-dave is broken"
+    # A privilege filter keeps them: a policy is about who may do what.
+    filtered = demo.orgctl("access", folder, "--privilege", "x:*", "--format", "json", portal="hq")
+    kinds = [f["kind"] for f in json.loads(filtered.stdout)["findings"]]
+    assert kinds == ["policy", "policy"], output_of(filtered)
+    gated = demo.orgctl("access", folder, "--fail-on", "policy", portal="hq")
+    assert gated.returncode == 2, output_of(gated)
+    assert "few-analysts" in gated.stdout
