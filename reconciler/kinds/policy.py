@@ -23,9 +23,11 @@ from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
+from reconciler.manifest.suggestions import did_you_mean
 from reconciler.plan.draft import Draft
 from reconciler.policy.rules import check
 from reconciler.policy.variables import (
+    FIELDS,
     access_subjects,
     change_variable,
     live_access,
@@ -33,6 +35,7 @@ from reconciler.policy.variables import (
     portal_variable,
 )
 from reconciler.policy.verdicts import (
+    FIELD_IN_MESSAGE,
     Rule,
     Status,
     Verdict,
@@ -89,7 +92,21 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             yield document.problem(
                 ("spec", field), f"column {problem.column} of the expression: {problem.message}"
             )
+    yield from _message_problems(document, spec)
     yield from _exception_problems(document, spec)
+
+
+def _message_problems(document: Document, spec: PolicySpec) -> Iterator[Problem]:
+    """Each `{field}` of the message names a field of the subject's variable."""
+    fields = FIELDS[spec.subject]
+    for found in FIELD_IN_MESSAGE.finditer(spec.message):
+        if found.group(1) not in fields:
+            hint = did_you_mean(found.group(1), fields)
+            yield document.problem(
+                ("spec", "message"),
+                f"{{{found.group(1)}}}: {spec.subject} has no such field{hint};"
+                f" its fields: {', '.join(fields)}",
+            )
 
 
 def _exception_problems(document: Document, spec: PolicySpec) -> Iterator[Problem]:
@@ -156,7 +173,7 @@ def judge_plan(rules: list[Rule], draft: Draft) -> list[Verdict]:
     was = access_subjects(before, before)
     was["portal"] = [portal_variable(name, live, before)]
     will = access_subjects(before, after)
-    will["portal"] = [portal_variable(name, live, after)]
+    will["portal"] = [portal_variable(name, live, after, before)]
     will["change"] = [(c.address, change_variable(c)) for c in draft.changes]
     now = dt.datetime.fromtimestamp(draft.now_ms / 1000, dt.UTC)
     changed = {c.address for c in draft.changes}

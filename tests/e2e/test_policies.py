@@ -215,3 +215,55 @@ def test_access_reports_policy_violations_as_findings_of_kind_policy(demo: World
     gated = demo.orgctl("access", folder, "--fail-on", "policy", portal="hq")
     assert gated.returncode == 2, output_of(gated)
     assert "few-analysts" in gated.stdout
+
+
+# --- the built-in policies ------------------------------------------------------------------
+
+LEFT_WITHOUT_ADMIN = (
+    "this plan leaves the portal without a default administrator: it moves every"
+    " org_admin ({}) to another role, and the portal refuses to move the last"
+    " one (ORG_1090); keep at least one"
+)
+
+
+def _every_admin_demoted(world: World, *admins: str) -> Path:
+    folder = world.workdir / "demoted"
+    shutil.copytree(EXAMPLES / "hq", folder, dirs_exist_ok=True)
+    members = "".join(f"    {name}: {{role: org_user}}\n" for name in admins)
+    (folder / "demoted.yaml").write_text(
+        "apiVersion: orgctl/v1\nkind: Members\nmetadata:\n  name: demoted\nspec:\n"
+        f"  members:\n{members}"
+    )
+    return folder
+
+
+def test_the_default_administrator_check_is_a_built_in_mandatory_policy(demo: World) -> None:
+    folder = _every_admin_demoted(demo, "admin")
+    planned = demo.orgctl("plan", folder, "--format", "json", portal="hq")
+    assert planned.returncode == 1, output_of(planned)
+    plan = plan_json(planned)
+    # As before: one error at the Portal document, word for word.
+    assert [e["message"] for e in plan["errors"] if e["address"] == "Portal"] == [
+        LEFT_WITHOUT_ADMIN.format("admin")
+    ]
+    # Now also a policy's verdict, judged in CEL like a folder's own.
+    assert plan["policies"] == [
+        {
+            "policy": "default-administrator",
+            "enforcement": "mandatory",
+            "subject": "Portal/hq",
+            "message": LEFT_WITHOUT_ADMIN.format("admin"),
+            "cause": None,
+            "status": "introduced",
+        }
+    ]
+    api = demo.api("hq")
+    before = api.snapshot()
+    applied = demo.orgctl("apply", folder, "--auto-approve", portal="hq")
+    assert applied.returncode == 1, output_of(applied)
+    assert "ORG_1090" in applied.stdout + applied.stderr
+    assert api.snapshot() == before
+    # A plan that leaves a default administrator is judged by it too, and passes.
+    kept = demo.orgctl("plan", _hq_with(demo), "--format", "json", portal="hq")
+    assert kept.returncode == 0, output_of(kept)
+    assert "policies" not in plan_json(kept)
