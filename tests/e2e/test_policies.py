@@ -267,3 +267,49 @@ def test_the_default_administrator_check_is_a_built_in_mandatory_policy(demo: Wo
     kept = demo.orgctl("plan", _hq_with(demo), "--format", "json", portal="hq")
     assert kept.returncode == 0, output_of(kept)
     assert "policies" not in plan_json(kept)
+
+
+# --- what-if ----------------------------------------------------------------------------------
+
+
+def test_what_if_lists_who_gains_and_loses_and_the_verdicts_that_change(demo: World) -> None:
+    folder = _hq_with(
+        demo, _policy("analysts-share-nothing", "mandatory", "member", NO_SHARING_ANALYSTS)
+    )
+    api = demo.api("hq")
+    before = api.snapshot()
+    removed = demo.orgctl(
+        "what-if", folder, "--remove-privilege", f"Analyst={SHARE}", "--format", "json", portal="hq"
+    )
+    assert removed.returncode == 0, output_of(removed)
+    report = json.loads(removed.stdout)
+    # The manifests give the analysts group sharing; taking it back loses it for them,
+    # and cures the policy the manifests alone would break.
+    assert [(m["username"], m["gained"], m["lost"]) for m in report["members"]] == [
+        ("dave", [], [SHARE]),
+        ("erin", [], [SHARE]),
+    ]
+    assert all("lastLogin" in m for m in report["members"])
+    assert {(v["policy"], v["subject"], v["status"]) for v in report["policies"]} == {
+        ("analysts-share-nothing", "Member/dave", "cured"),
+        ("analysts-share-nothing", "Member/erin", "cured"),
+    }
+    promoted = demo.orgctl(
+        "what-if", folder, "--set-role", "dave=org_admin", "--fail-on-new-access", portal="hq"
+    )
+    assert promoted.returncode == 2, output_of(promoted)
+    assert "dave (org_admin, last sign-in" in promoted.stdout
+    assert "gains " in promoted.stdout and "portal:admin:" in promoted.stdout
+    quiet = demo.orgctl("what-if", folder, "--fail-on-new-access", portal="hq")
+    assert quiet.returncode == 0, output_of(quiet)
+    assert "Nobody gains or loses an effective privilege." in quiet.stdout
+    markdown = demo.orgctl(
+        "what-if", folder, "--set-level", "dave=1", "--format", "markdown", portal="hq"
+    )
+    assert markdown.returncode == 0, output_of(markdown)
+    assert markdown.stdout.startswith("## What if: hq")
+    assert "loses `" in markdown.stdout
+    assert (
+        demo.orgctl("what-if", folder, "--set-role", "nobody=org_user", portal="hq").returncode == 1
+    )
+    assert api.snapshot() == before
