@@ -29,6 +29,8 @@ class PlanOptions:
     signed_in_applies: bool = False  # the signed-in member sends the calls now (apply)
     # Mark administrative privileges the portal grants that the manifests do not (drift).
     live_admin: bool = False
+    # Judge the policies against the plan (drift judges them on the live state alone).
+    judge_policies: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,7 @@ async def plan_live(
         check_caller=options.check_caller,
         signed_in_applies=options.signed_in_applies,
         live_admin=options.live_admin,
+        judge_policies=options.judge_policies,
     )
     return Planned(live, plan)
 

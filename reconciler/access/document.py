@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
-from reconciler.access.findings import Finding, Judged, member_findings, unheld_roles
+from reconciler.access.findings import POLICY, Finding, Judged, member_findings, unheld_roles
 from reconciler.access.holdings import Holding, holdings, is_administrative, member_holds
 from reconciler.plan.admins import default_admins
 from reconciler.state import NEVER_SIGNED_IN, LiveState, Member
@@ -50,8 +50,10 @@ def access_document(
     query: AccessQuery,
     now_ms: int,
     extra_privileges: Sequence[str] = (),
+    policy_findings: Sequence[Finding] = (),
 ) -> Json:
-    """The report of one portal (README: the access report's JSON)."""
+    """The report of one portal (README: the access report's JSON); `policy_findings`:
+    the manifests' policies judged on the live state (reconciler.kinds.policy)."""
     roles = holdings(live.roles, live.portal.platform, extra_privileges)
     admins = default_admins(live)
     members: list[Json] = []
@@ -75,6 +77,7 @@ def access_document(
             holder = {"username": username, "role": key[0], "disabledByLevel": disabled}
             by_privilege.setdefault(name, []).append(holder)
     findings += unheld_roles(roles.values(), holders)
+    findings += policy_findings
     return {
         "formatVersion": FORMAT_VERSION,
         "report": "access",
@@ -146,7 +149,8 @@ def _findings(findings: list[Finding], query: AccessQuery) -> list[Json]:
     shown = []
     for finding in sorted(findings, key=Finding.sort_key):
         privileges = [p for p in finding.privileges if query.wanted(p)]
-        if query.patterns and not privileges:
+        # A policy's violation is about who may do what, whatever the filter.
+        if query.patterns and not privileges and finding.kind != POLICY:
             continue
         shown.append(
             {

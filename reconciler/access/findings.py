@@ -12,8 +12,10 @@
   role (org_admin): who alone creates, changes and deletes roles (docs/rules.md §5). The
   last one is marked: the portal refuses to move it out of the role.
 - level-one-disabled: a level-1 member whose role holds privileges the level disables.
+- policy: a violation of one of the manifests' policies (kind: Policy), judged on the
+  live state alone: the after-values equal the before-values, nothing gained or lost.
 
-The first three are warnings, the rest information. A level-1 member's disabled
+The first three and policy are warnings, the rest information. A level-1 member's disabled
 administrative privileges are not usable: they count in level-one-disabled, not in the
 administrative findings.
 """
@@ -34,6 +36,7 @@ ADMIN_STALE = "admin-stale"
 ROLE_UNHELD = "role-unheld"
 DEFAULT_ADMIN = "default-admin"
 LEVEL_ONE_DISABLED = "level-one-disabled"
+POLICY = "policy"
 
 FINDING_KINDS: tuple[str, ...] = (
     ADMIN_CUSTOM_ROLE,
@@ -42,8 +45,9 @@ FINDING_KINDS: tuple[str, ...] = (
     ROLE_UNHELD,
     DEFAULT_ADMIN,
     LEVEL_ONE_DISABLED,
+    POLICY,
 )
-WARNINGS = frozenset({ADMIN_CUSTOM_ROLE, ADMIN_DISABLED, ADMIN_STALE})
+WARNINGS = frozenset({ADMIN_CUSTOM_ROLE, ADMIN_DISABLED, ADMIN_STALE, POLICY})
 SEVERITY_ORDER = ("warning", "info")
 DAY_MS = 86_400_000
 
@@ -138,3 +142,17 @@ def unheld_roles(roles: Iterable[Holding], holders: dict[str, int]) -> list[Find
 
 def _count(items: Sequence[str], noun: str) -> str:
     return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+
+
+def policy_finding(policy: str, enforcement: str, subject: str, message: str) -> Finding:
+    """A policy's violation on the live portal; `subject` is its address (Member/gina,
+    Role/Analyst, Portal/hq)."""
+    kind, _, name = subject.partition("/")
+    return Finding(
+        POLICY,
+        subject,
+        f"policy {policy} ({enforcement}): {message}",
+        name if kind == MEMBER.head else None,
+        name if kind == ROLE.head else None,
+        (),
+    )

@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "serve": "reconciler.cli.serve:command",
     "targets": "reconciler.cli.targets:command",
     "validate": "reconciler.cli.validate:command",
+    "what-if": "reconciler.cli.what_if:command",
 }
 
 
@@ -53,6 +54,7 @@ SUMMARIES: dict[str, str] = {
     "serve": "Run the reference service (every portal of a state file).",
     "targets": "List the portal folders below a fleet root.",
     "validate": "Check manifests offline: every problem at once.",
+    "what-if": "Who would gain or lose a privilege if roles or members changed.",
 }
 
 
@@ -143,7 +145,7 @@ def run(args: list[str] | None = None) -> int:
 
 # Commands that only read (the portal or the manifests): an interrupted one changed nothing.
 _READ_ONLY = {"plan", "drift", "doctor", "access", "validate", "render", "schema", "targets"}
-_READ_ONLY |= {"policy"}
+_READ_ONLY |= {"policy", "what-if"}
 
 
 def _interrupted(args: list[str]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import click
 
 from reconciler.access import FORMATS, AccessQuery, access_document, render_access
 from reconciler.access.document import FleetEntry, PortalNames, fleet_document
+from reconciler.access.findings import Finding, policy_finding
 from reconciler.access.spreadsheet import render_csv
 from reconciler.access.text import summary_line
 from reconciler.cli import fleet_report, help, options
@@ -139,7 +141,22 @@ def live_access(
     """The access report of a live state already read (by access, or by drift for
     --fail-on), at `now` (Unix seconds)."""
     extra = sorted(desired.portal.extraPrivileges)
-    return access_document(live, names, query, int(now * 1000), extra)
+    found = policy_findings(live, desired, now)
+    return access_document(live, names, query, int(now * 1000), extra, found)
+
+
+def policy_findings(live: LiveState, desired: DesiredState, now: float) -> list[Finding]:
+    """The manifests' policies judged on the live state alone, as findings of kind
+    `policy` (none without a policy: the CEL engine is then not loaded)."""
+    if not desired.kinds.get("Policy"):
+        return []
+    from reconciler.kinds.policy import live_verdicts
+
+    moment = datetime.fromtimestamp(now, UTC)
+    return [
+        policy_finding(v.policy, v.enforcement, v.subject, v.message)
+        for v in live_verdicts(desired, live, moment)
+    ]
 
 
 def failing(document: Json, fail_on: frozenset[str]) -> list[Json]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import click
 
 from reconciler.access import AccessQuery
 from reconciler.access.document import PortalNames
+from reconciler.access.findings import POLICY, policy_finding
 from reconciler.cli import fleet_report, help, options
 from reconciler.cli.access import failing, live_access
 from reconciler.cli.failure import markdown_failure
@@ -25,6 +27,7 @@ from reconciler.cli.output import (
 from reconciler.errors import UserError
 from reconciler.fleet import select
 from reconciler.notify import Notifier, drift_text
+from reconciler.plan.model import PolicyVerdict
 from reconciler.plan.render.lines import summary_line
 from reconciler.shown import safe
 from reconciler.state import DesiredState
@@ -36,7 +39,9 @@ class Checked:
     """A drift report and the access findings of the kinds --fail-on names."""
 
     planned: Planned
-    findings: list[dict[str, Any]]
+    findings: list[dict[str, Any]]  # of a kind --fail-on names
+    # The policies' violations on the live state, as findings of kind `policy`.
+    policies: list[dict[str, Any]]
 
 
 @click.command(
@@ -99,7 +104,7 @@ def command(
     else:
         report = render(plan, fmt, "drift")
         save_instead_of_printing(out, "report", report, summary_line(plan, "drift"))
-    _echo_findings(checked.findings)
+    _echo_findings(checked.findings, checked.policies)
     notifier.send(drift_text(plan))
     # Errors first, as plan does: a report with errors compared less than it should, and a
     # scheduled check must fail rather than pass as ordinary drift.
@@ -114,19 +119,51 @@ async def _read(desired: DesiredState, manifests: str, fail_on: frozenset[str]) 
     # and who may send the calls matters to an apply (drift may run read-only).
     async with connect(desired) as client:
         with reading(desired.portal.url):
-            options = PlanOptions(allow_deletes=True, check_caller=False, live_admin=True)
+            # Policies are judged on the live state alone, not against the plan.
+            options = PlanOptions(
+                allow_deletes=True, check_caller=False, live_admin=True, judge_policies=False
+            )
             planned = await plan_live(client, desired, options)
+        now = client.server_clock or time.time()
+        planned = _with_policies(planned, desired, now)
         if not fail_on:
-            return Checked(planned, [])
+            return Checked(planned, [], _policy_findings(planned.plan.policies))
         # The access review of the state just read: no second read of the portal.
         names = PortalNames(desired.portal.name, client.root, manifests)
-        now = client.server_clock or time.time()
         document = live_access(planned.live, desired, names, AccessQuery(), now)
-        return Checked(planned, failing(document, fail_on))
+        policies = [f for f in document["findings"] if f["kind"] == POLICY]
+        return Checked(planned, failing(document, fail_on), policies)
 
 
-def _echo_findings(findings: list[dict[str, Any]]) -> None:
-    """Each finding that fails the check, on stderr, beside a report of any format."""
+def _with_policies(planned: Planned, desired: DesiredState, now: float) -> Planned:
+    """The plan with the policies' violations on the live state (each `existing`, no
+    cause) as its `policies`; unchanged without a policy."""
+    if not desired.kinds.get("Policy"):
+        return planned
+    from reconciler.kinds.policy import live_verdicts
+
+    verdicts = live_verdicts(desired, planned.live, datetime.fromtimestamp(now, UTC))
+    return Planned(planned.live, replace(planned.plan, policies=tuple(verdicts)))
+
+
+def _policy_findings(verdicts: tuple[PolicyVerdict, ...] | None) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": POLICY,
+            "subject": v.subject,
+            "message": policy_finding(v.policy, v.enforcement, v.subject, v.message).message,
+        }
+        for v in verdicts or ()
+    ]
+
+
+def _echo_findings(findings: list[dict[str, Any]], policies: list[dict[str, Any]]) -> None:
+    """Each finding that fails the check, then each policy's violation that does not,
+    on stderr, beside a report of any format."""
     for finding in findings:
         line = f"Finding ({finding['kind']}, --fail-on): {finding['subject']}: {finding['message']}"
         click.echo(safe(line), err=True)
+    for finding in policies:
+        if finding not in findings:
+            line = f"Finding ({POLICY}): {finding['subject']}: {finding['message']}"
+            click.echo(safe(line), err=True)

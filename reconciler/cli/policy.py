@@ -13,9 +13,14 @@ import click
 from reconciler.cli import help
 from reconciler.manifest.loader import Document
 from reconciler.manifest.validation import check
+from reconciler.policy import builtin
 from reconciler.shown import safe
 
-_EXAMPLES = ["orgctl policy list portals/prod", "orgctl policy list portals/prod --format json"]
+_EXAMPLES = [
+    "orgctl policy list   # the built-in policies",
+    "orgctl policy list portals/prod",
+    "orgctl policy list portals/prod --format json",
+]
 
 
 @click.group("policy", epilog=help.epilog(_EXAMPLES, help.NONE))
@@ -27,22 +32,31 @@ def command() -> None:
     "list",
     epilog=help.epilog(_EXAMPLES, help.NONE),
 )
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", type=click.Path(path_type=Path), required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def list_policies(path: Path, fmt: str) -> None:
-    """List the policies of the portal in PATH, each with where it is declared and its CEL."""
-    checked = check(path)
-    if checked.problems:
-        for problem in checked.problems:
-            click.echo(safe(str(problem)), err=True)
-        count = len(checked.problems)
-        click.echo(f"{count} problem{'s' if count != 1 else ''} found: nothing listed", err=True)
-        sys.exit(1)
-    policies = [_shown(d) for d in checked.documents if d.kind == "Policy"]
+def list_policies(path: Path | None, fmt: str) -> None:
+    """List the built-in policies and, with PATH, the policies of the portal in PATH,
+    each with where it is declared and its CEL."""
+    policies = [builtin.shown(p) for p in builtin.BUILTINS]
+    own: list[dict[str, Any]] = []
+    if path is not None:
+        checked = check(path)
+        if checked.problems:
+            for problem in checked.problems:
+                click.echo(safe(str(problem)), err=True)
+            count = len(checked.problems)
+            click.echo(
+                f"{count} problem{'s' if count != 1 else ''} found: nothing listed", err=True
+            )
+            sys.exit(1)
+        own = [_shown(d) for d in checked.documents if d.kind == "Policy"]
     if fmt == "json":
-        click.echo(json.dumps({"policies": policies}, indent=2))
+        click.echo(json.dumps({"policies": policies + own}, indent=2))
         return
-    click.echo(_text(policies) if policies else f"{path.as_posix()} declares no policy")
+    text = _text(policies)
+    if path is not None:
+        text += "\n\n" + (_text(own) if own else f"{path.as_posix()} declares no policy")
+    click.echo(text)
 
 
 def _shown(document: Document) -> dict[str, Any]:
@@ -50,6 +64,7 @@ def _shown(document: Document) -> dict[str, Any]:
     file, line, _ = document.locate(())
     return {
         "name": document.name,
+        "builtIn": False,
         "declaredAt": f"{file}:{line}",
         "enforcement": spec.enforcement,
         "subject": spec.subject,
@@ -72,7 +87,8 @@ def _text(policies: list[dict[str, Any]]) -> str:
     blocks = []
     for policy in policies:
         lines = [f"{policy['name']} ({policy['enforcement']}, on each {policy['subject']})"]
-        lines.append(f"  declared at {policy['declaredAt']}")
+        where = policy["declaredAt"]
+        lines.append(f"  declared at {where}" if where else "  built in: judged on every plan")
         if policy["description"]:
             lines.append(f"  {policy['description']}")
         if policy["match"]:

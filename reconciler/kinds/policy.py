@@ -23,9 +23,11 @@ from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
+from reconciler.manifest.suggestions import did_you_mean
 from reconciler.plan.draft import Draft
 from reconciler.policy.rules import check
 from reconciler.policy.variables import (
+    FIELDS,
     access_subjects,
     change_variable,
     live_access,
@@ -33,6 +35,7 @@ from reconciler.policy.variables import (
     portal_variable,
 )
 from reconciler.policy.verdicts import (
+    FIELD_IN_MESSAGE,
     Rule,
     Status,
     Verdict,
@@ -89,7 +92,21 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             yield document.problem(
                 ("spec", field), f"column {problem.column} of the expression: {problem.message}"
             )
+    yield from _message_problems(document, spec)
     yield from _exception_problems(document, spec)
+
+
+def _message_problems(document: Document, spec: PolicySpec) -> Iterator[Problem]:
+    """Each `{field}` of the message names a field of the subject's variable."""
+    fields = FIELDS[spec.subject]
+    for found in FIELD_IN_MESSAGE.finditer(spec.message):
+        if found.group(1) not in fields:
+            hint = did_you_mean(found.group(1), fields)
+            yield document.problem(
+                ("spec", "message"),
+                f"{{{found.group(1)}}}: {spec.subject} has no such field{hint};"
+                f" its fields: {', '.join(fields)}",
+            )
 
 
 def _exception_problems(document: Document, spec: PolicySpec) -> Iterator[Problem]:
@@ -124,7 +141,7 @@ def _judge(draft: Draft) -> None:
     """Every policy on the live state and after the plan: a violation the plan introduces
     of a mandatory policy is an error (apply refuses); the others are warnings."""
     policies = declared(draft.desired)
-    if not policies:
+    if not policies or not draft.judge_policies:
         return
     draft.policies = judge_plan([rule_of(p) for p in policies], draft)
     for verdict in draft.policies:
@@ -156,11 +173,24 @@ def judge_plan(rules: list[Rule], draft: Draft) -> list[Verdict]:
     was = access_subjects(before, before)
     was["portal"] = [portal_variable(name, live, before)]
     will = access_subjects(before, after)
-    will["portal"] = [portal_variable(name, live, after)]
+    will["portal"] = [portal_variable(name, live, after, before)]
     will["change"] = [(c.address, change_variable(c)) for c in draft.changes]
     now = dt.datetime.fromtimestamp(draft.now_ms / 1000, dt.UTC)
     changed = {c.address for c in draft.changes}
     return judge(rules, was, will, now, causes(changed, before, after))
+
+
+def live_verdicts(desired: DesiredState, live: LiveState, now: dt.datetime) -> list[Verdict]:
+    """The manifests' policies judged on the live state alone (drift, access): the
+    after-values equal the before-values, nothing is gained or lost, and no change is
+    planned. Every violation is `existing`, with no cause."""
+    policies = declared(desired)
+    if not policies:
+        return []
+    access = live_access(live, desired.portal.extraPrivileges)
+    subjects = access_subjects(access, access)
+    subjects["portal"] = [portal_variable(desired.portal.name, live, access)]
+    return judge([rule_of(p) for p in policies], subjects, subjects, now, {})
 
 
 def _export(given: ExportInput) -> ExportPart:

@@ -19,14 +19,15 @@ from reconciler import catalog
 from reconciler.operations import OperationName
 from reconciler.plan.capabilities import ADMIN_ROLE, Applying, may_call, requirement
 from reconciler.plan.draft import Draft, PendingCall
-from reconciler.plan.model import Ref
+from reconciler.plan.model import PolicyStatus, Ref
 from reconciler.plan.roles import final_privileges, role_address
 from reconciler.state import Caller, LiveState
 
 
 def check_admins(draft: Draft) -> None:
-    """Errors for what the portal refuses or what would leave it unmanageable."""
-    _some_admin_left(draft)
+    """Errors for what the portal refuses or what would leave it unmanageable: the
+    shipped portal policies (reconciler.policy.builtin), judged on the calls kept."""
+    _builtin_policies(draft)
 
 
 def default_admins(live: LiveState) -> frozenset[str]:
@@ -44,20 +45,42 @@ def _role_calls(draft: Draft) -> dict[str, PendingCall]:
     }
 
 
-def _some_admin_left(draft: Draft) -> None:
+def _builtin_policies(draft: Draft) -> None:
     """The portal refuses to move its last default administrator out of org_admin
-    (ORG_1090): a plan that moves every one of them, with none moved in, is an error."""
+    (ORG_1090): the built-in policy default-administrator makes a plan that moves every
+    one of them, with none moved in, an error. Each member holds, after the plan, the
+    role its kept updateUserRole call gives it."""
+    from reconciler.policy.builtin import judged
+    from reconciler.policy.variables import portal_fields
+
     moves = _role_calls(draft)
-    admins = sorted(default_admins(draft.live))
-    demoted = [u for u in admins if u in moves and moves[u].params.get("role") != ADMIN_ROLE]
-    promoted = [u for u, call in moves.items() if call.params.get("role") == ADMIN_ROLE]
-    if admins and len(demoted) == len(admins) and not promoted:
-        draft.error(
-            "Portal",
-            "this plan leaves the portal without a default administrator: it moves every"
-            f" org_admin ({', '.join(demoted)}) to another role, and the portal refuses to"
-            " move the last one (ORG_1090); keep at least one",
-        )
+    live = draft.live
+    after = {
+        username: replace(member, role=_moved_to(moves[username])) if username in moves else member
+        for username, member in live.members.items()
+    }
+    name = draft.desired.portal.name
+    verdicts = judged(
+        portal_fields(name, live, live.members),
+        portal_fields(name, live, after, live.members),
+        f"Portal/{name}",
+        draft.now_ms,
+    )
+    for verdict in verdicts:
+        if verdict.status is PolicyStatus.INTRODUCED and verdict.enforcement == "mandatory":
+            # Said as it always was, at the Portal document.
+            draft.error("Portal", verdict.message)
+    if verdicts:
+        draft.policies = [*(draft.policies or ()), *verdicts]
+
+
+def _moved_to(call: PendingCall) -> str | None:
+    """The role an updateUserRole call gives: a built-in role by its name; a custom one
+    (a reference or an id) is never org_admin, so its name is not needed here."""
+    role = call.params.get("role")
+    if isinstance(role, str):
+        return role
+    return role.address.removeprefix("Role/") if isinstance(role, Ref) else None
 
 
 def _caller_after(draft: Draft, caller: Caller) -> tuple[Caller, PendingCall] | None:

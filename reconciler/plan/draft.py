@@ -35,6 +35,9 @@ class Draft:
     desired: DesiredState
     live: LiveState
     now_ms: int
+    # False: the policies are not judged against the plan (a drift report judges them on
+    # the live state alone, reconciler.kinds.policy.live_verdicts).
+    judge_policies: bool = True
     changes: list[Change] = field(default_factory=list)
     calls: dict[str, PendingCall] = field(default_factory=dict)
     errors: list[PlanProblem] = field(default_factory=list)

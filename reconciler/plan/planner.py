@@ -36,6 +36,7 @@ def build_plan(
     check_caller: bool = True,
     signed_in_applies: bool = False,
     live_admin: bool = False,
+    judge_policies: bool = True,
 ) -> Plan:
     """The ordered calls that converge `live` on `desired`, with every predicted error.
 
@@ -47,10 +48,12 @@ def build_plan(
     `signed_in_applies`: the signed-in member sends the calls now (`apply`), so it is
     the one checked, whatever `spec.applier` says. `live_admin`: mark each role change
     whose live role holds administrative privileges the manifests do not declare (a
-    drift report's riskiest finding).
+    drift report's riskiest finding). `judge_policies`: judge the policies on the live
+    state and after the plan (a drift report judges them on the live state alone, as
+    findings, instead).
     """
     moment = time.time() if now is None else now
-    draft = Draft(desired, live, int(moment * 1000))
+    draft = Draft(desired, live, int(moment * 1000), judge_policies=judge_policies)
     _check_platform(draft)
     if draft.errors:
         # Another kind of portal altogether: a plan of changes against it means nothing.

@@ -51,6 +51,9 @@ _SAMPLES: dict[str, dict[str, Any]] = {
         "version": "1",
         "members": 1,
         "administrators": 1,
+        "administratorsBefore": 1,
+        "administratorNames": ["u"],
+        "administratorNamesBefore": ["u"],
     },
     "change": {"address": "Role/r", "action": "update", "before": {}, "after": {}},
 }

@@ -42,7 +42,16 @@ FIELDS: Mapping[str, tuple[str, ...]] = {
         "holdersBefore",
         "administrative",
     ),
-    "portal": ("name", "deployment", "version", "members", "administrators"),
+    "portal": (
+        "name",
+        "deployment",
+        "version",
+        "members",
+        "administrators",
+        "administratorsBefore",
+        "administratorNames",
+        "administratorNamesBefore",
+    ),
     "change": ("address", "action", "before", "after"),
 }
 SUBJECTS = tuple(FIELDS)
@@ -169,19 +178,41 @@ def role_variables(before: Access, after: Access) -> Iterator[tuple[str, dict[st
         )
 
 
-def portal_variable(name: str, live: LiveState, access: Access) -> tuple[str, dict[str, Any]]:
+def administrator_names(members: Mapping[str, Member]) -> tuple[str, ...]:
+    """The default administrators: the members holding the built-in Administrator role."""
+    return _sorted(u for u, m in members.items() if m.role == ADMINISTRATOR)
+
+
+def portal_variable(
+    name: str, live: LiveState, access: Access, before: Access | None = None
+) -> tuple[str, dict[str, Any]]:
+    """`portal` after the plan (`access`) against the live portal (`before`; None: the
+    live state alone, where the after-values equal the before-values)."""
+    members_before = None if before is None else before.members
+    return f"Portal/{name}", portal_fields(name, live, access.members, members_before)
+
+
+def portal_fields(
+    name: str,
+    live: LiveState,
+    members: Mapping[str, Member],
+    before: Mapping[str, Member] | None = None,
+) -> dict[str, Any]:
+    """`portal` with `members` after the plan and `before` on the live portal (None: the
+    same)."""
     platform = live.portal.platform
-    administrators = sum(1 for m in access.members.values() if m.role == ADMINISTRATOR)
-    return (
-        f"Portal/{name}",
-        {
-            "name": name,
-            "deployment": str(platform.deployment),
-            "version": str(platform.release),
-            "members": len(access.members),
-            "administrators": administrators,
-        },
-    )
+    names = administrator_names(members)
+    names_before = names if before is None else administrator_names(before)
+    return {
+        "name": name,
+        "deployment": str(platform.deployment),
+        "version": str(platform.release),
+        "members": len(members),
+        "administrators": len(names),
+        "administratorsBefore": len(names_before),
+        "administratorNames": names,
+        "administratorNamesBefore": names_before,
+    }
 
 
 def change_variable(change: Any) -> dict[str, Any]:

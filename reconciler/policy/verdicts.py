@@ -11,6 +11,7 @@ makes a holder break a rule is reported at the member, naming the role's change)
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -121,6 +122,9 @@ def judge(
             was |= violations(of_subject, before.get(subject, ()), now)
             now_ |= violations(of_subject, after.get(subject, ()), now)
     verdicts = []
+    templated = any(FIELD_IN_MESSAGE.search(rule.message) for rule in rules)
+    seen_before = _by_address(before) if templated else {}
+    seen_after = _by_address(after) if templated else {}
     for name, address in sorted(was | now_):
         rule = by_name[name]
         status = (
@@ -131,8 +135,40 @@ def judge(
             else Status.CURED
         )
         cause = None if status is Status.EXISTING else cause_of.get(address)
-        verdicts.append(Verdict(name, rule.enforcement, address, rule.message, cause, status))
+        seen = seen_before if status is Status.CURED else seen_after
+        message = message_of(rule.message, seen.get((rule.subject, address), {}))
+        verdicts.append(Verdict(name, rule.enforcement, address, message, cause, status))
     return verdicts
+
+
+# `{field}` in a policy's message: that field of the subject's variable, as judged.
+FIELD_IN_MESSAGE = re.compile(r"\{([A-Za-z_]\w*)\}")
+
+
+def message_of(message: str, variable: Mapping[str, Any]) -> str:
+    """The message with each `{field}` of the subject written out: a list as its items
+    joined by ", ", null as "null"; a name the variable lacks is left as written."""
+
+    def shown(found: re.Match[str]) -> str:
+        field = found.group(1)
+        if field not in variable:
+            return found.group(0)
+        value = variable[field]
+        if isinstance(value, (list, tuple)):
+            return ", ".join(str(v) for v in value)
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return "null" if value is None else str(value)
+
+    return FIELD_IN_MESSAGE.sub(shown, message)
+
+
+def _by_address(subjects: Mapping[str, Subjects]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (kind, address): variable
+        for kind, listed in subjects.items()
+        for address, variable in listed
+    }
 
 
 def causes(changed: set[str], before: Access, after: Access) -> dict[str, str]:

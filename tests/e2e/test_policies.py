@@ -3,6 +3,7 @@ Analyst role `portal:user:shareToGroup`, which its live holders (dave, erin) lac
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -144,3 +145,171 @@ def test_a_role_policy_sees_the_holders_after_the_plan(demo: World) -> None:
     warned = [w for w in plan_json(planned)["warnings"] if "few-analysts" in w["message"]]
     assert [w["address"] for w in warned] == ["Role/Analyst"], warned
     assert "already violated" in warned[0]["message"]
+
+
+# --- drift and access: the policies on the live state alone ---------------------------------
+
+
+def test_drift_judges_policies_on_the_live_state_alone_not_against_its_plan(demo: World) -> None:
+    # Against the plan, giving the analysts group sharing would be introduced; on the
+    # live portal no analyst shares: drift reports the drift, and no policy violation.
+    folder = _hq_with(
+        demo, _policy("analysts-share-nothing", "mandatory", "member", NO_SHARING_ANALYSTS)
+    )
+    drift = demo.orgctl("drift", folder, "--format", "json", "--fail-on", "policy", portal="hq")
+    assert drift.returncode == 2, output_of(drift)
+    report = plan_json(drift)
+    assert not report["errors"], report["errors"]
+    assert not [w for w in report["warnings"] if "analysts-share-nothing" in w["message"]]
+    assert report["policies"] == []
+    assert "Finding (policy" not in drift.stderr
+
+
+def test_drift_reports_a_live_violation_as_a_finding_and_fails_only_when_asked(
+    demo: World,
+) -> None:
+    applied = demo.orgctl("apply", _hq_with(demo), "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    folder = _hq_with(demo, _policy("no-dave", "mandatory", "member", 'member.username != "dave"'))
+    drift = demo.orgctl("drift", folder, "--format", "json", portal="hq")
+    assert drift.returncode == 0, output_of(drift)
+    report = plan_json(drift)
+    assert not [w for w in report["warnings"] if "no-dave" in w["message"]], report["warnings"]
+    assert report["policies"] == [
+        {
+            "policy": "no-dave",
+            "enforcement": "mandatory",
+            "subject": "Member/dave",
+            "message": "no-dave is broken",
+            "cause": None,
+            "status": "existing",
+        }
+    ]
+    assert "Finding (policy): Member/dave: policy no-dave (mandatory)" in drift.stderr
+    gated = demo.orgctl("drift", folder, "--fail-on", "policy", portal="hq")
+    assert gated.returncode == 2, output_of(gated)
+    assert "Finding (policy, --fail-on): Member/dave: policy no-dave" in gated.stderr
+    other = demo.orgctl("drift", folder, "--fail-on", "role-unheld", portal="hq")
+    assert "Finding (policy): Member/dave" in other.stderr
+
+
+def test_access_reports_policy_violations_as_findings_of_kind_policy(demo: World) -> None:
+    rule = 'role.name != "Analyst" || size(role.holders) <= 1'
+    folder = _hq_with(
+        demo,
+        _policy("no-dave", "advisory", "member", 'member.username != "dave"'),
+        _policy("few-analysts", "mandatory", "role", rule),
+    )
+    report = demo.orgctl("access", folder, "--format", "json", portal="hq")
+    assert report.returncode == 0, output_of(report)
+    found = [f for f in json.loads(report.stdout)["findings"] if f["kind"] == "policy"]
+    assert [(f["subject"], f["member"], f["role"], f["severity"]) for f in found] == [
+        ("Member/dave", "dave", None, "warning"),
+        ("Role/Analyst", None, "Analyst", "warning"),
+    ]
+    assert found[0]["message"] == "policy no-dave (advisory): no-dave is broken"
+    # A privilege filter keeps them: a policy is about who may do what.
+    filtered = demo.orgctl("access", folder, "--privilege", "x:*", "--format", "json", portal="hq")
+    kinds = [f["kind"] for f in json.loads(filtered.stdout)["findings"]]
+    assert kinds == ["policy", "policy"], output_of(filtered)
+    gated = demo.orgctl("access", folder, "--fail-on", "policy", portal="hq")
+    assert gated.returncode == 2, output_of(gated)
+    assert "few-analysts" in gated.stdout
+
+
+# --- the built-in policies ------------------------------------------------------------------
+
+LEFT_WITHOUT_ADMIN = (
+    "this plan leaves the portal without a default administrator: it moves every"
+    " org_admin ({}) to another role, and the portal refuses to move the last"
+    " one (ORG_1090); keep at least one"
+)
+
+
+def _every_admin_demoted(world: World, *admins: str) -> Path:
+    folder = world.workdir / "demoted"
+    shutil.copytree(EXAMPLES / "hq", folder, dirs_exist_ok=True)
+    members = "".join(f"    {name}: {{role: org_user}}\n" for name in admins)
+    (folder / "demoted.yaml").write_text(
+        "apiVersion: orgctl/v1\nkind: Members\nmetadata:\n  name: demoted\nspec:\n"
+        f"  members:\n{members}"
+    )
+    return folder
+
+
+def test_the_default_administrator_check_is_a_built_in_mandatory_policy(demo: World) -> None:
+    folder = _every_admin_demoted(demo, "admin")
+    planned = demo.orgctl("plan", folder, "--format", "json", portal="hq")
+    assert planned.returncode == 1, output_of(planned)
+    plan = plan_json(planned)
+    # As before: one error at the Portal document, word for word.
+    assert [e["message"] for e in plan["errors"] if e["address"] == "Portal"] == [
+        LEFT_WITHOUT_ADMIN.format("admin")
+    ]
+    # Now also a policy's verdict, judged in CEL like a folder's own.
+    assert plan["policies"] == [
+        {
+            "policy": "default-administrator",
+            "enforcement": "mandatory",
+            "subject": "Portal/hq",
+            "message": LEFT_WITHOUT_ADMIN.format("admin"),
+            "cause": None,
+            "status": "introduced",
+        }
+    ]
+    api = demo.api("hq")
+    before = api.snapshot()
+    applied = demo.orgctl("apply", folder, "--auto-approve", portal="hq")
+    assert applied.returncode == 1, output_of(applied)
+    assert "ORG_1090" in applied.stdout + applied.stderr
+    assert api.snapshot() == before
+    # A plan that leaves a default administrator is judged by it too, and passes.
+    kept = demo.orgctl("plan", _hq_with(demo), "--format", "json", portal="hq")
+    assert kept.returncode == 0, output_of(kept)
+    assert "policies" not in plan_json(kept)
+
+
+# --- what-if ----------------------------------------------------------------------------------
+
+
+def test_what_if_lists_who_gains_and_loses_and_the_verdicts_that_change(demo: World) -> None:
+    folder = _hq_with(
+        demo, _policy("analysts-share-nothing", "mandatory", "member", NO_SHARING_ANALYSTS)
+    )
+    api = demo.api("hq")
+    before = api.snapshot()
+    removed = demo.orgctl(
+        "what-if", folder, "--remove-privilege", f"Analyst={SHARE}", "--format", "json", portal="hq"
+    )
+    assert removed.returncode == 0, output_of(removed)
+    report = json.loads(removed.stdout)
+    # The manifests give the analysts group sharing; taking it back loses it for them,
+    # and cures the policy the manifests alone would break.
+    assert [(m["username"], m["gained"], m["lost"]) for m in report["members"]] == [
+        ("dave", [], [SHARE]),
+        ("erin", [], [SHARE]),
+    ]
+    assert all("lastLogin" in m for m in report["members"])
+    assert {(v["policy"], v["subject"], v["status"]) for v in report["policies"]} == {
+        ("analysts-share-nothing", "Member/dave", "cured"),
+        ("analysts-share-nothing", "Member/erin", "cured"),
+    }
+    promoted = demo.orgctl(
+        "what-if", folder, "--set-role", "dave=org_admin", "--fail-on-new-access", portal="hq"
+    )
+    assert promoted.returncode == 2, output_of(promoted)
+    assert "dave (org_admin, last sign-in" in promoted.stdout
+    assert "gains " in promoted.stdout and "portal:admin:" in promoted.stdout
+    quiet = demo.orgctl("what-if", folder, "--fail-on-new-access", portal="hq")
+    assert quiet.returncode == 0, output_of(quiet)
+    assert "Nobody gains or loses an effective privilege." in quiet.stdout
+    markdown = demo.orgctl(
+        "what-if", folder, "--set-level", "dave=1", "--format", "markdown", portal="hq"
+    )
+    assert markdown.returncode == 0, output_of(markdown)
+    assert markdown.stdout.startswith("## What if: hq")
+    assert "loses `" in markdown.stdout
+    assert (
+        demo.orgctl("what-if", folder, "--set-role", "nobody=org_user", portal="hq").returncode == 1
+    )
+    assert api.snapshot() == before

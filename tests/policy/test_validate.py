@@ -68,3 +68,20 @@ def test_an_until_that_is_no_time_is_an_error(tmp_path: Path) -> None:
     assert result.returncode == 1, output
     assert "policies.yaml:11:" in output and "neither RFC 3339 nor a date" in output, output
     assert "Traceback" not in output
+
+
+def test_a_message_naming_a_field_the_subject_lacks_is_an_error(tmp_path: Path) -> None:
+    folder = _portal(tmp_path, "!(member.administrative && member.level == 1)")
+    policies = folder / "policies.yaml"
+    text = policies.read_text().replace(
+        "message: a level-1 member holds no administrative privilege",
+        "message: '{usernme} at level {level} holds an administrative privilege'",
+    )
+    policies.write_text(text)
+    result = orgctl("validate", folder, env={})
+    assert result.returncode == 1
+    lines = result.stdout.splitlines() + result.stderr.splitlines()
+    found = [line for line in lines if "{usernme}" in line]
+    assert len(found) == 1, lines
+    assert "did you mean 'username'" in found[0], found
+    assert "{level}" not in found[0]

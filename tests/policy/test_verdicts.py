@@ -52,3 +52,19 @@ def test_until_reads_rfc_3339_and_dates_as_their_start_in_utc() -> None:
     assert until_time("2026-01-02T03:04:05+02:00") == dt.datetime(
         2026, 1, 2, 1, 4, 5, tzinfo=dt.UTC
     )
+
+
+def test_a_message_writes_out_the_fields_it_names_as_judged() -> None:
+    rule = compiled(
+        "x", "mandatory", "member", None, "!member.administrative", "{username} ({roles}) {x", []
+    )
+    after = {
+        "member": [("Member/ann", {"username": "ann", "administrative": True, "roles": ("a", "b")})]
+    }
+    [verdict] = judge([rule], {}, after, NOW, {})
+    assert verdict.message == "ann (a, b) {x"
+    # A cured verdict is said as it was before the plan.
+    before = {"member": [("Member/bo", {"username": "bo", "administrative": True, "roles": ()})]}
+    after = {"member": [("Member/bo", {"username": "bo", "administrative": False, "roles": ()})]}
+    [cured] = judge([rule], before, after, NOW, {})
+    assert (cured.status, cured.message) == (Status.CURED, "bo () {x")

@@ -1,0 +1,216 @@
+"""`orgctl what-if PATH`: who would gain or lose an effective privilege, and which policy
+verdicts would change, if the state the manifests produce were changed as the options
+say. Reads the portal (its roles and members) and changes nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reconciler.cli import fleet_report, help
+from reconciler.cli.output import reading
+from reconciler.errors import UserError
+from reconciler.live.reader import read_people
+from reconciler.shown import safe
+from reconciler.state import DesiredState, LiveState, Member, Role
+from reconciler.workflow import connect, run, warn_in_ci
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Changes:
+    remove: tuple[tuple[str, str], ...]  # (role, privilege)
+    add: tuple[tuple[str, str], ...]
+    roles: tuple[tuple[str, str], ...]  # (username, role)
+    levels: tuple[tuple[str, int], ...]  # (username, level)
+
+
+def _pairs(values: tuple[str, ...], option: str) -> tuple[tuple[str, str], ...]:
+    found = []
+    for value in values:
+        left, sep, right = value.partition("=")
+        if not sep or not left or not right:
+            raise click.BadParameter(f"{value!r} is not NAME=VALUE", param_hint=option)
+        found.append((left, right))
+    return tuple(found)
+
+
+@click.command(
+    "what-if",
+    epilog=help.epilog(
+        [
+            "orgctl what-if portals/prod --remove-privilege Analyst=portal:user:shareToGroup",
+            "orgctl what-if portals/prod --set-role gina=org_admin --fail-on-new-access",
+            "orgctl what-if portals/prod --set-level erin=2 --format json",
+        ],
+        help.LIVE,
+    ),
+)
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--remove-privilege", "remove", multiple=True, metavar="ROLE=PRIV")
+@click.option("--add-privilege", "add", multiple=True, metavar="ROLE=PRIV")
+@click.option("--set-role", "set_role", multiple=True, metavar="USER=ROLE")
+@click.option("--set-level", "set_level", multiple=True, metavar="USER=N")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
+@click.option("--fail-on-new-access", is_flag=True, help="Exit 2 when anyone gains a privilege.")
+@click.pass_context
+def command(
+    ctx: click.Context,
+    path: Path,
+    remove: tuple[str, ...],
+    add: tuple[str, ...],
+    set_role: tuple[str, ...],
+    set_level: tuple[str, ...],
+    fmt: str,
+    fail_on_new_access: bool,
+) -> None:
+    """Compare the state the manifests in PATH produce with that state plus the changes
+    the options name: each member who gains or loses an effective privilege (with their
+    last sign-in) and the policy verdicts that change (exit 0; 2 with
+    --fail-on-new-access when anyone gains; 1 on errors). Changes nothing."""
+    warn_in_ci()
+    levels = []
+    for user, level in _pairs(set_level, "--set-level"):
+        if level not in ("1", "2"):
+            raise click.BadParameter(f"{user}={level}: a level is 1 or 2", param_hint="--set-level")
+        levels.append((user, int(level)))
+    changes = Changes(
+        _pairs(remove, "--remove-privilege"),
+        _pairs(add, "--add-privilege"),
+        _pairs(set_role, "--set-role"),
+        tuple(levels),
+    )
+    desired = fleet_report.load(path, False)
+    with reading(desired.portal.url):
+        live, now = run(_read(desired))
+    report = what_if(desired, live, changes, now)
+    click.echo(_rendered(report, fmt), nl=False)
+    gained = any(m["gained"] for m in report["members"])
+    ctx.exit(2 if fail_on_new_access and gained else 0)
+
+
+async def _read(desired: DesiredState) -> tuple[LiveState, float]:
+    import time
+
+    async with connect(desired) as client:
+        live = await read_people(client)
+        return live, client.server_clock or time.time()
+
+
+def what_if(desired: DesiredState, live: LiveState, changes: Changes, now: float) -> Json:
+    """The report: members whose effective privileges differ, and changed verdicts."""
+    from reconciler.kinds.policy import declared, rule_of
+    from reconciler.policy.builtin import BUILTINS
+    from reconciler.policy.variables import (
+        access_subjects,
+        planned_access,
+        portal_variable,
+        timestamp,
+    )
+    from reconciler.policy.verdicts import compiled, judge
+
+    extra = desired.portal.extraPrivileges
+    final = {
+        u: d.role for u, d in desired.members.items() if d.role is not None and u in live.members
+    }
+    base = planned_access(live, desired.roles, desired.members, final, extra)
+    roles = {
+        name: Role(name, privileges=frozenset(h.privileges))
+        for name, h in base.roles.items()
+        if h.type == "custom"
+    }
+    for role, _ in (*changes.remove, *changes.add):
+        if role not in roles:
+            raise UserError(f"no custom role {role!r} on the portal or in the manifests")
+    for name, role_ in desired.roles.items():
+        if not role_.present:
+            roles[name] = role_
+    for role, privilege in changes.remove:
+        roles[role] = replace(
+            roles[role], privileges=(roles[role].privileges or frozenset()) - {privilege}
+        )
+    for role, privilege in changes.add:
+        roles[role] = replace(
+            roles[role], privileges=(roles[role].privileges or frozenset()) | {privilege}
+        )
+    members = dict(base.members)
+    for user, role in changes.roles:
+        if user not in members:
+            raise UserError(f"the portal has no member {user!r}")
+        if role not in base.roles:
+            raise UserError(f"no role {role!r} on the portal or in the manifests")
+        members[user] = replace(members[user], role=role)
+    for user, level in changes.levels:
+        if user not in members:
+            raise UserError(f"the portal has no member {user!r}")
+        members[user] = replace(members[user], level=level)
+    based = replace(live, members=dict(base.members))
+    final_after = {u: m.role for u, m in members.items()}
+    declared_members = {u: Member(u, m.role, m.level) for u, m in members.items()}
+    after = planned_access(based, roles, declared_members, final_after, extra)
+    shown = []
+    for username in sorted(after.members):
+        member = after.members[username]
+        was = base.members.get(username)
+        now_ = set(after.effective(member))
+        before = set(base.effective(was)) if was is not None else set()
+        if now_ != before:
+            last = timestamp(member.lastLogin)
+            shown.append(
+                {
+                    "username": username,
+                    "role": member.role,
+                    "lastLogin": None if last is None else last.isoformat(),
+                    "gained": sorted(now_ - before),
+                    "lost": sorted(before - now_),
+                }
+            )
+    rules = [rule_of(p) for p in declared(desired)]
+    rules += [
+        compiled(p.name, p.enforcement, p.subject, p.match, p.rule, p.message, ()) for p in BUILTINS
+    ]
+    name = desired.portal.name
+    was_subjects = access_subjects(base, base)
+    was_subjects["portal"] = [portal_variable(name, live, base)]
+    will = access_subjects(base, after)
+    will["portal"] = [portal_variable(name, live, after, base)]
+    moment = dt.datetime.fromtimestamp(now, dt.UTC)
+    verdicts = [
+        v.to_json()
+        for v in judge(rules, was_subjects, will, moment, {})
+        if str(v.status) != "existing"
+    ]
+    return {"portal": name, "members": shown, "policies": verdicts}
+
+
+def _rendered(report: Json, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(report, indent=2) + "\n"
+    markdown = fmt == "markdown"
+    lines = [f"{'## ' if markdown else ''}What if: {report['portal']}", ""]
+    if not report["members"]:
+        lines.append("Nobody gains or loses an effective privilege.")
+    for m in report["members"]:
+        last = m["lastLogin"] or "never or unknown"
+        head = f"{m['username']} ({m['role']}, last sign-in {last})"
+        lines.append(f"- {head}" if markdown else head)
+        for word, key in (("gains", "gained"), ("loses", "lost")):
+            if m[key]:
+                listed = ", ".join(f"`{p}`" if markdown else p for p in m[key])
+                lines.append(f"  - {word} {listed}" if markdown else f"  {word} {listed}")
+    lines.append("")
+    if not report["policies"]:
+        lines.append("No policy verdict changes.")
+    for v in report["policies"]:
+        status = "violated" if v["status"] == "introduced" else "cured"
+        line = (
+            f"policy {v['policy']} ({v['enforcement']}) {status} at {v['subject']}: {v['message']}"
+        )
+        lines.append(f"- {line}" if markdown else line)
+    return "\n".join(safe(line) for line in lines) + "\n"
