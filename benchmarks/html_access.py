@@ -52,19 +52,20 @@ def document(members: int, roles: int, seed: int = 7) -> dict[str, Any]:
         role_privileges[f"Role {index:04}"] = sorted(chosen)
     holders = dict.fromkeys(role_privileges, 0)
     member_rows: list[dict[str, Any]] = []
-    by_privilege: dict[str, list[dict[str, Any]]] = {}
+    # privilege -> role -> [holders, holders with it disabled by their level]
+    by_privilege: dict[str, dict[str, list[int]]] = {}
     for index in range(members):
         username = f"user{index:06}"
         role = rng.choice(list(role_privileges))
         level = 1 if index % 5 == 0 else 2
         holders[role] += 1
-        held: list[dict[str, Any]] = []
+        off: list[str] = []
         for name in role_privileges[role]:
-            off = level == 1 and name not in LEVEL_ONE_PRIVILEGES
-            held.append({"name": name, "disabledByLevel": off})
-            by_privilege.setdefault(name, []).append(
-                {"username": username, "role": role, "disabledByLevel": off}
-            )
+            disabled = level == 1 and name not in LEVEL_ONE_PRIVILEGES
+            off += [name] if disabled else []
+            counts = by_privilege.setdefault(name, {}).setdefault(role, [0, 0])
+            counts[0] += 1
+            counts[1] += disabled
         member_rows.append(
             {
                 "username": username,
@@ -73,7 +74,7 @@ def document(members: int, roles: int, seed: int = 7) -> dict[str, Any]:
                 "level": level,
                 "disabled": index % 50 == 0,
                 "lastLogin": f"2026-{1 + index % 12:02}-{1 + index % 28:02}T08:00:00Z",
-                "privileges": held,
+                "disabledByLevel": sorted(off),
             }
         )
     findings = [
@@ -84,15 +85,13 @@ def document(members: int, roles: int, seed: int = 7) -> dict[str, Any]:
             "message": f"{m['username']} holds administrative privileges through {m['role']}",
             "member": m["username"],
             "role": m["role"],
-            "privileges": [
-                p["name"] for p in m["privileges"] if p["name"].startswith("portal:admin:")
-            ],
+            "privileges": [p for p in role_privileges[m["role"]] if p.startswith("portal:admin:")],
         }
         for m in member_rows
-        if any(p["name"].startswith("portal:admin:") for p in m["privileges"])
+        if any(p.startswith("portal:admin:") for p in role_privileges[m["role"]])
     ]
     return {
-        "formatVersion": 1,
+        "formatVersion": 2,
         "report": "access",
         "portal": {
             "name": "bench",
@@ -116,8 +115,17 @@ def document(members: int, roles: int, seed: int = 7) -> dict[str, Any]:
         ],
         "members": member_rows,
         "privileges": [
-            {"name": name, "administrative": name.startswith("portal:admin:"), "holders": rows}
-            for name, rows in sorted(by_privilege.items())
+            {
+                "name": name,
+                "administrative": name.startswith("portal:admin:"),
+                "holders": sum(n for n, _ in through.values()),
+                "disabledByLevel": sum(off for _, off in through.values()),
+                "roles": [
+                    {"name": role, "holders": n, "disabledByLevel": off}
+                    for role, (n, off) in sorted(through.items())
+                ],
+            }
+            for name, through in sorted(by_privilege.items())
         ],
     }
 

@@ -3,7 +3,8 @@ should look at first.
 
 One function builds the report's document (`document.access_document`, the JSON shape
 README documents); every format renders that document and nothing else, so the formats
-never disagree and a new one (HTML) needs only a renderer.
+never disagree and a new one (HTML) needs only a renderer. `write_access` writes a format
+to a stream as it is made; `render_access` returns it as one string.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from reconciler.lazy import exports
 if TYPE_CHECKING:
     from reconciler.access.document import AccessQuery, access_document, fleet_document
     from reconciler.access.findings import FINDING_KINDS
-    from reconciler.access.render import FORMATS, render_access
+    from reconciler.access.render import FORMATS, render_access, write_access
 
 # Imported on first use: policies read `access.holdings` at validate, which needs none of
 # the report's renderers (HTML, CSV, Markdown).
@@ -28,6 +29,7 @@ __getattr__ = exports(
         "FINDING_KINDS": "findings",
         "FORMATS": "render",
         "render_access": "render",
+        "write_access": "render",
     },
 )
 
@@ -38,4 +40,5 @@ __all__ = [
     "access_document",
     "fleet_document",
     "render_access",
+    "write_access",
 ]

@@ -19,7 +19,7 @@ from reconciler.access.holdings import Holding, holdings, is_administrative, mem
 from reconciler.plan.admins import default_admins
 from reconciler.state import NEVER_SIGNED_IN, LiveState, Member
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: privileges listed once per role (README: the JSON of version 2)
 Json = dict[str, Any]
 
 
@@ -57,10 +57,10 @@ def access_document(
     roles = holdings(live.roles, live.portal.platform, extra_privileges)
     admins = default_admins(live)
     members: list[Json] = []
-    by_privilege: dict[str, list[Json]] = {}
     holders: dict[str, int] = {}
     findings: list[Finding] = []
     groups: dict[tuple[str | None, int | None], _Group] = {}
+    shown_in: dict[tuple[str | None, int | None], int] = {}
     for username in sorted(live.members):
         member = live.members[username]
         role = roles.get(member.role) if member.role is not None else None
@@ -70,12 +70,10 @@ def access_document(
             holders[role.name] = holders.get(role.name, 0) + 1
         judged = Judged(member, role, group.administrative, group.disabled_by_level)
         findings += member_findings(judged, admins, now_ms, query.stale_days)
-        if query.patterns and not group.shown:
+        if query.patterns and not group.pairs:
             continue
-        members.append(_member(member, role, group.shown))
-        for name, disabled in group.pairs:
-            holder = {"username": username, "role": key[0], "disabledByLevel": disabled}
-            by_privilege.setdefault(name, []).append(holder)
+        members.append(_member(member, role, group.off))
+        shown_in[key] = shown_in.get(key, 0) + 1
     findings += unheld_roles(roles.values(), holders)
     findings += policy_findings
     return {
@@ -88,19 +86,50 @@ def access_document(
         "findings": _findings(findings, query),
         "roles": [_role(roles[name], holders.get(name, 0)) for name in sorted(roles)],
         "members": members,
-        "privileges": [
-            {"name": name, "administrative": is_administrative(name), "holders": by_privilege[name]}
-            for name in sorted(by_privilege)
-        ],
+        "privileges": _privileges(groups, shown_in),
     }
+
+
+def _privileges(
+    groups: dict[tuple[str | None, int | None], _Group],
+    shown_in: dict[tuple[str | None, int | None], int],
+) -> list[Json]:
+    """Each privilege a listed member holds: how many hold it and how many of them have it
+    disabled by their level, in all and through each role."""
+    through: dict[str, dict[str, list[int]]] = {}
+    for key, count in shown_in.items():
+        role = key[0]
+        if role is None:
+            continue
+        for name, disabled in groups[key].pairs:
+            counts = through.setdefault(name, {}).setdefault(role, [0, 0])
+            counts[0] += count
+            counts[1] += count if disabled else 0
+    listed = []
+    for name in sorted(through):
+        by_role = sorted(through[name].items())
+        listed.append(
+            {
+                "name": name,
+                "administrative": is_administrative(name),
+                "holders": sum(n for _, (n, _) in by_role),
+                "disabledByLevel": sum(off for _, (_, off) in by_role),
+                "roles": [
+                    {"name": role, "holders": n, "disabledByLevel": off}
+                    for role, (n, off) in by_role
+                ],
+            }
+        )
+    return listed
 
 
 @dataclass(frozen=True, slots=True)
 class _Group:
-    """What every member of one role and level holds, worked out once for them all; the
-    members' `privileges` lists are this one list (JSON writes it out for each)."""
+    """What every member of one role and level holds, worked out once for them all. A
+    member lists only `off`, the privileges its level disables (one list for the group):
+    the rest is its role's, listed once under `roles`."""
 
-    shown: list[Json]  # the privileges the query keeps, as the document lists them
+    off: list[str]  # the kept privileges the level disables, as the document lists them
     pairs: tuple[tuple[str, bool], ...]  # (privilege, disabled by level) of `shown`
     administrative: tuple[str, ...]  # usable administrative privileges, all of them
     disabled_by_level: tuple[str, ...]
@@ -110,7 +139,7 @@ class _Group:
         held = member_holds(member, role)
         kept = [h for h in held if query.wanted(h.name)]
         return cls(
-            shown=[{"name": h.name, "disabledByLevel": h.disabledByLevel} for h in kept],
+            off=[h.name for h in kept if h.disabledByLevel],
             pairs=tuple((h.name, h.disabledByLevel) for h in kept),
             administrative=tuple(
                 h.name for h in held if not h.disabledByLevel and is_administrative(h.name)
@@ -119,7 +148,7 @@ class _Group:
         )
 
 
-def _member(member: Member, role: Holding | None, shown: list[Json]) -> Json:
+def _member(member: Member, role: Holding | None, off: list[str]) -> Json:
     last = member.lastLogin
     return {
         "username": member.username,
@@ -128,7 +157,7 @@ def _member(member: Member, role: Holding | None, shown: list[Json]) -> Json:
         "level": member.level,
         "disabled": member.disabled,
         "lastLogin": iso_time(last) if last is not None and last != NEVER_SIGNED_IN else None,
-        "privileges": shown,
+        "disabledByLevel": off,
     }
 
 

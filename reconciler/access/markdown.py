@@ -5,16 +5,24 @@ backslash-escaped prose, as `shown` escapes them for every Markdown output."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import io
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import IO, Any
 
-from reconciler.access.text import few, privilege_count, through_roles
+from reconciler.access.text import MEMBER_HEADER, few, member_cells, through_roles
 from reconciler.shown import markdown_text, table_cell
 
 Json = dict[str, Any]
 
 
 def render_markdown(document: Json) -> str:
+    out = io.StringIO()
+    write_markdown(document, out)
+    return out.getvalue()
+
+
+def write_markdown(document: Json, out: IO[str]) -> None:
+    """The report written row by row: the members' table is never one string."""
     portal = document["portal"]
     lines = [
         f"## orgctl access: {markdown_text(portal['name'])}",
@@ -27,24 +35,32 @@ def render_markdown(document: Json) -> str:
         patterns = ", ".join(table_cell(p) for p in document["privilegeFilter"])
         lines += ["", f"Only privileges matching {patterns}."]
     lines += ["", *_findings(document["findings"])]
-    lines += ["", *_roles(document["roles"]), "", *_members(document["members"])]
-    lines += ["", *_privileges(document["privileges"])]
-    return "\n".join(lines) + "\n"
+    lines += ["", *_roles(document["roles"]), ""]
+    out.writelines(line + "\n" for line in lines)
+    rows = member_cells(document, table_cell, markdown_text)
+    out.writelines(line + "\n" for line in _table("Members", MEMBER_HEADER, rows))
+    out.write("\n")
+    out.writelines(line + "\n" for line in _privileges(document["privileges"]))
 
 
-def _table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    if not rows:
-        return [f"### {title}", "", "None."]
-    return [
-        f"### {title} ({len(rows)})",
-        "",
-        "| " + " | ".join(header) + " |",
-        "|" + "---|" * len(header),
-        *("| " + " | ".join(row) + " |" for row in rows),
-    ]
+def _table(
+    title: str, header: Sequence[str], rows: Callable[[], Iterable[Sequence[str]]]
+) -> Iterator[str]:
+    """`rows` makes the rows afresh: once to count them, once to write them."""
+    count = sum(1 for _ in rows())
+    if not count:
+        yield from (f"### {title}", "", "None.")
+        return
+    yield from (f"### {title} ({count})", "", "| " + " | ".join(header) + " |")
+    yield "|" + "---|" * len(header)
+    yield from ("| " + " | ".join(row) + " |" for row in rows())
 
 
-def _findings(findings: Sequence[Json]) -> list[str]:
+def _listed(rows: Sequence[Sequence[str]]) -> Callable[[], Sequence[Sequence[str]]]:
+    return lambda: rows
+
+
+def _findings(findings: Sequence[Json]) -> Iterator[str]:
     rows = [
         (
             f"**{f['severity']}**",
@@ -55,10 +71,11 @@ def _findings(findings: Sequence[Json]) -> list[str]:
         )
         for f in findings
     ]
-    return _table("Findings", ("severity", "kind", "subject", "message", "privileges"), rows)
+    header = ("severity", "kind", "subject", "message", "privileges")
+    return _table("Findings", header, _listed(rows))
 
 
-def _roles(roles: Sequence[Json]) -> list[str]:
+def _roles(roles: Sequence[Json]) -> Iterator[str]:
     rows = [
         (
             table_cell(r["name"]),
@@ -69,28 +86,13 @@ def _roles(roles: Sequence[Json]) -> list[str]:
         )
         for r in roles
     ]
-    return _table("Roles", ("role", "type", "holders", "privileges", "administrative"), rows)
+    header = ("role", "type", "holders", "privileges", "administrative")
+    return _table("Roles", header, _listed(rows))
 
 
-def _members(members: Sequence[Json]) -> list[str]:
+def _privileges(privileges: Sequence[Json]) -> Iterator[str]:
     rows = [
-        (
-            table_cell(m["username"]),
-            table_cell(m["role"]) if m["role"] else "-",
-            "-" if m["level"] is None else str(m["level"]),
-            {True: "disabled", False: "enabled", None: "-"}[m["disabled"]],
-            m["lastLogin"] or "-",
-            markdown_text(privilege_count(m["privileges"])),
-        )
-        for m in members
-    ]
-    header = ("member", "role", "level", "account", "last sign-in", "privileges")
-    return _table("Members", header, rows)
-
-
-def _privileges(privileges: Sequence[Json]) -> list[str]:
-    rows = [
-        (table_cell(p["name"]), str(len(p["holders"])), markdown_text(through_roles(p["holders"])))
+        (table_cell(p["name"]), str(p["holders"]), markdown_text(through_roles(p["roles"])))
         for p in privileges
     ]
-    return _table("Privileges", ("privilege", "holders", "through roles"), rows)
+    return _table("Privileges", ("privilege", "holders", "through roles"), _listed(rows))

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO, Any
 
 from reconciler.access.holdings import is_administrative
+from reconciler.access.view import held_by
 
 Json = dict[str, Any]
 
@@ -35,11 +36,16 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 def render_csv(documents: Sequence[Json]) -> str:
     """The rows of each portal's report, under one header."""
     out = io.StringIO()
+    write_csv(documents, out)
+    return out.getvalue()
+
+
+def write_csv(documents: Iterable[Json], out: IO[str]) -> None:
+    """`render_csv` written row by row, never held whole."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)
     for document in documents:
         writer.writerows(rows(document))
-    return out.getvalue()
 
 
 def rows(document: Json) -> Iterator[tuple[str, ...]]:
@@ -48,16 +54,17 @@ def rows(document: Json) -> Iterator[tuple[str, ...]]:
     some 200,000 rows but only a few hundred distinct privilege cells."""
     portal = cells(document["portal"]["name"])
     held: dict[tuple[str, bool], tuple[str, ...]] = {}
+    holds = held_by(document)
     for m in document["members"]:
         who = portal + cells(
             m["username"], m["role"], m["roleType"], m["level"], m["disabled"], m["lastLogin"]
         )
-        if not m["privileges"]:
+        privileges = holds(m)
+        if not privileges:
             yield (*who, "", "", "")
-        for p in m["privileges"]:
-            key = (p["name"], p["disabledByLevel"])
+        for key in privileges:
             if key not in held:
-                held[key] = cells(p["name"], is_administrative(p["name"]), p["disabledByLevel"])
+                held[key] = cells(key[0], is_administrative(key[0]), key[1])
             yield who + held[key]
 
 

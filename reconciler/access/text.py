@@ -4,22 +4,32 @@ and bidirectional characters as escapes (`shown.safe`)."""
 
 from __future__ import annotations
 
+import io
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import IO, Any
 
 from reconciler.access.holdings import is_administrative
+from reconciler.access.view import Held, held_by
 from reconciler.shown import safe
 
 Json = dict[str, Any]
 
 
 def render_text(document: Json) -> str:
-    lines = [*_head(document), "", *_findings(document["findings"])]
-    lines += ["", *_roles(document["roles"])]
-    lines += ["", *_members(document["members"])]
-    lines += ["", *_privileges(document["privileges"])]
-    return "\n".join(safe(line) for line in lines) + "\n"
+    out = io.StringIO()
+    write_text(document, out)
+    return out.getvalue()
+
+
+def write_text(document: Json, out: IO[str]) -> None:
+    """The report written line by line: the members' table is never one string."""
+    lines: Iterable[str] = [*_head(document), "", *_findings(document["findings"])]
+    lines = [*lines, "", *_roles(document["roles"]), ""]
+    out.writelines(safe(line) + "\n" for line in lines)
+    out.writelines(safe(line) + "\n" for line in _members(document))
+    out.write("\n")
+    out.writelines(safe(line) + "\n" for line in _privileges(document["privileges"]))
 
 
 def _head(document: Json) -> list[str]:
@@ -75,69 +85,98 @@ def few(privileges: Sequence[str], shown: Callable[[str], str] = str) -> str:
     return named + (f" and {len(privileges) - FEW} more" if len(privileges) > FEW else "")
 
 
-def table(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """Columns as wide as their widest cell (the last one left ragged)."""
-    if not rows:
-        return [f"{title}: none."]
-    rows = [[safe(cell) for cell in row] for row in rows]
-    widths = [max(len(r[i]) for r in (header, *rows)) for i in range(len(header) - 1)]
-    out = [f"{title}:"]
-    for row in (header, *rows):
-        cells = [f"{c:<{w}}" for c, w in zip(row, widths, strict=False)]
-        out.append(("  " + "  ".join([*cells, row[-1]])).rstrip())
-    return out
+def table(
+    title: str, header: Sequence[str], rows: Callable[[], Iterable[Sequence[str]]]
+) -> Iterator[str]:
+    """Columns as wide as their widest cell (the last one left ragged). `rows` makes the
+    rows afresh: once to measure the columns, once to lay them out, so a table of 100,000
+    rows is never held whole."""
+    widths = [len(h) for h in header[:-1]]
+    empty = True
+    for row in rows():
+        empty = False
+        for i, c in enumerate(row[:-1]):
+            widths[i] = max(widths[i], len(safe(c)))
+    if empty:
+        yield f"{title}: none."
+        return
+    yield f"{title}:"
+    for row in _chain([header], rows()):
+        cells = [f"{safe(c):<{w}}" for c, w in zip(row, widths, strict=False)]
+        yield ("  " + "  ".join([*cells, row[-1]])).rstrip()
 
 
-def _roles(roles: Sequence[Json]) -> list[str]:
-    rows = [
-        (
-            r["name"],
-            r["type"],
-            str(r["holders"]),
-            str(len(r["privileges"])),
-            "yes" if r["administrative"] else "no",
-        )
-        for r in roles
-    ]
+def _chain(
+    first: Iterable[Sequence[str]], rest: Iterable[Sequence[str]]
+) -> Iterator[Sequence[str]]:
+    yield from first
+    yield from rest
+
+
+def _roles(roles: Sequence[Json]) -> Iterator[str]:
+    def rows() -> Iterator[tuple[str, ...]]:
+        for r in roles:
+            yield (
+                r["name"],
+                r["type"],
+                str(r["holders"]),
+                str(len(r["privileges"])),
+                "yes" if r["administrative"] else "no",
+            )
+
     return table("Roles", ("role", "type", "holders", "privileges", "administrative"), rows)
 
 
-def _members(members: Sequence[Json]) -> list[str]:
-    rows = [
-        (
-            m["username"],
-            m["role"] or "-",
-            "-" if m["level"] is None else str(m["level"]),
-            {True: "disabled", False: "enabled", None: "-"}[m["disabled"]],
-            m["lastLogin"] or "-",
-            privilege_count(m["privileges"]),
-        )
-        for m in members
-    ]
-    header = ("member", "role", "level", "account", "last sign-in", "privileges")
-    return table("Members", header, rows)
+def member_cells(
+    document: Json, cell: Callable[[str], str] = str, note: Callable[[str], str] = str
+) -> Callable[[], Iterator[tuple[str, ...]]]:
+    """The members' rows (name and role through `cell`, the privilege count through
+    `note`), made afresh on each call."""
+    held = held_by(document)
+
+    def rows() -> Iterator[tuple[str, ...]]:
+        for m in document["members"]:
+            yield (
+                cell(m["username"]),
+                cell(m["role"]) if m["role"] else "-",
+                "-" if m["level"] is None else str(m["level"]),
+                {True: "disabled", False: "enabled", None: "-"}[m["disabled"]],
+                m["lastLogin"] or "-",
+                note(privilege_count(held(m))),
+            )
+
+    return rows
 
 
-def privilege_count(privileges: Sequence[Json]) -> str:
-    admin = sum(is_administrative(p["name"]) for p in privileges)
-    off = sum(p["disabledByLevel"] for p in privileges)
+MEMBER_HEADER = ("member", "role", "level", "account", "last sign-in", "privileges")
+
+
+def _members(document: Json) -> Iterator[str]:
+    return table("Members", MEMBER_HEADER, member_cells(document))
+
+
+def privilege_count(privileges: Held) -> str:
+    admin = sum(is_administrative(name) for name, _ in privileges)
+    off = sum(disabled for _, disabled in privileges)
     notes = [f"{admin} administrative"] if admin else []
     notes += [f"{off} disabled by level"] if off else []
     return f"{len(privileges)}" + (f" ({', '.join(notes)})" if notes else "")
 
 
-def _privileges(privileges: Sequence[Json]) -> list[str]:
-    rows = [(p["name"], str(len(p["holders"])), through_roles(p["holders"])) for p in privileges]
+def _privileges(privileges: Sequence[Json]) -> Iterator[str]:
+    def rows() -> Iterator[tuple[str, ...]]:
+        for p in privileges:
+            yield (p["name"], str(p["holders"]), through_roles(p["roles"]))
+
     return table("Privileges", ("privilege", "holders", "through roles"), rows)
 
 
-def through_roles(holders: Sequence[Json]) -> str:
+def through_roles(roles: Sequence[Mapping[str, Any]]) -> str:
     """Each role the holders hold it through, with how many (and how many of them have
     it disabled by their level)."""
-    counts = Counter(h["role"] for h in holders)
-    off = Counter(h["role"] for h in holders if h["disabledByLevel"])
     parts = []
-    for role, n in sorted(counts.items(), key=lambda item: str(item[0])):
-        note = f", {off[role]} disabled by level" if off[role] else ""
-        parts.append(f"{role} ({n}{note})")
+    for r in roles:
+        off = r["disabledByLevel"]
+        note = f", {off} disabled by level" if off else ""
+        parts.append(f"{r['name']} ({r['holders']}{note})")
     return ", ".join(parts)

@@ -7,10 +7,12 @@ report each portal on its own, up to --jobs at once, as plan and drift do.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +21,19 @@ import click
 from reconciler.access import FORMATS, AccessQuery, access_document, render_access
 from reconciler.access.document import FleetEntry, PortalNames, fleet_document
 from reconciler.access.findings import Finding, policy_finding
+from reconciler.access.render import write_access
 from reconciler.access.spreadsheet import render_csv
 from reconciler.access.text import summary_line
 from reconciler.cli import fleet_report, help, options
 from reconciler.cli.failure import failure_markdown, markdown_failure
 from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.fleet_run import each_portal
-from reconciler.cli.output import check_writable, reading, save_instead_of_printing
+from reconciler.cli.output import (
+    check_writable,
+    reading,
+    save_instead_of_printing,
+    stream_instead_of_printing,
+)
 from reconciler.fleet import Target, select
 from reconciler.html import render_access_fleet_html
 from reconciler.live.reader import read_people
@@ -113,11 +121,12 @@ def command(
             check_writable(out, "report")
         with reading(desired.portal.url):
             document = run(read_access(desired, manifests, query))
-    text = render_access(document, fmt)
     if out is None:
-        click.echo(text, nl=False)
+        write_access(document, fmt, sys.stdout)
+        sys.stdout.flush()
     else:
-        save_instead_of_printing(out, "report", text, summary_line(document))
+        report = partial(write_access, document, fmt)
+        stream_instead_of_printing(out, "report", report, summary_line(document))
     ctx.exit(gate(document, request.fail_on))
 
 

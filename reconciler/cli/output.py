@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import IO, TextIO
 
 import click
 from rich.console import Console
@@ -165,4 +165,13 @@ def save_instead_of_printing(path: Path, what: str, text: str, summary: str) -> 
     where the report is (as Terraform's `-out` says where it saved the plan): a page of a
     3,000-member portal printed again on a terminal or a CI log helps nobody."""
     write_output(path, what, text)
+    click.echo(safe(f"{summary} {what.capitalize()} written to {path}."))
+
+
+def stream_instead_of_printing(
+    path: Path, what: str, write: Callable[[IO[str]], None], summary: str
+) -> None:
+    """`save_instead_of_printing` for a report written as it is made, never one string."""
+    with open_output(path, what) as file:
+        write(file)
     click.echo(safe(f"{summary} {what.capitalize()} written to {path}."))

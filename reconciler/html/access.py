@@ -8,13 +8,14 @@ or mistyped field shows as empty, never as an error or as markup.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import io
+from collections.abc import Callable, Mapping
 from fnmatch import fnmatchcase
 from functools import lru_cache
-from typing import Any
+from typing import IO, Any
 
-from reconciler.html.page import Markup, join, page, text
-from reconciler.html.tables import Cell, Column, Ids, cell, number, table
+from reconciler.html.page import Markup, join, page, page_frame, text
+from reconciler.html.tables import Cell, Column, Ids, cell, number, table, write_table
 from reconciler.plan.elements import ADMIN_PREFIX
 
 TITLE = "orgctl access"
@@ -24,33 +25,59 @@ FEW = 5
 
 def render_access_html(document: Mapping[str, Any]) -> str:
     """One portal's access report as a self-contained page."""
+    out = io.StringIO()
+    write_access_html(document, out)
+    return out.getvalue()
+
+
+def write_access_html(document: Mapping[str, Any], out: IO[str]) -> None:
+    """`render_access_html` written to `out` as it is made: the members' table, one row
+    per member, is never one string."""
     portal = _mapping(document.get("portal"))
     title = f"{TITLE}: {_name(portal)}"
-    body = Markup(f"<h1>{text(title)}</h1>\n{access_body(document, Ids(), 2)}")
-    return page(title, body)
+    opening, closing = page_frame(title)
+    out.write(f"{opening}<h1>{text(title)}</h1>\n")
+    write_access_body(document, Ids(), 2, out)
+    out.write(closing)
 
 
 def access_body(document: Mapping[str, Any], ids: Ids, level: int) -> Markup:
     """Everything under the page's heading, headings at `level`."""
+    out = io.StringIO()
+    write_access_body(document, ids, level, out)
+    return Markup(out.getvalue())
+
+
+def write_access_body(document: Mapping[str, Any], ids: Ids, level: int, out: IO[str]) -> None:
     findings = _mappings(document.get("findings"))
     roles = _mappings(document.get("roles"))
     members = _mappings(document.get("members"))
     privileges = _mappings(document.get("privileges"))
-    parts = [
+    head = [
         _facts(document),
         f'<p class="summary">{text(_summary(findings, roles, members))}</p>',
         _heading(level, f"Findings ({len(findings):,})"),
-        _findings(findings, ids),
+        "",
+    ]
+    out.write("\n".join(head))
+    _write_findings(findings, ids, out)
+    before = [
+        "",
         _heading(level, f"Roles × privileges ({len(roles):,} roles)"),
         _matrix(roles, _strings(document.get("privilegeFilter")), ids),
         _heading(level, f"Members ({len(members):,})"),
         '<p class="muted">Struck through: held through the role but disabled at the'
         " member's level.</p>",
-        _members(members, ids),
+        "",
+    ]
+    out.write("\n".join(before))
+    _write_members(members, _held_by(document), ids, out)
+    after = [
+        "",
         _heading(level, f"Privileges ({len(privileges):,})"),
         _privileges(privileges, ids),
     ]
-    return join([Markup(p) for p in parts], "\n")
+    out.write("\n".join(after))
 
 
 def _heading(level: int, title: str) -> str:
@@ -80,7 +107,7 @@ def _summary(findings: list[Mapping[str, Any]], roles: list[Any], members: list[
     )
 
 
-def _findings(findings: list[Mapping[str, Any]], ids: Ids) -> Markup:
+def _write_findings(findings: list[Mapping[str, Any]], ids: Ids, out: IO[str]) -> None:
     # The message first: it names who and what, so on a phone it is what shows before
     # scrolling sideways.
     columns = (
@@ -90,20 +117,20 @@ def _findings(findings: list[Mapping[str, Any]], ids: Ids) -> Markup:
         Column("Subject"),
         Column("Privileges"),
     )
-    rows = []
-    for finding in findings:
-        severity = _string(finding.get("severity"))
-        named = _strings(finding.get("privileges"))
-        rows.append(
-            [
-                cell(_string(finding.get("message"))),
-                cell(severity, css="warning" if severity == "warning" else ""),
-                cell(_string(finding.get("kind"))),
-                cell(_string(finding.get("subject"))),
-                Cell(few([text(n) for n in named]), str(len(named)), "list"),
-            ]
-        )
-    return table(ids.next(), "findings", columns, rows, empty="No findings.")
+    rows = (_finding_row(finding) for finding in findings)
+    write_table(out, len(findings), ids.next(), "findings", columns, rows, empty="No findings.")
+
+
+def _finding_row(finding: Mapping[str, Any]) -> list[Cell]:
+    severity = _string(finding.get("severity"))
+    named = _strings(finding.get("privileges"))
+    return [
+        cell(_string(finding.get("message"))),
+        cell(severity, css="warning" if severity == "warning" else ""),
+        cell(_string(finding.get("kind"))),
+        cell(_string(finding.get("subject"))),
+        Cell(few([text(n) for n in named]), str(len(named)), "list"),
+    ]
 
 
 def few(names: list[Markup]) -> Markup:
@@ -157,7 +184,29 @@ def _admin_css(privilege: str) -> str:
     return "admin" if privilege.startswith(ADMIN_PREFIX) else ""
 
 
-def _members(members: list[Mapping[str, Any]], ids: Ids) -> Markup:
+def _held_by(document: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], list[tuple[str, bool]]]:
+    """What a member holds: its role's privileges (those the report's filter keeps), each
+    marked when named in the member's `disabledByLevel`; listed once per role."""
+    patterns = _strings(document.get("privilegeFilter"))
+    by_role: dict[str, list[str]] = {}
+    for role in _mappings(document.get("roles")):
+        names = _strings(role.get("privileges"))
+        kept = [p for p in names if not patterns or any(fnmatchcase(p, q) for q in patterns)]
+        by_role[_string(role.get("name"))] = sorted(kept)
+
+    def held(member: Mapping[str, Any]) -> list[tuple[str, bool]]:
+        off = set(_strings(member.get("disabledByLevel")))
+        return [(p, p in off) for p in by_role.get(_string(member.get("role")), [])]
+
+    return held
+
+
+def _write_members(
+    members: list[Mapping[str, Any]],
+    held: Callable[[Mapping[str, Any]], list[tuple[str, bool]]],
+    ids: Ids,
+    out: IO[str],
+) -> None:
     columns = (
         Column("Username"),
         Column("Role"),
@@ -168,13 +217,11 @@ def _members(members: list[Mapping[str, Any]], ids: Ids) -> Markup:
         Column("Administrative", numeric=True),
         Column("Privileges"),
     )
-    rows = [_member_row(member) for member in members]
-    return table(ids.next(), "members", columns, rows, empty="No members.")
+    rows = (_member_row(member, held(member)) for member in members)
+    write_table(out, len(members), ids.next(), "members", columns, rows, empty="No members.")
 
 
-def _member_row(member: Mapping[str, Any]) -> list[Cell]:
-    held = _mappings(member.get("privileges"))
-    names = [(_string(p.get("name")), p.get("disabledByLevel") is True) for p in held]
+def _member_row(member: Mapping[str, Any], names: list[tuple[str, bool]]) -> list[Cell]:
     admin = sum(1 for name, off in names if name.startswith(ADMIN_PREFIX) and not off)
     shown = few([_privilege(name, off) for name, off in names])
     level = _integer(member.get("level"))
@@ -207,14 +254,14 @@ def _privileges(privileges: list[Mapping[str, Any]], ids: Ids) -> Markup:
     )
     rows = []
     for privilege in privileges:
-        holders = _mappings(privilege.get("holders"))
-        off = sum(1 for h in holders if h.get("disabledByLevel") is True)
-        through = sorted({_string(h.get("role")) for h in holders} - {""})
+        holders = _integer(privilege.get("holders")) or 0
+        off = _integer(privilege.get("disabledByLevel")) or 0
+        through = sorted({_string(r.get("name")) for r in _mappings(privilege.get("roles"))} - {""})
         rows.append(
             [
                 cell(_string(privilege.get("name"))),
                 _flag(privilege.get("administrative"), "admin"),
-                number(len(holders) - off),
+                number(holders - off),
                 number(off),
                 cell(", ".join(through)),
             ]

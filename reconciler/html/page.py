@@ -208,6 +208,12 @@ POLICY = (
 def page(title: str, body: Markup) -> str:
     """The whole document: `title` is data (escaped here), `body` markup built from
     escaped data."""
+    opening, closing = page_frame(title)
+    return f"{opening}{body}{closing}"
+
+
+def page_frame(title: str) -> tuple[str, str]:
+    """What goes before a page's body and after it, for a writer that streams the body."""
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -215,6 +221,6 @@ def page(title: str, body: Markup) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="referrer" content="no-referrer">\n'
         '<meta name="generator" content="orgctl">\n'
-        f"<title>{text(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-        f"{body}\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+        f"<title>{text(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        f"\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
     )

@@ -9,8 +9,9 @@ orders it where its text would not.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import IO
 
 from reconciler.html.page import SHOWN, Markup, text
 
@@ -67,27 +68,55 @@ def table(
 ) -> Markup:
     """The filter box, the row count and the table; `empty` in their place without rows.
     `ident` is made here (`Ids`), never from data."""
-    body = [
-        ("<tr>" if index < SHOWN else "<tr hidden>") + "".join(c.html() for c in row) + "</tr>"
-        for index, row in enumerate(rows)
-    ]
+    body = list(_rows(rows))
     if not body:
         return Markup(f'<p class="muted">{text(empty)}</p>')
-    count = f"{len(body):,} row" + ("" if len(body) == 1 else "s")
+    opening, closing = _frame(ident, label, columns, len(body))
+    return Markup(opening + "\n".join(body) + closing)
+
+
+def write_table(
+    out: IO[str],
+    count: int,
+    ident: str,
+    label: str,
+    columns: Sequence[Column],
+    rows: Iterable[Sequence[Cell]],
+    empty: str = "None.",
+) -> None:
+    """`table` written row by row to `out`, for tables too long to hold as one string;
+    `count` is how many rows `rows` gives."""
+    if not count:
+        out.write(f'<p class="muted">{text(empty)}</p>')
+        return
+    opening, closing = _frame(ident, label, columns, count)
+    out.write(opening)
+    for index, row in enumerate(_rows(rows)):
+        out.write(f"\n{row}" if index else row)
+    out.write(closing)
+
+
+def _rows(rows: Iterable[Sequence[Cell]]) -> Iterator[str]:
+    for index, row in enumerate(rows):
+        opening = "<tr>" if index < SHOWN else "<tr hidden>"
+        yield opening + "".join(c.html() for c in row) + "</tr>"
+
+
+def _frame(ident: str, label: str, columns: Sequence[Column], count: int) -> tuple[str, str]:
+    shown = f"{count:,} row" + ("" if count == 1 else "s")
     more = ""
-    if len(body) > SHOWN:
-        count += f" (first {SHOWN:,} shown)"
-        more = f'<button type="button" id="{ident}-more">Show all {len(body):,}</button>'
-    return Markup(
+    if count > SHOWN:
+        shown += f" (first {SHOWN:,} shown)"
+        more = f'<button type="button" id="{ident}-more">Show all {count:,}</button>'
+    opening = (
         '<div class="filter">'
         f'<input type="search" id="{ident}-filter" aria-label="Filter {text(label)}"'
         f' placeholder="Filter {text(label)}" autocomplete="off" spellcheck="false">'
-        f'<span id="{ident}-count" class="muted" aria-live="polite">{count}</span>{more}</div>\n'
+        f'<span id="{ident}-count" class="muted" aria-live="polite">{shown}</span>{more}</div>\n'
         f'<div class="scroll"><table class="data" id="{ident}">'
         f"<thead><tr>{''.join(_head(c) for c in columns)}</tr></thead>\n<tbody>\n"
-        + "\n".join(body)
-        + "\n</tbody></table></div>"
     )
+    return opening, "\n</tbody></table></div>"
 
 
 def _head(column: Column) -> str:

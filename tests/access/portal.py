@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from reconciler.access.document import AccessQuery, PortalNames, access_document
 from reconciler.state import NEVER_SIGNED_IN, LiveState, Member, PortalInfo, Role
@@ -47,5 +48,5 @@ def portal(*members: Member, roles: dict[str, Role] | None = None) -> LiveState:
     )
 
 
-def report(live: LiveState, stale_days: int = 90, *patterns: str) -> dict[str, object]:
+def report(live: LiveState, stale_days: int = 90, *patterns: str) -> dict[str, Any]:
     return access_document(live, NAMES, AccessQuery(stale_days, patterns), NOW_MS)

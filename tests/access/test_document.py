@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from reconciler.access.findings import FINDING_KINDS
+from reconciler.access.view import held_by
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES
 from reconciler.state import Role
 
@@ -46,7 +48,7 @@ def test_the_document_has_the_documented_keys_in_order() -> None:
         "level",
         "disabled",
         "lastLogin",
-        "privileges",
+        "disabledByLevel",
     ]
 
 
@@ -54,7 +56,8 @@ def test_built_in_roles_hold_what_the_catalog_gives_them() -> None:
     document = report(
         portal(member("a", "org_admin"), member("p", "org_publisher"), member("u", "org_user"))
     )
-    held = {m["username"]: {p["name"] for p in m["privileges"]} for m in document["members"]}
+    by_role = {r["name"]: set(r["privileges"]) for r in document["roles"]}
+    held = {m["username"]: by_role[m["role"]] for m in document["members"]}
     assert "portal:admin:deleteUsers" in held["a"]
     assert not any(p.startswith("portal:admin:") for p in held["p"] | held["u"])
     assert "portal:publisher:publishFeatures" in held["p"] - held["u"]
@@ -67,22 +70,55 @@ def test_built_in_roles_hold_what_the_catalog_gives_them() -> None:
 def test_a_level_one_member_holds_its_role_s_extra_privileges_disabled() -> None:
     document = report(portal(member("lena", "Ops", 1), member("olga", "Ops", 2)))
     members = {m["username"]: m for m in document["members"]}
-    assert members["lena"]["privileges"] == [
-        {"name": "portal:admin:deleteUsers", "disabledByLevel": True},
-        {"name": "portal:admin:viewUsers", "disabledByLevel": True},
-        {"name": "portal:user:joinGroup", "disabledByLevel": False},
+    # The role lists its privileges once; a member names only those its level disables.
+    ops = next(r for r in document["roles"] if r["name"] == "Ops")
+    assert ops["privileges"] == [
+        "portal:admin:deleteUsers",
+        "portal:admin:viewUsers",
+        "portal:user:joinGroup",
     ]
-    assert not any(p["disabledByLevel"] for p in members["olga"]["privileges"])
+    assert members["lena"]["disabledByLevel"] == [
+        "portal:admin:deleteUsers",
+        "portal:admin:viewUsers",
+    ]
+    assert members["olga"]["disabledByLevel"] == []
     assert "portal:user:joinGroup" in LEVEL_ONE_PRIVILEGES
     view = next(p for p in document["privileges"] if p["name"] == "portal:admin:viewUsers")
     assert view == {
         "name": "portal:admin:viewUsers",
         "administrative": True,
-        "holders": [
-            {"username": "lena", "role": "Ops", "disabledByLevel": True},
-            {"username": "olga", "role": "Ops", "disabledByLevel": False},
-        ],
+        "holders": 2,
+        "disabledByLevel": 1,
+        "roles": [{"name": "Ops", "holders": 2, "disabledByLevel": 1}],
     }
+
+
+def test_a_member_lists_no_privileges_of_its_own() -> None:
+    """Version 2: a member references its role, whose privileges the document lists
+    once, so the document grows with the members, not with members times privileges."""
+    document = report(portal(member("admin", "org_admin"), member("lena", "Ops", 1)))
+    assert document["formatVersion"] == 2
+    for entry in document["members"]:
+        assert list(entry) == [
+            "username",
+            "role",
+            "roleType",
+            "level",
+            "disabled",
+            "lastLogin",
+            "disabledByLevel",
+        ]
+    for entry in document["privileges"]:
+        assert list(entry) == ["name", "administrative", "holders", "disabledByLevel", "roles"]
+        assert entry["holders"] == sum(r["holders"] for r in entry["roles"])
+
+
+def test_a_privilege_is_written_once_per_role_whatever_the_members() -> None:
+    few = report(portal(*(member(f"u{n}", "Ops") for n in range(2))))
+    many = report(portal(*(member(f"u{n}", "Ops") for n in range(200))))
+    written = [json.dumps(d).count('"portal:user:joinGroup"') for d in (few, many)]
+    assert written[0] == written[1]
+    assert json.dumps(many["members"]).count("portal:") == 0
 
 
 DEFAULT_ADMINS = ("admin", "dora", "nina", "rita", "sam", "ursula")
@@ -158,8 +194,9 @@ def test_the_privilege_filter_keeps_matching_privileges_and_their_holders() -> N
     document = report(live, 90, "portal:admin:delete*")
     assert document["privilegeFilter"] == ["portal:admin:delete*"]
     assert [m["username"] for m in document["members"]] == ["admin", "olga"]
+    held = held_by(document)
     for entry in document["members"]:
-        assert {p["name"] for p in entry["privileges"]} <= {
+        assert {name for name, _ in held(entry)} <= {
             "portal:admin:deleteUsers",
             "portal:admin:deleteGroups",
             "portal:admin:deleteItems",
@@ -193,9 +230,10 @@ def test_a_member_whose_role_is_not_listed_holds_nothing_known() -> None:
             "level": 2,
             "disabled": False,
             "lastLogin": "2026-10-31T00:00:00Z",
-            "privileges": [],
+            "disabledByLevel": [],
         }
     ]
+    assert held_by(document)(document["members"][0]) == ()
 
 
 def test_the_default_administrators_are_the_built_in_role_s_members_and_the_last_is_marked() -> (

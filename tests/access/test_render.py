@@ -6,9 +6,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
-from reconciler.access import render_access
+import pytest
+
+from reconciler.access import FORMATS, render_access
+from reconciler.access.render import write_access
 from reconciler.access.spreadsheet import HEADER, guard
+from reconciler.html.page import SHOWN
+from reconciler.html.tables import Column, cell, number, table, write_table
 from reconciler.state import Role
 
 from .portal import member, portal, report
@@ -16,7 +22,7 @@ from .portal import member, portal, report
 HOSTILE = "<script>alert(1)</script> | =cmd|' /C calc'!A0"
 
 
-def hostile_report() -> dict[str, object]:
+def hostile_report() -> dict[str, Any]:
     roles = {HOSTILE: Role(HOSTILE, "", frozenset({"portal:user:joinGroup"}), id="r9")}
     return report(portal(member("mal", HOSTILE), member("-bob", "org_user"), roles=roles))
 
@@ -81,3 +87,38 @@ def test_text_shows_control_characters_as_escapes_and_findings_first() -> None:
     assert text.index("Findings") < text.index("Roles:") < text.index("Members:")
     assert text.index("Members:") < text.index("Privileges:")
     assert "admin-custom-role" in text.split("Roles:")[0]
+
+
+class Chunks(io.StringIO):
+    """A stream that keeps the size of every write it is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sizes: list[int] = []
+
+    def write(self, s: str, /) -> int:
+        self.sizes.append(len(s))
+        return super().write(s)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_each_format_is_written_as_it_is_made_never_as_one_string(fmt: str) -> None:
+    levels = (1, 2, 2)
+    members = [member(f"u{n:04d}", ("Ops", "org_user")[n % 2], levels[n % 3]) for n in range(600)]
+    document = report(portal(*members))
+    out = Chunks()
+    write_access(document, fmt, out)
+    whole = out.getvalue()
+    assert whole == render_access(document, fmt)
+    # Every member's row is a write of its own: no write holds more than a few rows.
+    assert len(out.sizes) > len(members)
+    assert max(out.sizes) < len(whole) / 20
+
+
+def test_a_streamed_html_table_is_the_table_made_whole() -> None:
+    columns = (Column("Name"), Column("Count", numeric=True))
+    rows = [[cell(f"<b>{n}</b>"), number(n)] for n in range(SHOWN + 3)]
+    for made in (rows, []):
+        out = Chunks()
+        write_table(out, len(made), "t1", "rows", columns, iter(made), empty="Nothing.")
+        assert out.getvalue() == table("t1", "rows", columns, made, empty="Nothing.")

@@ -28,7 +28,9 @@ def _member(
         "level": level,
         "disabled": more.get("disabled", False),
         "lastLogin": more.get("lastLogin", "2026-10-30T08:00:00Z"),
-        "privileges": [{"name": n, "disabledByLevel": off} for n, off in privileges],
+        # Version 2 lists a member's role's privileges under the role, and here only
+        # those its level disables.
+        "disabledByLevel": sorted(n for n, off in privileges if off),
     }
 
 
@@ -37,7 +39,7 @@ def access_document(name: str = "hq") -> dict[str, Any]:
     erin (level 1) holds it disabled, dave is disabled, carol has not signed in."""
     admin_role = [(VIEW_USERS, False), (JOIN, False), (CREATE, False)]
     return {
-        "formatVersion": 1,
+        "formatVersion": 2,
         "report": "access",
         "portal": {"name": name, "url": f"https://{name}.example.com/portal", "manifests": name},
         "generatedAt": "2026-11-25T12:00:00Z",
@@ -100,18 +102,16 @@ def access_document(name: str = "hq") -> dict[str, Any]:
             {
                 "name": VIEW_USERS,
                 "administrative": True,
-                "holders": [
-                    {"username": "alice", "role": HOSTILE, "disabledByLevel": False},
-                    {"username": "erin", "role": HOSTILE, "disabledByLevel": True},
-                ],
+                "holders": 2,
+                "disabledByLevel": 1,
+                "roles": [{"name": HOSTILE, "holders": 2, "disabledByLevel": 1}],
             },
             {
                 "name": JOIN,
                 "administrative": False,
-                "holders": [
-                    {"username": u, "role": "org_user", "disabledByLevel": False}
-                    for u in ("bob", "carol", "dave")
-                ],
+                "holders": 3,
+                "disabledByLevel": 0,
+                "roles": [{"name": "org_user", "holders": 3, "disabledByLevel": 0}],
             },
         ],
     }

@@ -155,9 +155,9 @@ def test_characters_that_reorder_or_break_lines_show_as_escapes() -> None:
         {},
         {"portal": "x", "findings": "none", "roles": [1, None], "members": {"a": 1}},
         {
-            "members": [{"username": 5, "level": "2", "privileges": [{"name": None}, "p"]}],
+            "members": [{"username": 5, "role": ["x"], "level": "2", "disabledByLevel": "p"}],
             "roles": [{"name": ["x"], "privileges": "portal:admin:all", "holders": True}],
-            "privileges": [{"name": "p", "holders": [None, {"role": 7}]}],
+            "privileges": [{"name": "p", "holders": [None], "roles": [None, {"name": 7}]}],
             "privilegeFilter": [3, "portal:*"],
         },
     ],
