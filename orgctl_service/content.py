@@ -13,9 +13,9 @@ from orgctl_service.auth import holds, is_admin
 from orgctl_service.context import Ctx
 from orgctl_service.errors import ApiError, forbidden
 from orgctl_service.world import Doc
+from reconciler.operations import VIEW_ITEMS
 
 _MARK = "-item-"
-VIEW_ITEMS = "portal:admin:viewItems"
 
 
 def item_id(username: str, number: int) -> str:

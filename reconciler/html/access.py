@@ -14,6 +14,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from typing import IO, Any
 
+from reconciler.access.view import Held, held_by
 from reconciler.html.page import Markup, join, page, page_frame, text
 from reconciler.html.tables import Cell, Column, Ids, cell, number, table, write_table
 from reconciler.plan.elements import ADMIN_PREFIX
@@ -71,7 +72,7 @@ def write_access_body(document: Mapping[str, Any], ids: Ids, level: int, out: IO
         "",
     ]
     out.write("\n".join(before))
-    _write_members(members, _held_by(document), ids, out)
+    _write_members(members, held_by(document), ids, out)
     after = [
         "",
         _heading(level, f"Privileges ({len(privileges):,})"),
@@ -184,26 +185,9 @@ def _admin_css(privilege: str) -> str:
     return "admin" if privilege.startswith(ADMIN_PREFIX) else ""
 
 
-def _held_by(document: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], list[tuple[str, bool]]]:
-    """What a member holds: its role's privileges (those the report's filter keeps), each
-    marked when named in the member's `disabledByLevel`; listed once per role."""
-    patterns = _strings(document.get("privilegeFilter"))
-    by_role: dict[str, list[str]] = {}
-    for role in _mappings(document.get("roles")):
-        names = _strings(role.get("privileges"))
-        kept = [p for p in names if not patterns or any(fnmatchcase(p, q) for q in patterns)]
-        by_role[_string(role.get("name"))] = sorted(kept)
-
-    def held(member: Mapping[str, Any]) -> list[tuple[str, bool]]:
-        off = set(_strings(member.get("disabledByLevel")))
-        return [(p, p in off) for p in by_role.get(_string(member.get("role")), [])]
-
-    return held
-
-
 def _write_members(
     members: list[Mapping[str, Any]],
-    held: Callable[[Mapping[str, Any]], list[tuple[str, bool]]],
+    held: Callable[[Mapping[str, Any]], Held],
     ids: Ids,
     out: IO[str],
 ) -> None:
@@ -221,7 +205,7 @@ def _write_members(
     write_table(out, len(members), ids.next(), "members", columns, rows, empty="No members.")
 
 
-def _member_row(member: Mapping[str, Any], names: list[tuple[str, bool]]) -> list[Cell]:
+def _member_row(member: Mapping[str, Any], names: Held) -> list[Cell]:
     admin = sum(1 for name, off in names if name.startswith(ADMIN_PREFIX) and not off)
     shown = few([_privilege(name, off) for name, off in names])
     level = _integer(member.get("level"))
