@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from reconciler.clock import moment
 from reconciler.kinds.forms import MEMBER, ROLE
 from reconciler.plan.model import PolicyStatus, PolicyVerdict
 from reconciler.policy.rules import cel_module, compile_rule, referenced_fields
@@ -55,15 +56,8 @@ class Rule:
 
 
 def until_time(value: dt.datetime | dt.date | str | None) -> dt.datetime | None:
-    """An exception's end: RFC 3339, or a date meaning its start in UTC. A ValueError
-    for text that is neither."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        value = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    if not isinstance(value, dt.datetime):
-        return dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
-    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+    """An exception's end (reconciler.clock.moment)."""
+    return moment(value)
 
 
 def violations(rules: Iterable[Rule], subjects: Subjects, now: dt.datetime) -> set[tuple[str, str]]:
