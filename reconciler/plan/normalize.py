@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 from reconciler import values
@@ -30,12 +29,15 @@ class Fields:
 
 
 # The fields of an address no kind owns: every value is compared as it is.
-AS_IS = Fields(MappingProxyType({}), MappingProxyType({}))
+AS_IS = Fields({}, {})
 
 # Fields a kind's plan shows that its manifest does not declare (a deleted run's creation
 # time), by kind: its module states them (`shows`), as no model of its holds them.
 _SHOWN: dict[str, dict[str, Meaning]] = {}
-_AT: dict[str, tuple[registry.Kind, Fields]] = {}  # by address head, for plans of 100,000
+# By address head, for plans of 100,000 records. A head is one kind's for the life of the
+# process: the registry refuses a second claim, and a test's kind comes back as itself.
+# An unowned head is never kept, as a kind may still be registered for it.
+_AT: dict[str, Fields] = {}
 
 
 def shows(kind: str, **meanings: Meaning) -> None:
@@ -46,26 +48,19 @@ def shows(kind: str, **meanings: Meaning) -> None:
 
 def fields_at(address: str) -> Fields:
     """The fields of the kind whose address `address` is ("Workspace/c1/ws1")."""
-    head = address.split("/", 1)[0]
+    head = address.partition("/")[0]
     known = _AT.get(head)
-    if known is not None and _still(known[0]):
-        return known[1]
+    if known is not None:
+        return known
     found = registry.owner(head)
     if found is None:
         return AS_IS
     kind = found[0]
+    # A plain dict, never written to: looked up for every field of every record.
     meanings = {**kind_meanings(kind.model), **_SHOWN.get(kind.name, {})}
-    fields = Fields(MappingProxyType(meanings), registry.field_defaults(kind.name))
-    _AT[head] = (kind, fields)
+    fields = Fields(meanings, registry.field_defaults(kind.name))
+    _AT[head] = fields
     return fields
-
-
-def _still(kind: registry.Kind) -> bool:
-    """Whether `kind` is still the registered kind of its name (a test's kind comes and goes)."""
-    try:
-        return registry.kind_named(kind.name) is kind
-    except LookupError:
-        return False
 
 
 def canonical_boolean(value: Any) -> Any:
@@ -98,32 +93,35 @@ def canonical(fields: Fields, name: str, value: Any) -> Any:
     meaning = fields.meanings.get(name)
     if meaning is None and isinstance(value, str | int):
         return value  # the common case: a name, an id, a role
-    # The service's defaults, as each kind states its own: a value it leaves out is this one.
-    if value is None and name in fields.defaults:
-        return fields.defaults[name]
+    if value is None:
+        # The service's defaults, as each kind states its own: a value it leaves out is
+        # this one; else an empty text the service answers as null, or a role created
+        # without privileges listed without the key.
+        if name in fields.defaults:
+            return fields.defaults[name]
+        empty = _EMPTY.get(meaning)
+        return None if empty is None else empty()
+    convert = _CONVERT.get(meaning)
+    if convert is not None:
+        return convert(value)
     if isinstance(value, Mapping):
         return canonical_fields(fields, value)
-    if isinstance(value, frozenset | set) or (meaning is Meaning.SET and isinstance(value, list)):
+    if isinstance(value, frozenset | set) or (meaning is _SET and isinstance(value, list)):
         return sorted({str(v) for v in value})
-    if value is None:
-        # An empty text the service answers as null; a role created without privileges
-        # may be listed without the key.
-        empty = _EMPTY.get(meaning) if meaning else None
-        return empty() if empty else None
-    convert = _CONVERT.get(meaning) if meaning else None
-    return convert(value) if convert else value
+    return value
 
 
 def canonical_fields(fields: Fields, values: Mapping[str, Any]) -> dict[str, Any]:
     return {name: canonical(fields, name, value) for name, value in values.items()}
 
 
-_CONVERT: dict[Meaning, Callable[[Any], Any]] = {
+_CONVERT: dict[Meaning | None, Callable[[Any], Any]] = {
     Meaning.BOOLEAN: canonical_boolean,
     Meaning.NUMBER: canonical_number,
     Meaning.TIME: canonical_time,
 }
-_EMPTY: dict[Meaning, Callable[[], Any]] = {Meaning.TEXT: str, Meaning.SET: list}
+_EMPTY: dict[Meaning | None, Callable[[], Any]] = {Meaning.TEXT: str, Meaning.SET: list}
+_SET = Meaning.SET  # looked up once: an enum member's lookup costs more than a global's
 
 
 def form_value(value: Any) -> str:
