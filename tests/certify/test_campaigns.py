@@ -207,3 +207,31 @@ def test_a_decision_committed_in_git_records_its_commit(portal: Path) -> None:
         head.stdout.strip(),
         "Carol",
     )
+
+
+def test_a_due_time_already_past_is_a_warning_at_start(portal: Path) -> None:
+    loaded = campaigns.load(portal, "q4-admins")
+    started = campaigns.start(loaded, _live(), AFTER_DUE, {})
+    assert started.warnings[0] == (
+        "the campaign was due on 2026-12-15T00:00:00Z, before now (2027-01-01T00:00:00Z)"
+    )
+
+
+def test_a_journal_that_did_not_carry_out_a_change_fails_naming_it(
+    portal: Path, tmp_path: Path
+) -> None:
+    bundle = _closed(portal)
+    needed = [
+        {"address": change["address"], "operation": operation, "event": "done"}
+        for change in bundle["remediation"]["changes"]  # type: ignore[index]
+        for operation in ("updateUserRole", "updateUserLevel")
+    ]
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text("".join(json.dumps(line) + "\n" for line in needed))
+    assert evidence.verify(evidence.with_journal(bundle, journal), None, True).failures == []
+    failed = {"address": "Member/dave", "operation": "updateUserRole", "event": "failed"}
+    lines = [failed if line["address"] == "Member/dave" else line for line in needed]
+    journal.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert evidence.verify(evidence.with_journal(bundle, journal), None, True).failures == [
+        "Member/dave: the journal carried out no updateUserRole"
+    ]

@@ -114,7 +114,7 @@ def test_recommendations_name_disabled_never_signed_in_level_one_and_policies() 
 
 
 def test_an_item_goes_to_its_roles_owner_never_to_the_member_itself() -> None:
-    owners = {"Ops Admin": ("olga", "sam")}
+    owners: dict[str, tuple[str, ...]] = {"Ops Admin": ("olga", "sam")}
     items = _items({"roles": ["Ops Admin", "org_admin"]}, ["nina", "admin"], owners)
     assert items["lena"].reviewer == "olga"
     assert items["olga"].reviewer == "sam"  # the next owner: olga does not review herself

@@ -73,3 +73,8 @@ def test_role_owners_are_usernames(tmp_path: Path) -> None:
 def test_a_role_owner_listed_twice_is_an_error(tmp_path: Path) -> None:
     folder = _portal(tmp_path, "owners: [carol]", "owners: [carol, carol]", "roles.yaml")
     _invalid(folder, "8:", "owner 'carol' is listed twice", "roles.yaml")
+
+
+def test_a_campaign_name_that_is_no_folder_name_is_an_error(tmp_path: Path) -> None:
+    folder = _portal(tmp_path, "name: q4-admins", "name: ../q4")
+    _invalid(folder, "9:", "a campaign's name names its folder of reviews")
