@@ -57,7 +57,7 @@ RULES: tuple[tuple[str, str | None, str], ...] = (
     ("member", None, "member.level > 1"),
     ("member", None, "size(member.lost) == 0 || member.username == 'u0'"),
     ("member", "member.level == 1", 'member.rolePrivileges.all(p, p.startsWith("portal:user:"))'),
-    ("member", None, "size(member) == 11 && member.privilegesBefore == member.privileges"),
+    ("member", None, '"lost" in member && member.privilegesBefore == member.privileges'),
     ("role", None, "size(role.holders) <= 1"),
     ("role", "role.administrative", "role.holders == role.holdersBefore"),
     ("role", None, "role.privileges.all(p, p in role.privilegesBefore)"),
