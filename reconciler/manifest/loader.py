@@ -335,7 +335,7 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
     try:
         model = _validate(value)
     except ValidationError as exc:
-        yield from _validation_problems(raw, resource, exc)
+        yield from validation_problems(raw, resource, exc)
         return
     yield Document(file, line, model, raw.positions, raw.origin)
 
@@ -344,7 +344,7 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
 _SORTS = {"extra_forbidden": "unknown keys", "missing": "missing fields"}
 
 
-def _validation_problems(raw: Raw, resource: str, exc: ValidationError) -> Iterator[Problem]:
+def validation_problems(raw: Raw, resource: str, exc: ValidationError) -> Iterator[Problem]:
     """The model's errors, the first few of each sort, and how many more there are."""
     by_sort: dict[str, list[Any]] = {}
     for error in exc.errors(include_url=False):
