@@ -330,6 +330,9 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
             if kind is not None
             else f"required field is missing (one of {expected})"
         )
+        if kind == "Test":  # a scenario of `orgctl test`, put where manifests are read
+            message = "a Test document is no manifest: `orgctl test` runs it; keep it in a"
+            message += " folder beside the portal folder (tests/ next to portals/)"
         yield Problem(at_file, at_line, at_column, resource, "kind", message + raw.origin)
         return
     try:

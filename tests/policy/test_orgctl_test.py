@@ -150,3 +150,20 @@ def test_no_test_document_is_an_error(tmp_path: Path) -> None:
     ran = orgctl("test", tmp_path, env=env_with(), cwd=tmp_path)
     assert ran.returncode == 1, output_of(ran)
     assert "no kind: Test document found" in ran.stderr
+
+
+def test_a_test_document_inside_a_portal_folder_is_named_by_validate(tmp_path: Path) -> None:
+    folder = tmp_path / "portal"
+    folder.mkdir()
+    for file in EXAMPLE_PORTAL.glob("*.yaml"):
+        (folder / file.name).write_text(file.read_text())
+    (folder / "tests").mkdir()
+    (folder / "tests" / "t.yaml").write_text(
+        "apiVersion: orgctl/v1\nkind: Test\nmetadata: {name: t}\nspec: {}\n"
+    )
+    ran = orgctl("validate", folder, env=env_with(), cwd=tmp_path)
+    assert ran.returncode == 1, output_of(ran)
+    assert "t.yaml:2: " in ran.stdout + ran.stderr, output_of(ran)
+    assert "`orgctl test` runs it; keep it in a folder beside the portal folder" in (
+        ran.stdout + ran.stderr
+    )
