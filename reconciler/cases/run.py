@@ -19,6 +19,7 @@ import yaml
 
 from reconciler.cases.document import Case, Expectation
 from reconciler.environment import url_variables
+from reconciler.errors import UserError
 from reconciler.live.credentials import portal_variables
 from reconciler.manifest import loader, overlay
 from reconciler.manifest.resolved import render
@@ -30,11 +31,6 @@ Json = dict[str, Any]
 ADMINISTRATOR = "org_admin"
 # A verdict that holds after the plan: the policy is violated.
 _VIOLATED = ("introduced", "existing")
-
-
-class Broken(Exception):
-    """The scenario could not be run as written (a portal or member the state lacks, a
-    plan that printed no plan): the test fails with this message."""
 
 
 @dataclass(slots=True)
@@ -54,8 +50,10 @@ def run_case(case: Case) -> Outcome:
     with tempfile.TemporaryDirectory(prefix="orgctl-test-") as scratch:
         try:
             outcome.failures = _run(case, Path(scratch))
-        except Broken as error:
-            outcome.failures = [str(error)]
+        except UserError as error:
+            # A scenario that cannot run as written (a portal or member the state lacks,
+            # a plan that printed no plan) fails with the reason, and the next one runs.
+            outcome.failures = error.lines
     outcome.seconds = time.monotonic() - started
     return outcome
 
@@ -94,7 +92,7 @@ def _prepared(case: Case, scratch: Path) -> _Setup:
     username, password = _member(portal, case.spec.as_)
     loaded = loader.load(case.manifests())
     if loaded.problems:
-        raise Broken("the manifests do not validate: " + "; ".join(map(str, loaded.problems)))
+        raise UserError("the manifests do not validate: " + "; ".join(map(str, loaded.problems)))
     documents = loaded.resolved
     if case.patches:
         documents = _patched(documents, case.patches)
@@ -132,7 +130,7 @@ def _patched(documents: list[Any], patches: list[Any]) -> list[Any]:
     bases = [d for d in documents if d.kind != "Portal"]
     merged = overlay.merge(bases, [*portal, *patches])
     if merged.problems:
-        raise Broken("the patches do not apply: " + "; ".join(map(str, merged.problems)))
+        raise UserError("the patches do not apply: " + "; ".join(map(str, merged.problems)))
     return merged.documents
 
 
@@ -146,9 +144,9 @@ def _read_state(path: Path) -> Json:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as error:
-        raise Broken(f"cannot read the state {path}: {error}") from None
+        raise UserError(f"cannot read the state {path}: {error}") from None
     if not isinstance(data, dict) or not isinstance(data.get("portals"), list):
-        raise Broken(f"the state {path} lists no portals")
+        raise UserError(f"the state {path} lists no portals")
     return data
 
 
@@ -156,11 +154,11 @@ def _portal_of(state: Json, wanted: str | None) -> Json:
     portals = {str(p.get("urlKey")): p for p in state["portals"] if isinstance(p, dict)}
     if wanted is None:
         if len(portals) != 1:
-            raise Broken(f"the state holds {len(portals)} portals: name one with spec.portal")
+            raise UserError(f"the state holds {len(portals)} portals: name one with spec.portal")
         return next(iter(portals.values()))
     if wanted not in portals:
         hint = did_you_mean(wanted, sorted(portals))
-        raise Broken(f"spec.portal: the state has no portal {wanted!r}{hint}")
+        raise UserError(f"spec.portal: the state has no portal {wanted!r}{hint}")
     return portals[wanted]
 
 
@@ -170,18 +168,18 @@ def _member(portal: Json, wanted: str | None) -> tuple[str, str]:
     if wanted is None:
         chosen = next((u for u in users if u.get("role") == ADMINISTRATOR), None)
         if chosen is None:
-            raise Broken(
+            raise UserError(
                 "the state's portal has no member holding org_admin: name one with spec.as"
             )
     else:
         chosen = next((u for u in users if u.get("username") == wanted), None)
         if chosen is None:
             names = sorted(str(u.get("username")) for u in users)
-            raise Broken(
+            raise UserError(
                 f"spec.as: the state's portal has no member {wanted!r}{did_you_mean(wanted, names)}"
             )
     if not chosen.get("password"):
-        raise Broken(f"the state gives {chosen.get('username')!r} no password")
+        raise UserError(f"the state gives {chosen.get('username')!r} no password")
     return str(chosen["username"]), str(chosen["password"])
 
 
@@ -204,7 +202,7 @@ def _plan(manifests: Path, env: dict[str, str]) -> Json:
         plan: Json = json.loads(done.stdout)
     except json.JSONDecodeError:
         said = (done.stderr.strip() or done.stdout.strip()).splitlines()
-        raise Broken(
+        raise UserError(
             f"plan printed no plan (exit {done.returncode}): " + " | ".join(said[-5:])
         ) from None
     return plan

@@ -167,3 +167,24 @@ def test_a_test_document_inside_a_portal_folder_is_named_by_validate(tmp_path: P
     assert "`orgctl test` runs it; keep it in a folder beside the portal folder" in (
         ran.stdout + ran.stderr
     )
+
+
+def test_a_scenario_that_cannot_run_as_written_fails_with_the_reason(tmp_path: Path) -> None:
+    (tmp_path / "t.yaml").write_text(
+        f"""\
+apiVersion: orgctl/v1
+kind: Test
+metadata:
+  name: nobody-plans
+spec:
+  state: {EXAMPLE_TESTS / "state.yaml"}
+  manifests: {EXAMPLE_PORTAL}
+  as: nobdy
+  expect: {{errors: []}}
+"""
+    )
+    ran = orgctl("test", tmp_path, env=env_with(), cwd=tmp_path)
+    assert ran.returncode == 1, output_of(ran)
+    assert "nobody-plans FAILED" in ran.stdout, output_of(ran)
+    assert "spec.as: the state's portal has no member 'nobdy'" in ran.stdout
+    assert ran.stdout.rstrip().splitlines()[-1].startswith("1 failed in "), output_of(ran)
