@@ -129,8 +129,11 @@ def _patched(documents: list[Any], patches: list[Any]) -> list[Any]:
     portal = [d for d in documents if d.kind == "Portal"]
     bases = [d for d in documents if d.kind != "Portal"]
     merged = overlay.merge(bases, [*portal, *patches])
-    if merged.problems:
-        raise UserError("the patches do not apply: " + "; ".join(map(str, merged.problems)))
+    # Checked here, where each field still knows its file and line (the patch's in the
+    # Test document), not by plan, which would name the temporary copy.
+    problems = merged.problems + [p for d in merged.documents for p in loader.document_problems(d)]
+    if problems:
+        raise UserError("the patches do not apply: " + "; ".join(map(str, problems)))
     return merged.documents
 
 

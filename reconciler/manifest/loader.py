@@ -314,6 +314,12 @@ def _check(loaded: Loaded, raw: Raw, keep: bool) -> None:
             loaded.documents.append(problem_or_doc)
 
 
+def document_problems(raw: Raw) -> list[Problem]:
+    """The problems of one document as its model finds them, each where it was written
+    (an overlay's field in the overlay's file)."""
+    return [found for found in _document(raw) if isinstance(found, Problem)]
+
+
 def _document(raw: Raw) -> Iterator[Document | Problem]:
     file, line, value = raw.file, raw.line, raw.value
     if not isinstance(value, dict):

@@ -188,3 +188,32 @@ spec:
     assert "nobody-plans FAILED" in ran.stdout, output_of(ran)
     assert "spec.as: the state's portal has no member 'nobdy'" in ran.stdout
     assert ran.stdout.rstrip().splitlines()[-1].startswith("1 failed in "), output_of(ran)
+
+
+def test_a_patch_the_models_refuse_is_named_at_its_line_in_the_test_document(
+    tmp_path: Path,
+) -> None:
+    test = tmp_path / "t.yaml"
+    test.write_text(
+        f"""\
+apiVersion: orgctl/v1
+kind: Test
+metadata:
+  name: misspelt-patch
+spec:
+  state: {EXAMPLE_TESTS / "state.yaml"}
+  manifests: {EXAMPLE_PORTAL}
+  patches:
+    - apiVersion: orgctl/v1
+      kind: Role
+      metadata: {{name: Auditor}}
+      spec:
+        privilegs: [portal:admin:viewUsers]
+  expect: {{errors: []}}
+"""
+    )
+    ran = orgctl("test", tmp_path, env=env_with(), cwd=tmp_path)
+    assert ran.returncode == 1, output_of(ran)
+    assert "misspelt-patch FAILED" in ran.stdout, output_of(ran)
+    assert f"the patches do not apply: {test}:13: " in ran.stdout, output_of(ran)
+    assert "unknown field 'privilegs'" in ran.stdout, output_of(ran)
