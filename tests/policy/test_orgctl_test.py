@@ -14,6 +14,20 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_TESTS = ROOT / "examples" / "tests"
 EXAMPLE_PORTAL = ROOT / "examples" / "policies"
 
+
+def _example_scenario(name: str, rest: str) -> str:
+    """A Test document on the examples' state and portal folder; `rest` ends its spec."""
+    return f"""\
+apiVersion: orgctl/v1
+kind: Test
+metadata:
+  name: {name}
+spec:
+  state: {EXAMPLE_TESTS / "state.yaml"}
+  manifests: {EXAMPLE_PORTAL}
+{rest}"""
+
+
 # A state written inline, with the examples' portal; a case that expects the wrong count
 # of changes, and one whose plan errors it does not list.
 FAILING = f"""\
@@ -39,22 +53,19 @@ spec:
   expect:
     changes: 5
 ---
-apiVersion: orgctl/v1
-kind: Test
-metadata:
-  name: unlisted-error
-spec:
-  state: {EXAMPLE_TESTS / "state.yaml"}
-  manifests: {EXAMPLE_PORTAL}
+""" + _example_scenario(
+    "unlisted-error",
+    """\
   patches:
     - apiVersion: orgctl/v1
       kind: Role
-      metadata: {{name: User Manager}}
+      metadata: {name: User Manager}
       spec:
-        privileges: {{add: [portal:admin:manageRoles]}}
+        privileges: {add: [portal:admin:manageRoles]}
   expect:
-    policies: {{violated: [roles-separation-of-duties]}}
-"""
+    policies: {violated: [roles-separation-of-duties]}
+""",
+)
 
 
 @pytest.mark.e2e
@@ -171,17 +182,7 @@ def test_a_test_document_inside_a_portal_folder_is_named_by_validate(tmp_path: P
 
 def test_a_scenario_that_cannot_run_as_written_fails_with_the_reason(tmp_path: Path) -> None:
     (tmp_path / "t.yaml").write_text(
-        f"""\
-apiVersion: orgctl/v1
-kind: Test
-metadata:
-  name: nobody-plans
-spec:
-  state: {EXAMPLE_TESTS / "state.yaml"}
-  manifests: {EXAMPLE_PORTAL}
-  as: nobdy
-  expect: {{errors: []}}
-"""
+        _example_scenario("nobody-plans", "  as: nobdy\n  expect: {errors: []}\n")
     )
     ran = orgctl("test", tmp_path, env=env_with(), cwd=tmp_path)
     assert ran.returncode == 1, output_of(ran)
@@ -195,22 +196,18 @@ def test_a_patch_the_models_refuse_is_named_at_its_line_in_the_test_document(
 ) -> None:
     test = tmp_path / "t.yaml"
     test.write_text(
-        f"""\
-apiVersion: orgctl/v1
-kind: Test
-metadata:
-  name: misspelt-patch
-spec:
-  state: {EXAMPLE_TESTS / "state.yaml"}
-  manifests: {EXAMPLE_PORTAL}
+        _example_scenario(
+            "misspelt-patch",
+            """\
   patches:
     - apiVersion: orgctl/v1
       kind: Role
-      metadata: {{name: Auditor}}
+      metadata: {name: Auditor}
       spec:
         privilegs: [portal:admin:viewUsers]
-  expect: {{errors: []}}
-"""
+  expect: {errors: []}
+""",
+        )
     )
     ran = orgctl("test", tmp_path, env=env_with(), cwd=tmp_path)
     assert ran.returncode == 1, output_of(ran)
