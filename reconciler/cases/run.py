@@ -6,6 +6,7 @@ reference service, and plan and apply are `orgctl plan` and `orgctl apply`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import tempfile
@@ -70,20 +71,41 @@ class _Setup:
 
 
 def _run(case: Case, scratch: Path) -> list[str]:
-    # Imported here: the service's test bench is needed only once a test runs.
-    from orgctl_service.testing.service import running
-
     setup = _prepared(case, scratch)
     problems = _unknown_policies(case.spec.expect, setup.policies)
     if problems:
         return problems
-    with running(scratch / "service.sqlite", setup.state) as service:
-        env = _environment(setup, service.url)
+    with _service(case, scratch, setup.state) as url:
+        env = _environment(setup, url)
         plan = _plan(setup.manifests, env)
         failures = list(_compared(case.spec.expect, plan))
         if case.spec.expect.converges:
             failures += _converges(setup.manifests, env)
     return failures
+
+
+@contextlib.contextmanager
+def _service(case: Case, scratch: Path, state: Path) -> Iterator[str]:
+    """The scenario's own `orgctl serve` (the test bench's: a free loopback port, its
+    ready line awaited), its root URL; stopped on leaving. A state it refuses fails the
+    test with what it said, the inline state named by its document."""
+    # Imported here: the service's test bench is needed only once a test runs.
+    from orgctl_service.testing.service import Service
+
+    service = Service(scratch / "service.sqlite", state, control=False)
+    try:
+        service.start()
+    except RuntimeError:  # no ready line: the service said why and ended
+        said = service.output.strip()
+        if case.state_file() is None:  # written from the document: name the document
+            said = said.replace(str(state), f"spec.state of {case.where}")
+        raise UserError(
+            f"orgctl serve did not start: {' | '.join(said.splitlines()[-5:])}"
+        ) from None
+    try:
+        yield service.url
+    finally:
+        service.stop()
 
 
 def _prepared(case: Case, scratch: Path) -> _Setup:

@@ -214,3 +214,29 @@ def test_a_patch_the_models_refuse_is_named_at_its_line_in_the_test_document(
     assert "misspelt-patch FAILED" in ran.stdout, output_of(ran)
     assert f"the patches do not apply: {test}:13: " in ran.stdout, output_of(ran)
     assert "unknown field 'privilegs'" in ran.stdout, output_of(ran)
+
+
+def test_a_state_the_service_refuses_fails_the_test_with_what_it_said(tmp_path: Path) -> None:
+    test = tmp_path / "t.yaml"
+    test.write_text(
+        f"""\
+apiVersion: orgctl/v1
+kind: Test
+metadata:
+  name: state-without-id
+spec:
+  state:
+    portals:
+      - urlKey: policies
+        users: [{{username: admin, password: admin-pass, role: org_admin}}]
+  manifests: {EXAMPLE_PORTAL}
+  expect: {{errors: []}}
+"""
+    )
+    ran = orgctl("test", tmp_path, env=env_with(), cwd=tmp_path)
+    assert ran.returncode == 1, output_of(ran)
+    assert "Traceback" not in ran.stdout + ran.stderr, output_of(ran)
+    assert (
+        f"orgctl serve did not start: Error: spec.state of {test}:1: invalid state:"
+        " portal 'policies': missing 'id'" in ran.stdout
+    ), output_of(ran)
