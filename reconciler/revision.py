@@ -74,6 +74,9 @@ def checked_out(path: Path, ref: str) -> Iterator[Path]:
         with tarfile.open(archive) as tar:
             # The `data` filter refuses links and paths that leave the folder.
             tar.extractall(tree, filter="data")
+        # The copy's top is a repository's (a worktree's `.git` is a file too): includes
+        # are bounded by it, as by the real one, whatever the working directory.
+        (tree / ".git").touch()
         then = tree / inside
         if not then.exists():
             raise UserError(f"{path} did not exist at {ref} ({commit[:12]})")

@@ -118,3 +118,31 @@ def test_what_if_against_an_unknown_ref_or_outside_a_repository_is_one_clear_err
     )
     assert both.returncode == 1, output_of(both)
     assert "name no change beside it" in both.stderr
+
+
+def test_what_if_against_reads_the_includes_as_they_were_at_the_revision(demo: World) -> None:
+    repository = demo.workdir / "fleet-repo"
+    shutil.copytree(EXAMPLES / "fleet", repository)
+    _git(repository.parent, "init", "-q", "-b", "main", str(repository))
+    _git(repository, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
+    _git(repository, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+    # The shared base (included by hq's Portal) gains the live Analyst role, with an
+    # administrative privilege: its holder dave (level 2) gains it.
+    analyst = f"""---
+apiVersion: orgctl/v1
+kind: Role
+metadata:
+  name: Analyst
+spec:
+  privileges: [portal:user:joinGroup, portal:user:viewOrgItems, portal:user:viewOrgUsers,
+               portal:user:createItem, {DELETE_USERS}]
+"""
+    with (repository / "base" / "roles.yaml").open("a") as roles:
+        roles.write(analyst)
+    reported = demo.orgctl(
+        "what-if", repository / "hq", "--against", "main", "--format", "json", portal="hq"
+    )
+    assert reported.returncode == 0, output_of(reported)
+    assert [(m["username"], m["gained"]) for m in json.loads(reported.stdout)["members"]] == [
+        ("dave", [DELETE_USERS])
+    ]
