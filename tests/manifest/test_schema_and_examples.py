@@ -16,7 +16,7 @@ from ruamel.yaml import YAML
 from reconciler.manifest.schema import schema_text
 from tests.manifest.conftest import EXAMPLES, REPO, run_cli
 
-EXAMPLE_SETS = ["hq", "field", "cloud", "reviews"]
+EXAMPLE_SETS = ["hq", "field", "cloud", "reviews", "policies"]
 SCHEMA_FILE = REPO / "schemas" / "orgctl-v1.schema.json"
 MODELINE = "# yaml-language-server: $schema=../../schemas/orgctl-v1.schema.json"
 
