@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "schema": "reconciler.cli.schema:command",
     "serve": "reconciler.cli.serve:command",
     "targets": "reconciler.cli.targets:command",
+    "test": "reconciler.cli.cases:command",
     "validate": "reconciler.cli.validate:command",
     "what-if": "reconciler.cli.what_if:command",
 }
@@ -55,6 +56,7 @@ SUMMARIES: dict[str, str] = {
     "schema": "Print the JSON Schema of the manifest format.",
     "serve": "Run the reference service (every portal of a state file).",
     "targets": "List the portal folders below a fleet root.",
+    "test": "Run kind: Test scenarios, each against its own reference service.",
     "validate": "Check manifests offline: every problem at once.",
     "what-if": "Who would gain or lose a privilege if roles or members changed.",
 }

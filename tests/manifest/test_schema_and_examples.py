@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from reconciler.kinds import registry
 from reconciler.manifest.schema import schema_text
 from tests.manifest.conftest import EXAMPLES, REPO, run_cli
 
-EXAMPLE_SETS = ["hq", "field", "cloud"]
+EXAMPLE_SETS = ["hq", "field", "cloud", "reviews", "policies"]
 SCHEMA_FILE = REPO / "schemas" / "orgctl-v1.schema.json"
 MODELINE = "# yaml-language-server: $schema=../../schemas/orgctl-v1.schema.json"
 
@@ -75,7 +75,7 @@ def _errors(document: Any) -> list[str]:
 
 
 def _isoformat(value: Any) -> str:
-    if isinstance(value, datetime):
+    if isinstance(value, datetime | date):  # a date: a campaign's due
         return value.isoformat()
     raise TypeError(f"{type(value).__name__} is not JSON")
 
