@@ -13,7 +13,7 @@ import click
 
 from reconciler.apply import ApplyResult, Journal, execute
 from reconciler.apply.lock import ApplyLock, LeaseStore, lease_seconds, new_run_id, not_released
-from reconciler.apply.saved import SavedPlan, replan
+from reconciler.apply.saved import SavedPlan, check_same_portal, replan
 from reconciler.cli import help, options
 from reconciler.cli.interrupts import Interrupted, Interrupts
 from reconciler.cli.output import (
@@ -269,27 +269,8 @@ async def _replan_saved(client: PortalClient, desired: DesiredState, saved: Save
     portal, planned on another state, edited, or with calls the signed-in account may
     not make."""
     with reading(desired.portal.url):
-        _same_portal(desired, saved)
+        check_same_portal(desired, saved)
         return await replan(client, desired, saved)
-
-
-def _same_portal(desired: DesiredState, saved: SavedPlan) -> None:
-    if saved.plan.portal.url != desired.portal.url:
-        raise UserError(
-            f"{saved.path}: the plan is for {saved.plan.portal.url}, the manifests for"
-            f" {desired.portal.url}"
-        )
-    # The token goes with every call: a plan file must not send it anywhere else.
-    roots = tuple(
-        root.rstrip("/") + "/" for root in (desired.portal.url, desired.portal.adminUrl) if root
-    )
-    for call in saved.plan.calls:
-        if not call.url.startswith(roots):
-            raise UserError(
-                f"{saved.path}: call {call.seq} ({call.address}) goes to {call.url}, outside"
-                f" the portal's URLs ({', '.join(r.rstrip('/') for r in roots)}); refusing"
-                " to send credentials there"
-            )
 
 
 def _confirm(plan: Plan, portal_name: str, auto_approve: bool) -> None:
