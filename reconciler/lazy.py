@@ -20,3 +20,13 @@ def exports(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
         return getattr(import_module(f"{package}.{home}"), name)
 
     return attribute
+
+
+def listing(namespace: Mapping[str, Any], homes: Mapping[str, str]) -> Callable[[], list[str]]:
+    """The package's `__dir__`: what it holds and what it imports on first use, so that
+    `dir()` and a completing editor see the names `__getattr__` answers."""
+
+    def names() -> list[str]:
+        return sorted({*namespace, *homes})
+
+    return names
