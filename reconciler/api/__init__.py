@@ -17,6 +17,7 @@ the environment and renders what these calls return.
 """
 
 from reconciler.access.document import AccessQuery
+from reconciler.api.applying import Applying
 from reconciler.api.planning import Applied, apply, apply_sync, plan, plan_sync
 from reconciler.api.reports import (
     AccessReport,
@@ -45,6 +46,7 @@ __all__ = [
     "AccessReport",
     "Applied",
     "ApplyResult",
+    "Applying",
     "Connection",
     "Credentials",
     "DriftReport",

@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from os import PathLike
-from pathlib import Path
 
+from reconciler.api.applying import Applying
 from reconciler.api.session import Connection, Manifests, client_for
-from reconciler.apply import ApplyResult, Journal, execute
-from reconciler.apply.lock import ApplyLock, LeaseStore, lease_seconds, new_run_id
-from reconciler.apply.saved import SavedPlan, check_same_portal, replan
+from reconciler.apply import ApplyResult
 from reconciler.errors import UserError
-from reconciler.live.client import PortalClient
 from reconciler.plan.model import Plan
-from reconciler.plan.render.json import plan_document
 from reconciler.runtime import run
 from reconciler.state import DesiredState
 from reconciler.workflow import Planned, PlanOptions, plan_live
@@ -86,24 +82,19 @@ async def apply(
     and sent only when it is still the plan given: `StalePlan` when the portal or the
     manifests changed since; `UserError` when it has errors, goes to another portal, or
     the lock is held. A call that fails is an outcome in `result`, not an exception."""
-    desired = manifests.desired
-    saved = SavedPlan(manifests.path, plan, plan_document(plan))
-    check_same_portal(desired, saved)
-    records = Path(journal) if journal is not None else None
-    async with client_for(desired, connection, parallelism) as client:
-        if not lock:
-            return await _apply_fresh(client, desired, saved, parallelism, records)
-        held = ApplyLock(
-            LeaseStore(client),
-            lease_seconds=lease_seconds(connection.variables),
-            notice=connection.notice,
-        )
-        run_id = new_run_id()
-        await held.acquire(lock_timeout, run_id)
-        try:
-            return await _apply_fresh(client, desired, saved, parallelism, records, held, run_id)
-        finally:
-            await held.release()
+    async with Applying(manifests, connection, parallelism=parallelism) as applying:
+        if lock:
+            await applying.lock(lock_timeout)
+        fresh = await applying.replan(plan)
+        if fresh.errors:
+            problems = "; ".join(str(problem) for problem in fresh.errors)
+            raise UserError(f"refusing to apply a plan with errors; nothing was sent: {problems}")
+        if fresh.empty:
+            return Applied(fresh, None, fresh)
+        result = await applying.send(fresh, journal=journal)
+        if result.stopped:
+            return Applied(fresh, result, None)
+        return Applied(fresh, result, await applying.plan(targets=fresh.targets))
 
 
 def apply_sync(
@@ -127,46 +118,3 @@ def apply_sync(
             journal=journal,
         )
     )
-
-
-async def _apply_fresh(
-    client: PortalClient,
-    desired: DesiredState,
-    saved: SavedPlan,
-    parallelism: int,
-    journal: Path | None,
-    held: ApplyLock | None = None,
-    run_id: str = "",
-) -> Applied:
-    fresh = await replan(client, desired, saved)
-    if fresh.errors:
-        problems = "; ".join(str(problem) for problem in fresh.errors)
-        raise UserError(f"refusing to apply a plan with errors; nothing was sent: {problems}")
-    if fresh.empty:
-        return Applied(fresh, None, fresh)
-    if held is not None:
-        await held.describe_plan(fresh)
-    result = await _execute(client, fresh, parallelism, journal, held, run_id or new_run_id())
-    if result.stopped:
-        return Applied(fresh, result, None)
-    options = PlanOptions(targets=fresh.targets, signed_in_applies=True)
-    after = (await plan_live(client, desired, options)).plan
-    return Applied(fresh, result, after)
-
-
-async def _execute(
-    client: PortalClient,
-    plan: Plan,
-    parallelism: int,
-    journal: Path | None,
-    held: ApplyLock | None,
-    run_id: str,
-) -> ApplyResult:
-    def guard() -> str | None:
-        """Why no further call may be sent: a dead portal, a lost lock."""
-        return client.breaker.stopped() or (held.still_held() if held is not None else None)
-
-    if journal is None:
-        return await execute(plan, client, parallelism=parallelism, guard=guard)
-    with Journal(journal, run_id=run_id) as record:
-        return await execute(plan, client, parallelism=parallelism, journal=record, guard=guard)

@@ -18,6 +18,7 @@ from reconciler.api import (
     UserError,
     load,
 )
+from reconciler.apply.lock import LockError
 
 from .conftest import EXAMPLES
 
@@ -114,3 +115,21 @@ def test_credentials_are_one_kind_and_never_shown() -> None:
     shown = repr(Credentials(username="u", password="secret-pass"))
     assert "secret-pass" not in shown
     assert "secret-tok" not in repr(Connection.of(Credentials(token="secret-tok")))
+
+
+def test_an_apply_held_open_locks_another_out(hq: Connection) -> None:
+    async def main() -> None:
+        manifests = load(HQ, hq)
+        async with api.Applying(manifests, hq) as applying:
+            await applying.lock()
+            plan = await applying.plan()
+            with pytest.raises(LockError):
+                await api.apply(manifests, plan, hq)
+            result = await applying.send(plan)
+            assert result.ok
+            assert (await applying.plan()).empty
+        assert applying.lease is None
+        # Given back: the next apply takes the lock and finds nothing to send.
+        assert (await api.apply(manifests, await api.plan(manifests, hq), hq)).converged
+
+    asyncio.run(main())
