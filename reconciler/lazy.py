@@ -11,13 +11,15 @@ from typing import Any
 
 
 def exports(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:
-    """The package's `__getattr__`: each name from its home module, relative to it."""
+    """The package's `__getattr__`: each name from its home module, relative to it (or
+    absolute, `reconciler.…`, for a name the face passes on from another package)."""
 
     def attribute(name: str) -> Any:
         home = homes.get(name)
         if home is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(import_module(f"{package}.{home}"), name)
+        absolute = home.startswith("reconciler.")
+        return getattr(import_module(home if absolute else f"{package}.{home}"), name)
 
     return attribute
 

@@ -16,30 +16,65 @@ accounts, are driven side by side in one process. The CLI builds its `Connection
 the environment and renders what these calls return.
 """
 
-from reconciler.access.document import AccessQuery
-from reconciler.api.applying import Applying
-from reconciler.api.planning import Applied, apply, apply_sync, plan, plan_sync
-from reconciler.api.reports import (
-    AccessReport,
-    DriftReport,
-    access,
-    access_sync,
-    doctor,
-    doctor_sync,
-    doctor_url,
-    doctor_url_sync,
-    drift,
-    drift_sync,
-    export,
-    export_sync,
-)
-from reconciler.api.session import Connection, Credentials, Manifests, load
-from reconciler.apply.result import ApplyResult
-from reconciler.doctor import Examined, Report
-from reconciler.errors import ManifestError, UserError
-from reconciler.export import Exported
-from reconciler.plan.fingerprint import StalePlan
-from reconciler.plan.model import Plan
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+
+from reconciler.lazy import exports as _exports
+from reconciler.lazy import listing as _listing
+
+if _TYPE_CHECKING:
+    from reconciler.access.document import AccessQuery
+    from reconciler.api.applying import Applied, Applying, apply, apply_sync
+    from reconciler.api.drifting import DriftReport, drift, drift_sync
+    from reconciler.api.examining import doctor, doctor_sync, doctor_url, doctor_url_sync
+    from reconciler.api.exporting import export, export_sync
+    from reconciler.api.planning import plan, plan_sync
+    from reconciler.api.reviewing import AccessReport, access, access_sync
+    from reconciler.api.session import Connection, Credentials, Manifests, load
+    from reconciler.apply.result import ApplyResult
+    from reconciler.doctor import Examined, Report
+    from reconciler.errors import ManifestError, UserError
+    from reconciler.export import Exported
+    from reconciler.plan.fingerprint import StalePlan
+    from reconciler.plan.model import Plan
+
+# Each name and the module that defines it, imported on first use (PEP 562): `orgctl
+# plan` imports the planning calls, not the doctor, the export writer or the access
+# report.
+_HOMES = {
+    "Connection": "session",
+    "Credentials": "session",
+    "Manifests": "session",
+    "load": "session",
+    "Applied": "applying",
+    "apply": "applying",
+    "apply_sync": "applying",
+    "plan": "planning",
+    "plan_sync": "planning",
+    "Applying": "applying",
+    "DriftReport": "drifting",
+    "drift": "drifting",
+    "drift_sync": "drifting",
+    "AccessReport": "reviewing",
+    "access": "reviewing",
+    "access_sync": "reviewing",
+    "export": "exporting",
+    "export_sync": "exporting",
+    "doctor": "examining",
+    "doctor_sync": "examining",
+    "doctor_url": "examining",
+    "doctor_url_sync": "examining",
+    "AccessQuery": "reconciler.access.document",
+    "ApplyResult": "reconciler.apply.result",
+    "Examined": "reconciler.doctor",
+    "Report": "reconciler.doctor",
+    "ManifestError": "reconciler.errors",
+    "UserError": "reconciler.errors",
+    "Exported": "reconciler.export",
+    "StalePlan": "reconciler.plan.fingerprint",
+    "Plan": "reconciler.plan.model",
+}
+__getattr__ = _exports(__name__, _HOMES)
+__dir__ = _listing(globals(), _HOMES)
 
 __all__ = [
     "AccessQuery",

@@ -1,11 +1,13 @@
-"""An apply held open, step by step: for a program that shows the plan and asks before
-sending, as `orgctl apply` does. `apply()` is these steps in a row."""
+"""Apply: `apply()` sends a plan and verifies it, as `orgctl apply --plan --auto-approve`;
+`Applying` is an apply held open step by step, for a program that shows the plan and
+asks before sending, as `orgctl apply` does."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
 from contextlib import nullcontext
+from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 from types import TracebackType
@@ -15,8 +17,10 @@ from reconciler.apply import ApplyResult, Journal, execute
 from reconciler.apply.engine import EventHook, Guard
 from reconciler.apply.lock import ApplyLock, Lease, LeaseStore, lease_seconds, new_run_id
 from reconciler.apply.saved import SavedPlan, check_same_portal, replan
+from reconciler.errors import UserError
 from reconciler.plan.model import Plan
 from reconciler.plan.render.json import plan_document
+from reconciler.runtime import run
 from reconciler.workflow import PlanOptions, plan_live
 
 
@@ -137,3 +141,72 @@ class Applying:
                 guard=stopped,
                 abandon=abandon,
             )
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What an apply sent, and what the portal still differs in afterwards."""
+
+    plan: Plan  # the plan sent: the one given, made again on the live state
+    result: ApplyResult | None  # None: nothing to send
+    after: Plan | None  # the plan made after sending; None: stopped before every call
+
+    @property
+    def converged(self) -> bool:
+        """The portal matches the manifests: every call succeeded and nothing is left."""
+        ok = self.result is None or self.result.ok
+        return ok and self.after is not None and self.after.empty and not self.after.errors
+
+
+async def apply(
+    manifests: Manifests,
+    plan: Plan,
+    connection: Connection,
+    *,
+    parallelism: int = 8,
+    lock: bool = True,
+    lock_timeout: float = 0.0,
+    journal: str | PathLike[str] | None = None,
+) -> Applied:
+    """Send `plan` (from `plan()`, or `plan_from_json` of a saved file) and read the
+    portal again (`orgctl apply --plan --auto-approve`). Under the portal's apply lock
+    (waiting up to `lock_timeout` seconds for another apply's), the plan is made again
+    and sent only when it is still the plan given: `StalePlan` when the portal or the
+    manifests changed since; `UserError` when it has errors, goes to another portal, or
+    the lock is held. A call that fails is an outcome in `result`, not an exception."""
+    async with Applying(manifests, connection, parallelism=parallelism) as applying:
+        if lock:
+            await applying.lock(lock_timeout)
+        fresh = await applying.replan(plan)
+        if fresh.errors:
+            problems = "; ".join(str(problem) for problem in fresh.errors)
+            raise UserError(f"refusing to apply a plan with errors; nothing was sent: {problems}")
+        if fresh.empty:
+            return Applied(fresh, None, fresh)
+        result = await applying.send(fresh, journal=journal)
+        if result.stopped:
+            return Applied(fresh, result, None)
+        return Applied(fresh, result, await applying.plan(targets=fresh.targets))
+
+
+def apply_sync(
+    manifests: Manifests,
+    plan: Plan,
+    connection: Connection,
+    *,
+    parallelism: int = 8,
+    lock: bool = True,
+    lock_timeout: float = 0.0,
+    journal: str | PathLike[str] | None = None,
+) -> Applied:
+    return run(
+        apply(
+            manifests,
+            plan,
+            connection,
+            parallelism=parallelism,
+            lock=lock,
+            lock_timeout=lock_timeout,
+            journal=journal,
+        )
+    )
