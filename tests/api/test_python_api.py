@@ -133,3 +133,18 @@ def test_an_apply_held_open_locks_another_out(hq: Connection) -> None:
         assert (await api.apply(manifests, await api.plan(manifests, hq), hq)).converged
 
     asyncio.run(main())
+
+
+def test_the_process_environment_is_never_read(
+    hq: Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Variables that would send the commands elsewhere, as someone else: the API is
+    # given its connection, and reads none of them.
+    monkeypatch.setenv("ORGCTL_PORTAL_URL", "http://127.0.0.1:9/nowhere/sharing/rest")
+    monkeypatch.setenv("ORGCTL_USERNAME", "nobody")
+    monkeypatch.setenv("ORGCTL_PASSWORD", "nothing")
+    monkeypatch.setenv("ORGCTL_TRUSTED_ORIGINS", "https://elsewhere.example.com")
+    manifests = load(HQ, hq)
+    assert manifests.desired.portal.url == hq.variables["ORGCTL_PORTAL_URL"]
+    plan = api.plan_sync(manifests, hq)
+    assert plan.calls and not plan.errors
