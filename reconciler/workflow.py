@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from reconciler.environment import url_sources
@@ -19,6 +19,15 @@ from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
 from reconciler.runtime import run as run  # re-exported: the commands' one event loop
 from reconciler.state import DesiredState, LiveState
+
+# Told a line as it happens (a retry, a wait): stderr for the CLI, anything for a program.
+Notice = Callable[[str], None]
+
+
+def say_on_stderr(line: str) -> None:
+    """A retry told as it happens (a wait on an unreachable portal is seen, not silent),
+    on stderr, where it never mixes with a report on stdout."""
+    print(line, file=sys.stderr, flush=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,17 +50,33 @@ class Planned:
     plan: Plan
 
 
-def connect(desired: DesiredState, *, parallelism: int = 8, in_fleet: bool = False) -> PortalClient:
-    name = desired.portal.name
-    # Portals of a fleet are read at once: each retry line must say whose it is.
-    notice = (lambda line: say_on_stderr(f"{name}: {line}")) if in_fleet else say_on_stderr
+def connect(
+    desired: DesiredState,
+    *,
+    parallelism: int = 8,
+    in_fleet: bool = False,
+    env: Mapping[str, str] | None = None,
+    notice: Notice | None = say_on_stderr,
+) -> PortalClient:
+    """The client of the desired state's portal. `env` holds the ORGCTL_* values
+    (credentials, trusted origins, limits): the process's own unless given (the Python
+    API always gives them). `notice` hears each retry as it happens; None keeps quiet."""
+    environ = os.environ if env is None else env
     return client_for(
         desired.portal,
-        env=os.environ,
+        env=environ,
         concurrency=max(8, parallelism),
-        retry_notice=notice,
-        sources=url_origins(desired, os.environ),
+        retry_notice=fleet_notice(desired.portal.name, notice) if in_fleet else notice,
+        sources=url_origins(desired, environ),
     )
+
+
+def fleet_notice(name: str, notice: Notice | None) -> Notice | None:
+    """Portals of a fleet are read at once: each retry line must say whose it is."""
+    if notice is None:
+        return None
+    told = notice
+    return lambda line: told(f"{name}: {line}")
 
 
 def url_origins(desired: DesiredState, environ: Mapping[str, str]) -> UrlSources:
@@ -74,12 +99,6 @@ def warn_in_ci(environ: Mapping[str, str] | None = None) -> None:
     warning = ci_warning(os.environ if environ is None else environ)
     if warning is not None:
         say_on_stderr(f"Warning: {warning}")
-
-
-def say_on_stderr(line: str) -> None:
-    """A retry told as it happens (a wait on an unreachable portal is seen, not silent),
-    on stderr, where it never mixes with a report on stdout."""
-    print(line, file=sys.stderr, flush=True)
 
 
 async def plan_live(

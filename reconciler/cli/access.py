@@ -8,23 +8,23 @@ report each portal on its own, up to --jobs at once, as plan and drift do.
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import click
 
-from reconciler.access import FORMATS, AccessQuery, access_document, render_access
-from reconciler.access.document import FleetEntry, PortalNames, fleet_document
-from reconciler.access.findings import Finding, policy_finding
+from reconciler import api
+from reconciler.access import FORMATS, AccessQuery, render_access
+from reconciler.access.document import FleetEntry, fleet_document
+from reconciler.access.live_report import failing
 from reconciler.access.render import write_access
 from reconciler.access.spreadsheet import render_csv
 from reconciler.access.text import summary_line
-from reconciler.cli import fleet_report, help, options
+from reconciler.api import Manifests
+from reconciler.cli import fleet_report, help, options, session
 from reconciler.cli.failure import failure_markdown, markdown_failure
 from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.fleet_run import each_portal
@@ -36,10 +36,8 @@ from reconciler.cli.output import (
 )
 from reconciler.fleet import Target, select
 from reconciler.html import render_access_fleet_html
-from reconciler.live.reader import read_people
 from reconciler.shown import safe
-from reconciler.state import DesiredState, LiveState
-from reconciler.workflow import connect, run, say_on_stderr, warn_in_ci
+from reconciler.workflow import run, say_on_stderr, warn_in_ci
 
 Json = dict[str, Any]
 # The fleet summary's words, in the order it counts them.
@@ -114,13 +112,12 @@ def command(
     fleet = select(paths)
     if fleet is not None:
         ctx.exit(access_fleet(fleet, request, out))
-    manifests = paths[0].as_posix()
-    with markdown_failure(fmt, "access", manifests):
-        desired = fleet_report.load(paths[0], verbose)
+    with markdown_failure(fmt, "access", paths[0].as_posix()):
+        manifests = session.manifests(paths[0], verbose)
         if out is not None:
             check_writable(out, "report")
-        with reading(desired.portal.url):
-            document = run(read_access(desired, manifests, query))
+        with reading(manifests.desired.portal.url):
+            document = run(read_access(manifests, query))
     if out is None:
         write_access(document, fmt, sys.stdout)
         sys.stdout.flush()
@@ -130,50 +127,17 @@ def command(
     ctx.exit(gate(document, request.fail_on))
 
 
-async def read_access(
-    desired: DesiredState, manifests: str, query: AccessQuery, *, in_fleet: bool = False
-) -> Json:
-    """The report of one portal, read live on the portal's own clock."""
-    async with connect(desired, in_fleet=in_fleet) as client:
-        live = await read_people(client)
-        now = client.server_clock or time.time()
-        root = client.root
-    prefix = f"{desired.portal.name}: " if in_fleet else ""
-    for _, why in sorted(live.unreadable.items()):  # each reason names its resource
+async def read_access(manifests: Manifests, query: AccessQuery, *, in_fleet: bool = False) -> Json:
+    """The report of one portal, each part left out of it named on stderr."""
+    portal = manifests.desired.portal.name if in_fleet else None
+    report = await api.access(manifests, session.connection(portal), query=query)
+    prefix = f"{portal}: " if portal else ""
+    for why in report.left_out:  # each reason names its resource
         say_on_stderr(safe(f"{prefix}Warning: left out of the report: {why}"))
-    return live_access(live, desired, PortalNames(desired.portal.name, root, manifests), query, now)
+    return report.document
 
 
-def live_access(
-    live: LiveState, desired: DesiredState, names: PortalNames, query: AccessQuery, now: float
-) -> Json:
-    """The access report of a live state already read (by access, or by drift for
-    --fail-on), at `now` (Unix seconds)."""
-    extra = sorted(desired.portal.extraPrivileges)
-    found = policy_findings(live, desired, now)
-    return access_document(live, names, query, int(now * 1000), extra, found)
-
-
-def policy_findings(live: LiveState, desired: DesiredState, now: float) -> list[Finding]:
-    """The manifests' policies judged on the live state alone, as findings of kind
-    `policy` (none without a policy: the CEL engine is then not loaded)."""
-    if not desired.kinds.get("Policy"):
-        return []
-    from reconciler.kinds.policy import live_verdicts
-
-    moment = datetime.fromtimestamp(now, UTC)
-    return [
-        policy_finding(v.policy, v.enforcement, v.subject, v.message)
-        for v in live_verdicts(desired, live, moment)
-    ]
-
-
-def failing(document: Json, fail_on: frozenset[str]) -> list[Json]:
-    """The report's findings of a kind --fail-on names."""
-    return [f for f in document["findings"] if f["kind"] in fail_on]
-
-
-def gate(document: Json, fail_on: frozenset[str]) -> int:
+def gate(document: Json, fail_on: Collection[str]) -> int:
     """2 when the report has a finding of a kind --fail-on names, else 0."""
     return 2 if failing(document, fail_on) else 0
 
@@ -210,8 +174,8 @@ def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | 
 
 
 async def _reported(target: Target, request: AccessRequest) -> Outcome:
-    desired = fleet_report.load(target.path, request.verbose)
-    document = await read_access(desired, target.path.as_posix(), request.query, in_fleet=True)
+    manifests = session.manifests(target.path, request.verbose)
+    document = await read_access(manifests, request.query, in_fleet=True)
     status = STATUSES[1] if document["findings"] else STATUSES[2]
     text = render_access(document, request.fmt) if request.fmt in ("text", "markdown") else ""
     return Outcome(target, status, gate(document, request.fail_on), text, document)

@@ -18,8 +18,6 @@ import click
 from reconciler.environment import ADMIN_URL_ENV, PORTAL_URL_ENV
 from reconciler.errors import UserError
 from reconciler.fleet import Target
-from reconciler.manifest.desired import desired_from
-from reconciler.manifest.validation import Checked, check
 from reconciler.shown import safe
 from reconciler.state import DesiredState
 
@@ -96,16 +94,16 @@ def refuse_shared_urls(environ: Mapping[str, str] | None = None) -> None:
             )
 
 
-def note_skipped(checked: Checked) -> None:
+def note_skipped(files: Sequence[str]) -> None:
     """--verbose: name each file read as no manifest, on stderr."""
-    for file in checked.loaded.ignored:
+    for file in files:
         note = f"note: {file}: no orgctl document (no apiVersion: orgctl/v1), skipped"
         click.echo(safe(note), err=True)
 
 
 def load(path: Path, verbose: bool) -> DesiredState:
     """The desired state of one portal folder, the skipped files named when `verbose`."""
-    checked = check(path)
-    if verbose:
-        note_skipped(checked)
-    return desired_from(checked, os.environ)
+    # Imported here: `validate` shares this module and never reads a portal.
+    from reconciler.cli.session import manifests
+
+    return manifests(path, verbose).desired
