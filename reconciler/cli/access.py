@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ import click
 from reconciler.access import FORMATS, AccessQuery, access_document, render_access
 from reconciler.access.document import FleetEntry, PortalNames, fleet_document
 from reconciler.access.findings import Finding, policy_finding
+from reconciler.access.grants import grant_findings
 from reconciler.access.render import write_access
 from reconciler.access.spreadsheet import render_csv
 from reconciler.access.text import summary_line
@@ -34,6 +35,7 @@ from reconciler.cli.output import (
     save_instead_of_printing,
     stream_instead_of_printing,
 )
+from reconciler.clock import evaluation_time
 from reconciler.fleet import Target, select
 from reconciler.html import render_access_fleet_html
 from reconciler.live.reader import read_people
@@ -85,6 +87,7 @@ class AccessRequest:
     help="A last sign-in older than this many days is stale (never signed in: stale).",
 )
 @options.fail_on
+@options.evaluation_time
 @options.report_format(*FORMATS)
 @options.output_file("Write the report to FILE; stdout then keeps its one-line summary.")
 @options.jobs
@@ -97,6 +100,8 @@ def command(
     patterns: tuple[str, ...],
     stale_days: int,
     fail_on: tuple[str, ...],
+    at: datetime | None,
+    expiring_within: timedelta,
     fmt: str,
     out: Path | None,
     jobs: int,
@@ -109,7 +114,7 @@ def command(
     Several paths, or a fleet root holding several portal folders, report each portal on
     its own, up to --jobs at once; the exit code is the worst of them."""
     warn_in_ci()
-    query = AccessQuery(stale_days, tuple(dict.fromkeys(patterns)))
+    query = AccessQuery(stale_days, tuple(dict.fromkeys(patterns)), at, expiring_within)
     request = AccessRequest(query, fmt, frozenset(fail_on), jobs, verbose)
     fleet = select(paths)
     if fleet is not None:
@@ -133,10 +138,10 @@ def command(
 async def read_access(
     desired: DesiredState, manifests: str, query: AccessQuery, *, in_fleet: bool = False
 ) -> Json:
-    """The report of one portal, read live on the portal's own clock."""
+    """The report of one portal, read live on the portal's own clock (or at --at)."""
     async with connect(desired, in_fleet=in_fleet) as client:
         live = await read_people(client)
-        now = client.server_clock or time.time()
+        now = portal_time(client.server_clock, query)
         root = client.root
     prefix = f"{desired.portal.name}: " if in_fleet else ""
     for _, why in sorted(live.unreadable.items()):  # each reason names its resource
@@ -148,10 +153,20 @@ def live_access(
     live: LiveState, desired: DesiredState, names: PortalNames, query: AccessQuery, now: float
 ) -> Json:
     """The access report of a live state already read (by access, or by drift for
-    --fail-on), at `now` (Unix seconds)."""
+    --fail-on), at `now` (Unix seconds, the portal's clock: sign-ins are its own). Grants
+    are judged at the evaluation time, which this machine's clock may put later."""
     extra = sorted(desired.portal.extraPrivileges)
     found = policy_findings(live, desired, now)
+    judged = evaluation_time(now, query.at)
+    found += grant_findings(desired, live, judged, query.expiring_within)
     return access_document(live, names, query, int(now * 1000), extra, found)
+
+
+def portal_time(server_clock: float | None, query: AccessQuery) -> float:
+    """The time sign-ins are judged at: the portal's clock, or a preview's."""
+    if query.at is not None:
+        return query.at.timestamp()
+    return server_clock or time.time()
 
 
 def policy_findings(live: LiveState, desired: DesiredState, now: float) -> list[Finding]:

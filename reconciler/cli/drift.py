@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from reconciler.access import AccessQuery
 from reconciler.access.document import PortalNames
 from reconciler.access.findings import POLICY, policy_finding
 from reconciler.cli import fleet_report, help, options
-from reconciler.cli.access import failing, live_access
+from reconciler.cli.access import failing, live_access, portal_time
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
 from reconciler.cli.output import (
@@ -59,6 +58,7 @@ class Checked:
 @options.report_format("text", "json", "markdown", "html")
 @options.output_file("Write the report to FILE; stdout then keeps its one-line summary.")
 @options.fail_on
+@options.evaluation_time
 @options.notify
 @options.jobs
 @options.verbose
@@ -70,6 +70,8 @@ def command(
     fmt: str,
     out: Path | None,
     fail_on: tuple[str, ...],
+    at: datetime | None,
+    expiring_within: timedelta,
     notify_url: str | None,
     jobs: int,
     verbose: bool,
@@ -88,7 +90,9 @@ def command(
                 "--fail-on gates one portal folder's drift; for a fleet, run"
                 " orgctl access PATH... --fail-on FINDING beside it"
             )
-        options = PlanOptions(allow_deletes=True, live_admin=True)
+        options = PlanOptions(
+            allow_deletes=True, live_admin=True, at=at, expiring_within=expiring_within
+        )
         request = FleetRequest("drift", fmt, jobs, options, False, verbose, notify_url)
         ctx.exit(fleet_command(fleet, request, out))
     manifests = paths[0]
@@ -97,7 +101,8 @@ def command(
         desired = fleet_report.load(manifests, verbose)
         if out is not None:
             check_writable(out, "report")
-        checked = run(_read(desired, manifests.as_posix(), frozenset(fail_on)))
+        query = AccessQuery(at=at, expiring_within=expiring_within)
+        checked = run(_read(desired, manifests.as_posix(), frozenset(fail_on), query))
     plan = checked.planned.plan
     if out is None:
         echo_report(plan, fmt, "drift")
@@ -114,23 +119,32 @@ def command(
         ctx.exit(2)
 
 
-async def _read(desired: DesiredState, manifests: str, fail_on: frozenset[str]) -> Checked:
+async def _read(
+    desired: DesiredState, manifests: str, fail_on: frozenset[str], query: AccessQuery
+) -> Checked:
     # Drift reports every difference: the delete threshold guards applies, not reports,
     # and who may send the calls matters to an apply (drift may run read-only).
     async with connect(desired) as client:
         with reading(desired.portal.url):
             # Policies are judged on the live state alone, not against the plan.
             options = PlanOptions(
-                allow_deletes=True, check_caller=False, live_admin=True, judge_policies=False
+                allow_deletes=True,
+                check_caller=False,
+                live_admin=True,
+                judge_policies=False,
+                at=query.at,
+                expiring_within=query.expiring_within,
             )
             planned = await plan_live(client, desired, options)
-        now = client.server_clock or time.time()
-        planned = _with_policies(planned, desired, now)
+        now = portal_time(client.server_clock, query)
+        # Policies see the evaluation time, as a plan's do.
+        judged = planned.now.timestamp() if planned.now is not None else now
+        planned = _with_policies(planned, desired, judged)
         if not fail_on:
             return Checked(planned, [], _policy_findings(planned.plan.policies))
         # The access review of the state just read: no second read of the portal.
         names = PortalNames(desired.portal.name, client.root, manifests)
-        document = live_access(planned.live, desired, names, AccessQuery(), now)
+        document = live_access(planned.live, desired, names, query, now)
         policies = [f for f in document["findings"] if f["kind"] == POLICY]
         return Checked(planned, failing(document, fail_on), policies)
 

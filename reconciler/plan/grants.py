@@ -1,0 +1,72 @@
+"""What a plan says of time-bound grants (README: Temporary access): when it was judged,
+the grants in force it depends on, those ending soon, and each change that revokes an
+expired grant the portal still holds (an overdue revocation, drift's riskiest finding)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+from reconciler.clock import rfc3339
+from reconciler.manifest.grants import expired, granted, in_force
+from reconciler.plan.model import Change, GrantNote, Plan
+from reconciler.state import DesiredState, Grant, LiveState
+
+EXPIRING_WITHIN = dt.timedelta(days=7)
+
+
+def note(grant: Grant) -> GrantNote:
+    return GrantNote(grant.address, granted(grant), rfc3339(grant.until), grant.reason)
+
+
+def with_grants(
+    plan: Plan,
+    desired: DesiredState,
+    live: LiveState,
+    now: dt.datetime,
+    *,
+    preview: bool = False,
+    within: dt.timedelta = EXPIRING_WITHIN,
+) -> Plan:
+    """`plan` judged at `now` (`desired` as declared, with its grants): unchanged when the
+    manifests hold no grant and it is no preview, so such a plan stays byte-identical."""
+    if not desired.grants and not preview:
+        return plan
+    active = in_force(desired, now)
+    overdue = overdue_grants(desired, live, now)
+    return replace(
+        plan,
+        changes=tuple(_marked(change, overdue) for change in plan.changes),
+        evaluationTime=rfc3339(now),
+        preview=preview,
+        grantDeadlines=tuple(note(g) for g in active),
+        expiringGrants=tuple(note(g) for g in active if g.until - now <= within),
+    )
+
+
+def _marked(change: Change, overdue: dict[str, Grant]) -> Change:
+    grant = overdue.get(change.address)
+    return change if grant is None else replace(change, overdue=note(grant))
+
+
+def overdue_grants(desired: DesiredState, live: LiveState, now: dt.datetime) -> dict[str, Grant]:
+    """By address, an expired grant whose access the live portal still gives: the member
+    still holds the granted role or level, the role still the temporary privileges."""
+    found: dict[str, Grant] = {}
+    for grant in expired(desired, now):
+        if grant.address not in found and _still_held(grant, live):
+            found[grant.address] = grant
+    return found
+
+
+def _still_held(grant: Grant, live: LiveState) -> bool:
+    kind, _, name = grant.address.partition("/")
+    if kind == "Member":
+        member = live.members.get(name)
+        if member is None:
+            return False
+        return (grant.role is not None and member.role == grant.role) or (
+            grant.level is not None and member.level == grant.level
+        )
+    role = live.roles.get(name)
+    return role is not None and bool(grant.privileges & (role.privileges or frozenset()))
