@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +82,8 @@ def _errors(document: Any) -> list[str]:
 
 
 def _isoformat(value: Any) -> str:
-    if isinstance(value, datetime):
+    # A date (a grant's `until: 2030-01-01`) is a YAML timestamp too.
+    if isinstance(value, datetime | date):
         return value.isoformat()
     raise TypeError(f"{type(value).__name__} is not JSON")
 
