@@ -14,8 +14,10 @@ import click
 
 from reconciler.cli import fleet_report, help
 from reconciler.cli.output import reading
+from reconciler.clock import evaluation_time
 from reconciler.errors import UserError
 from reconciler.live.reader import read_people
+from reconciler.manifest.grants import resolved
 from reconciler.shown import safe
 from reconciler.state import DesiredState, LiveState, Member, Role
 from reconciler.workflow import connect, run, warn_in_ci
@@ -89,6 +91,8 @@ def command(
     desired = fleet_report.load(path, False)
     with reading(desired.portal.url):
         live, now = run(_read(desired))
+    # The manifests' state now: the grants in force at the evaluation time.
+    desired = resolved(desired, evaluation_time(now))
     report = what_if(desired, live, changes, now)
     click.echo(_rendered(report, fmt), nl=False)
     gained = any(m["gained"] for m in report["members"])

@@ -97,6 +97,13 @@ def test_a_grant_holds_until_the_portals_clock_passes_it_then_apply_revokes_it(
     assert [(g["address"], g["grants"], g["reason"]) for g in plan["grantDeadlines"]] == [
         ("Member/bob", "role org_publisher", REASON)
     ]
+    # what-if starts from the manifests' state now: bob publishes, and would lose that.
+    what_if = world.orgctl(
+        "what-if", folder, "--set-role", "bob=org_user", "--format", "json", portal="hq"
+    )
+    assert what_if.returncode == 0, output_of(what_if)
+    [bob] = [m for m in json.loads(what_if.stdout)["members"] if m["username"] == "bob"]
+    assert "portal:publisher:publishFeatures" in bob["lost"], bob
     world.advance_clock(2)  # past `until` on the portal, still before it on this machine
     revoked = world.orgctl("apply", folder, "--auto-approve", portal="hq")
     assert revoked.returncode == 0, output_of(revoked)
