@@ -185,6 +185,34 @@ def test_plan_names_the_grants_expiring_within_the_window(
     assert "Grants expiring soon" in page.stdout and REASON in page.stdout
 
 
+TEMPORARY = "portal:user:createGroup"
+
+
+def test_temporary_privileges_of_a_role_end_on_time(ahead: tuple[World, dt.datetime]) -> None:
+    world, start = ahead
+    folder = _hq(world, _publisher_until(start + dt.timedelta(days=30)))
+    roles = folder / "roles.yaml"
+    until = _stamp(start + dt.timedelta(hours=1))
+    edit(
+        roles,
+        "    - portal:user:shareToGroup\n",
+        "    - portal:user:shareToGroup\n  temporaryPrivileges:\n"
+        f'    - {{privileges: [{TEMPORARY}], until: "{until}", reason: {REASON}}}\n',
+    )
+    applied = world.orgctl("apply", folder, "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    assert TEMPORARY in world.api("hq").roles()["Analyst"]["privileges"]
+    world.advance_clock(2)
+    drift = world.orgctl("drift", folder, "--format", "json", portal="hq")
+    assert drift.returncode == 2, output_of(drift)
+    [change] = plan_json(drift)["changes"]
+    assert change["address"] == "Role/Analyst", change
+    assert change["overdueRevocation"]["grants"] == f"privileges {TEMPORARY}"
+    revoked = world.orgctl("apply", folder, "--auto-approve", portal="hq")
+    assert revoked.returncode == 0, output_of(revoked)
+    assert TEMPORARY not in world.api("hq").roles()["Analyst"]["privileges"]
+
+
 ADMIN_GRANTS_30_DAYS = """---
 apiVersion: orgctl/v1
 kind: Policy
