@@ -25,6 +25,7 @@ from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.suggestions import did_you_mean
 from reconciler.plan.draft import Draft
+from reconciler.policy.grants import with_grants
 from reconciler.policy.rules import check
 from reconciler.policy.variables import (
     FIELDS,
@@ -33,7 +34,6 @@ from reconciler.policy.variables import (
     live_access,
     planned_access,
     portal_variable,
-    with_grants,
 )
 from reconciler.policy.verdicts import (
     FIELD_IN_MESSAGE,

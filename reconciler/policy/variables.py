@@ -9,13 +9,13 @@ privileges, and a level-1 member uses only the level-1 privileges of its role.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from reconciler.access.holdings import Holding, holdings, is_administrative, member_holds
 from reconciler.kinds.forms import MEMBER, ROLE
-from reconciler.state import NEVER_SIGNED_IN, Grant, LiveState, Member, Role
+from reconciler.state import NEVER_SIGNED_IN, LiveState, Member, Role
 
 ADMINISTRATOR = "org_admin"  # the built-in Administrator role, as a member's role names it
 
@@ -65,9 +65,9 @@ class Access:
 
     roles: Mapping[str, Holding]
     members: Mapping[str, Member]
-    # Each member's time-bound grants, by username: declared in the manifests, so only
-    # the state after a plan has any (the portal keeps none).
-    grants: Mapping[str, tuple[GrantValue, ...]] = field(default_factory=dict)
+    # Each member's time-bound grants, by username (reconciler.policy.grants): declared
+    # in the manifests, so only the state after a plan has any (the portal keeps none).
+    grants: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
     _effective: dict[tuple[str | None, bool], tuple[str, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -91,26 +91,6 @@ class Access:
             if member.role is not None:
                 by_role.setdefault(member.role, []).append(member.username)
         return by_role
-
-
-class GrantValue(dict[str, Any]):
-    """A grant as a rule sees it, `{role, level, until, reason}`: a map (CEL has no
-    records) that hashes, so members alike still share one verdict."""
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        return hash(tuple(self.items()))
-
-
-def with_grants(access: Access, grants: Mapping[str, Iterable[Grant]]) -> Access:
-    """`access` with the members' grants (`DesiredState.grants`, by address)."""
-    found = {
-        address.partition("/")[2]: tuple(
-            GrantValue(role=g.role, level=g.level, until=g.until, reason=g.reason) for g in listed
-        )
-        for address, listed in grants.items()
-        if address.startswith(f"{MEMBER.head}/")
-    }
-    return replace(access, grants=found) if found else access
 
 
 def live_access(live: LiveState, extra: frozenset[str] = frozenset()) -> Access:
