@@ -91,6 +91,71 @@ def deadline_problems(
         )
 
 
+def entry_problems(
+    document: Document,
+    username: str,
+    role: str | None,
+    level: int | None,
+    declared: list[GrantSpec],
+    platform: Platform | None,
+) -> Iterator[Problem]:
+    """A Members entry with grants declares what it falls back to: its own role, and its
+    own level where the portal has levels; each grant gives a role or a level."""
+    if not declared:
+        return
+    where: KeyPath = ("spec", "members", username, "grants")
+    missing = availability_problem(UPDATE_LEVEL, platform) if platform else None
+    if role is None:
+        yield document.problem(where, "an entry with grants declares its own role, to fall back to")
+    if platform is not None and not missing and level is None:
+        yield document.problem(
+            where, "an entry with grants declares its own level, to fall back to"
+        )
+    for index, grant in enumerate(declared):
+        yield from _grant_problems(document, (*where, index), grant, role, missing)
+    yield from deadline_problems(document, where, declared, _now())
+
+
+def _grant_problems(
+    document: Document, path: KeyPath, grant: GrantSpec, own: str | None, no_levels: str | None
+) -> Iterator[Problem]:
+    """`no_levels`: why the portal has no levels (None: it has)."""
+    if grant.role is None and grant.level is None:
+        yield document.problem(path, "a grant gives a role, a level or both")
+    if grant.level is not None and no_levels:
+        yield document.problem((*path, "level"), no_levels)
+    if grant.level == 1 and (grant.role or own) in BUILTIN_ROLES:
+        yield document.problem(
+            (*path, "level"), "level 1 needs a custom role; a built-in role is always level 2"
+        )
+
+
+def role_problems(
+    document: Document,
+    privileges: list[str] | None,
+    presence: str,
+    declared: list[TemporaryPrivilegesSpec],
+) -> Iterator[Problem]:
+    """Temporary privileges add to the role's declared ones, so it declares some."""
+    if not declared:
+        return
+    if presence == "absent":
+        yield document.problem(
+            ("spec", "temporaryPrivileges"), "a role declared absent holds no privileges"
+        )
+    elif privileges is None:
+        yield document.problem(
+            ("spec", "temporaryPrivileges"),
+            "a role with temporaryPrivileges declares its own privileges, to fall back to",
+        )
+    yield from deadline_problems(document, ("spec", "temporaryPrivileges"), declared, _now())
+
+
+def _now() -> dt.datetime:
+    # validate is offline: this machine's clock is the only one it has.
+    return dt.datetime.now(dt.UTC)
+
+
 # --- desired state ----------------------------------------------------------------------------
 
 
@@ -133,30 +198,30 @@ def resolved(desired: DesiredState, now: dt.datetime) -> DesiredState:
     if not desired.grants:
         return desired
     members, roles = dict(desired.members), dict(desired.roles)
-    for grants in desired.grants.values():
+    for address, grants in desired.grants.items():
         active = [g for g in grants if now < g.until]
-        for grant in active:
-            kind, _, name = grant.address.partition("/")
-            if kind == "Member" and name in members:
-                members[name] = _granted_member(members[name], grant, active)
-            elif name in roles:
-                roles[name] = _granted_role(roles[name], grant)
+        kind, _, name = address.partition("/")
+        if not active:
+            continue
+        if kind == "Member" and name in members:
+            members[name] = _granted_member(members[name], active)
+        elif name in roles:
+            roles[name] = _granted_role(roles[name], active)
     declared = desired.declared and resolved(desired.declared, now)
     return replace(desired, members=members, roles=roles, declared=declared)
 
 
-def _granted_member(member: Member, grant: Grant, active: list[Grant]) -> Member:
+def _granted_member(member: Member, active: list[Grant]) -> Member:
     """The first grant in force (in declared order) naming a role decides the role; the
     first naming a level, the level."""
-    first_role = next((g for g in active if g.role is not None), None)
-    first_level = next((g for g in active if g.level is not None), None)
-    role = grant.role if grant is first_role else member.role
-    level = grant.level if grant is first_level else member.level
+    role = next((g.role for g in active if g.role is not None), member.role)
+    level = next((g.level for g in active if g.level is not None), member.level)
     return replace(member, role=role, level=level)
 
 
-def _granted_role(role: Role, grant: Grant) -> Role:
-    return replace(role, privileges=(role.privileges or frozenset()) | grant.privileges)
+def _granted_role(role: Role, active: list[Grant]) -> Role:
+    privileges = (role.privileges or frozenset()).union(*(g.privileges for g in active))
+    return replace(role, privileges=privileges)
 
 
 def in_force(desired: DesiredState, now: dt.datetime) -> list[Grant]:
@@ -183,66 +248,3 @@ def granted(grant: Grant) -> str:
     parts += [f"level {grant.level}"] if grant.level is not None else []
     parts += [f"privileges {', '.join(sorted(grant.privileges))}"] if grant.privileges else []
     return " and ".join(parts)
-
-
-def entry_problems(
-    document: Document,
-    username: str,
-    role: str | None,
-    level: int | None,
-    declared: list[GrantSpec],
-    platform: Platform | None,
-) -> Iterator[Problem]:
-    """A Members entry with grants declares what it falls back to: its own role, and its
-    own level where the portal has levels; each grant gives a role or a level."""
-    if not declared:
-        return
-    where: KeyPath = ("spec", "members", username)
-    levels = platform is not None and not availability_problem(UPDATE_LEVEL, platform)
-    if role is None:
-        yield document.problem(
-            (*where, "grants"), "an entry with grants declares its own role, to fall back to"
-        )
-    if levels and level is None:
-        yield document.problem(
-            (*where, "grants"), "an entry with grants declares its own level, to fall back to"
-        )
-    for index, grant in enumerate(declared):
-        path = (*where, "grants", index)
-        if grant.role is None and grant.level is None:
-            yield document.problem(path, "a grant gives a role, a level or both")
-        if grant.level is not None and platform is not None:
-            problem = availability_problem(UPDATE_LEVEL, platform)
-            if problem:
-                yield document.problem((*path, "level"), problem)
-        if grant.level == 1 and (grant.role or role) in BUILTIN_ROLES:
-            yield document.problem(
-                (*path, "level"), "level 1 needs a custom role; a built-in role is always level 2"
-            )
-    yield from deadline_problems(document, (*where, "grants"), declared, _now())
-
-
-def role_problems(
-    document: Document,
-    privileges: list[str] | None,
-    presence: str,
-    declared: list[TemporaryPrivilegesSpec],
-) -> Iterator[Problem]:
-    """Temporary privileges add to the role's declared ones, so it declares some."""
-    if not declared:
-        return
-    if presence == "absent":
-        yield document.problem(
-            ("spec", "temporaryPrivileges"), "a role declared absent holds no privileges"
-        )
-    elif privileges is None:
-        yield document.problem(
-            ("spec", "temporaryPrivileges"),
-            "a role with temporaryPrivileges declares its own privileges, to fall back to",
-        )
-    yield from deadline_problems(document, ("spec", "temporaryPrivileges"), declared, _now())
-
-
-def _now() -> dt.datetime:
-    # validate is offline: this machine's clock is the only one it has.
-    return dt.datetime.now(dt.UTC)
