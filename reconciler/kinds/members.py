@@ -52,8 +52,10 @@ ADDRESS = forms.MEMBER
 class MemberSpec(models.Strict):
     level: Literal[1, 2] | None = None
     role: str | None = Field(None, min_length=1)
-    grants: list[GrantSpec] = Field(
-        [], description="time-bound access: the entry's own role and level are its fallback"
+    # None rather than []: a copied empty list per member cost 100,000 members a quarter
+    # of a second to validate.
+    grants: list[GrantSpec] | None = Field(
+        None, description="time-bound access: the entry's own role and level are its fallback"
     )
 
 
@@ -80,9 +82,10 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
     absent = absent_roles(context)
     for username, member in _model(document).spec.members.items():
         where: KeyPath = ("spec", "members", username)
-        yield from entry_problems(
-            document, username, member.role, member.level, member.grants, context.platform
-        )
+        if member.grants:
+            yield from entry_problems(
+                document, username, member.role, member.level, member.grants, context.platform
+            )
         if member.level is not None:
             yield from gate(
                 document, (*where, "level"), OperationName.UPDATE_USER_LEVEL, context.platform
