@@ -104,6 +104,12 @@ def test_a_grant_holds_until_the_portals_clock_passes_it_then_apply_revokes_it(
     assert what_if.returncode == 0, output_of(what_if)
     [bob] = [m for m in json.loads(what_if.stdout)["members"] if m["username"] == "bob"]
     assert "portal:publisher:publishFeatures" in bob["lost"], bob
+    # adopt would write what the grant gives as bob's fallback: refused, nothing written.
+    members = (folder / "members.yaml").read_text()
+    adopted = world.orgctl("adopt", "Member/bob", folder, portal="hq")
+    assert adopted.returncode == 1, output_of(adopted)
+    assert "time-bound grants" in adopted.stderr, output_of(adopted)
+    assert (folder / "members.yaml").read_text() == members
     world.advance_clock(2)  # past `until` on the portal, still before it on this machine
     revoked = world.orgctl("apply", folder, "--auto-approve", portal="hq")
     assert revoked.returncode == 0, output_of(revoked)
