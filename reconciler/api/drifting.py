@@ -33,34 +33,51 @@ class DriftReport:
 
 
 async def drift(
-    manifests: Manifests, connection: Connection, *, fail_on: Collection[str] = ()
+    manifests: Manifests,
+    connection: Connection,
+    *,
+    fail_on: Collection[str] = (),
+    query: AccessQuery | None = None,
 ) -> DriftReport:
     """Every difference, the delete threshold aside (it guards applies, not reports),
     whoever may send the calls (drift may run read-only); with `fail_on`, the access
-    findings of those kinds (reconciler.access.FINDING_KINDS), from the same read."""
-    from reconciler.access.live_report import failing, live_access
+    findings of those kinds (reconciler.access.FINDING_KINDS), from the same read.
+    `query.at` judges at a preview's time, `query.expiring_within` names grants ending
+    soon."""
+    from reconciler.access.live_report import failing, live_access, portal_time
 
-    desired = manifests.desired
+    desired, query = manifests.desired, query or AccessQuery()
     options = PlanOptions(
-        allow_deletes=True, check_caller=False, live_admin=True, judge_policies=False
+        allow_deletes=True,
+        check_caller=False,
+        live_admin=True,
+        judge_policies=False,
+        at=query.at,
+        expiring_within=query.expiring_within,
     )
     async with client_for(desired, connection) as client:
         planned = await plan_live(client, desired, options)
-        now = client.server_clock or datetime.now(UTC).timestamp()
+        now = portal_time(client.server_clock, query)
         root = client.root
-    planned = with_live_policies(planned, desired, now)
+    # Policies see the evaluation time, as a plan's do.
+    judged = planned.now.timestamp() if planned.now is not None else now
+    planned = with_live_policies(planned, desired, judged)
     if not fail_on:
         return DriftReport(planned.plan, planned.live, [], policy_findings(planned.plan.policies))
     names = PortalNames(desired.portal.name, root, manifests.path.as_posix())
-    document = live_access(planned.live, desired, names, AccessQuery(), now)
+    document = live_access(planned.live, desired, names, query, now)
     policies = [f for f in document["findings"] if f["kind"] == POLICY]
     return DriftReport(planned.plan, planned.live, failing(document, fail_on), policies)
 
 
 def drift_sync(
-    manifests: Manifests, connection: Connection, *, fail_on: Collection[str] = ()
+    manifests: Manifests,
+    connection: Connection,
+    *,
+    fail_on: Collection[str] = (),
+    query: AccessQuery | None = None,
 ) -> DriftReport:
-    return run(drift(manifests, connection, fail_on=fail_on))
+    return run(drift(manifests, connection, fail_on=fail_on, query=query))
 
 
 def with_live_policies(planned: Planned, desired: DesiredState, now: float) -> Planned:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from reconciler.access.document import AccessQuery, PortalNames
@@ -31,17 +30,18 @@ class AccessReport:
 async def access(
     manifests: Manifests, connection: Connection, *, query: AccessQuery | None = None
 ) -> AccessReport:
-    """The access report of the portal, read live on the portal's own clock; reads
+    """The access report of the portal, read live on the portal's own clock (or at
+    `query.at`, a preview); reads
     only the portal, its roles and its members, and changes nothing."""
-    from reconciler.access.live_report import live_access
+    from reconciler.access.live_report import live_access, portal_time
 
-    desired = manifests.desired
+    desired, query = manifests.desired, query or AccessQuery()
     async with client_for(desired, connection) as client:
         live = await read_people(client)
-        now = client.server_clock or datetime.now(UTC).timestamp()
+        now = portal_time(client.server_clock, query)
         root = client.root
     names = PortalNames(desired.portal.name, root, manifests.path.as_posix())
-    document = live_access(live, desired, names, query or AccessQuery(), now)
+    document = live_access(live, desired, names, query, now)
     return AccessReport(document, tuple(why for _, why in sorted(live.unreadable.items())))
 
 

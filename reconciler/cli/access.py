@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,7 @@ class AccessRequest:
     help="A last sign-in older than this many days is stale (never signed in: stale).",
 )
 @options.fail_on
+@options.evaluation_time
 @options.report_format(*FORMATS)
 @options.output_file("Write the report to FILE; stdout then keeps its one-line summary.")
 @options.jobs
@@ -95,6 +97,8 @@ def command(
     patterns: tuple[str, ...],
     stale_days: int,
     fail_on: tuple[str, ...],
+    at: datetime | None,
+    expiring_within: timedelta,
     fmt: str,
     out: Path | None,
     jobs: int,
@@ -107,7 +111,7 @@ def command(
     Several paths, or a fleet root holding several portal folders, report each portal on
     its own, up to --jobs at once; the exit code is the worst of them."""
     warn_in_ci()
-    query = AccessQuery(stale_days, tuple(dict.fromkeys(patterns)))
+    query = AccessQuery(stale_days, tuple(dict.fromkeys(patterns)), at, expiring_within)
     request = AccessRequest(query, fmt, frozenset(fail_on), jobs, verbose)
     fleet = select(paths)
     if fleet is not None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import click
 
 from reconciler import api
+from reconciler.access import AccessQuery
 from reconciler.access.findings import POLICY
 from reconciler.cli import help, options, session
 from reconciler.cli.failure import markdown_failure
@@ -43,6 +45,7 @@ from reconciler.workflow import PlanOptions, run, warn_in_ci
 @options.report_format("text", "json", "markdown", "html")
 @options.output_file("Write the report to FILE; stdout then keeps its one-line summary.")
 @options.fail_on
+@options.evaluation_time
 @options.notify
 @options.jobs
 @options.verbose
@@ -54,6 +57,8 @@ def command(
     fmt: str,
     out: Path | None,
     fail_on: tuple[str, ...],
+    at: datetime | None,
+    expiring_within: timedelta,
     notify_url: str | None,
     jobs: int,
     verbose: bool,
@@ -74,7 +79,13 @@ def command(
                 " beside it"
             )
         # Policies are judged on the live state alone, not against the plan.
-        options = PlanOptions(allow_deletes=True, live_admin=True, judge_policies=False)
+        options = PlanOptions(
+            allow_deletes=True,
+            live_admin=True,
+            judge_policies=False,
+            at=at,
+            expiring_within=expiring_within,
+        )
         request = FleetRequest(
             "drift", fmt, jobs, options, False, verbose, notify_url, frozenset(fail_on)
         )
@@ -85,8 +96,9 @@ def command(
         manifests = session.manifests(paths[0], verbose)
         if out is not None:
             check_writable(out, "report")
+        query = AccessQuery(at=at, expiring_within=expiring_within)
         with reading(manifests.desired.portal.url):
-            checked = run(api.drift(manifests, session.connection(), fail_on=fail_on))
+            checked = run(api.drift(manifests, session.connection(), fail_on=fail_on, query=query))
     plan = checked.plan
     if out is None:
         echo_report(plan, fmt, "drift")

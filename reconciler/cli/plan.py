@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import click
@@ -65,6 +65,7 @@ from reconciler.workflow import (
 )
 @options.targets
 @options.allow_deletes
+@options.evaluation_time
 @options.notify
 @options.jobs
 @options.verbose
@@ -79,6 +80,8 @@ def command(
     split_size: int | None,
     targets: tuple[str, ...],
     allow_deletes: bool,
+    at: datetime | None,
+    expiring_within: timedelta,
     notify_url: str | None,
     jobs: int,
     verbose: bool,
@@ -91,7 +94,9 @@ def command(
         raise UserError("--split cuts a Markdown report: add --format markdown")
     warn_in_ci()
     fleet = select(paths)
-    plan_options = PlanOptions(allow_deletes, target_list(targets))
+    plan_options = PlanOptions(
+        allow_deletes, target_list(targets), at=at, expiring_within=expiring_within
+    )
     if fleet is not None:
         if split_size is not None:
             raise UserError("--split cuts one portal's plan: plan each portal folder on its own")

@@ -14,8 +14,10 @@ import click
 
 from reconciler.cli import fleet_report, help
 from reconciler.cli.output import reading
+from reconciler.clock import evaluation_time
 from reconciler.errors import ManifestError, UserError
 from reconciler.live.reader import read_people
+from reconciler.manifest.grants import resolved
 from reconciler.shown import safe
 from reconciler.state import DesiredState, LiveState, Member, Role
 from reconciler.workflow import connect, run, warn_in_ci
@@ -94,6 +96,11 @@ def command(
     earlier = _at_revision(path, ref) if ref is not None else None
     with reading(desired.portal.url):
         live, now = run(_read(desired))
+    # The manifests' state now: the grants in force at the evaluation time (a revision's
+    # too, judged at the same moment).
+    judged = evaluation_time(now)
+    desired = resolved(desired, judged)
+    earlier = resolved(earlier, judged) if earlier is not None else None
     if earlier is None:
         report = what_if(desired, live, changes, now)
     else:

@@ -29,6 +29,7 @@ from reconciler.kinds.registry import (
 )
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, source, text
+from reconciler.manifest.grants import TemporaryPrivilegesSpec, role_grants, role_problems
 from reconciler.manifest.ignoring import pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
@@ -56,6 +57,9 @@ class RoleSpec(models.Strict):
     ] = None
     state: models.Presence = "present"
     ignorePrivileges: models.StringSet = Field([], description=models.IGNORE_PRIVILEGES)
+    temporaryPrivileges: list[TemporaryPrivilegesSpec] = Field(
+        [], description="time-bound privileges beside the declared ones, each until a deadline"
+    )
 
 
 class RoleMetadata(models.DocumentMetadata):
@@ -189,12 +193,22 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             "a role declared absent keeps no privileges: drop ignorePrivileges",
         )
     yield from pattern_problems(document, ("spec", "ignorePrivileges"), model.spec.ignorePrivileges)
+    temporary = model.spec.temporaryPrivileges
+    yield from role_problems(document, model.spec.privileges, model.spec.state, temporary)
     if context.platform is None:
         return
-    for index, privilege in enumerate(model.spec.privileges or ()):
+    listed: list[tuple[KeyPath, str]] = [
+        (("spec", "privileges", i), p) for i, p in enumerate(model.spec.privileges or ())
+    ]
+    listed += [
+        (("spec", "temporaryPrivileges", i, "privileges", j), p)
+        for i, grant in enumerate(temporary)
+        for j, p in enumerate(grant.privileges)
+    ]
+    for path, privilege in listed:
         problem = catalog.privilege_problem(privilege, context.platform, context.extra_privileges)
         if problem:
-            yield document.problem(("spec", "privileges", index), problem)
+            yield document.problem(path, problem)
 
 
 def listed_once(
@@ -228,6 +242,9 @@ def _desired(desired: DesiredState, document: Document) -> None:
     if spec.ignorePrivileges:
         desired.ignorePrivileges[document.name] = tuple(spec.ignorePrivileges)
     desired.sources[ADDRESS.of(document.name)] = source(document)
+    if spec.temporaryPrivileges:
+        address = ADDRESS.of(document.name)
+        desired.grants[address] = role_grants(document, address, spec.temporaryPrivileges)
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:

@@ -34,6 +34,7 @@ FIELDS: Mapping[str, tuple[str, ...]] = {
         "gained",
         "lost",
         "administrative",
+        "grants",
     ),
     "role": (
         "name",
@@ -59,7 +60,9 @@ SUBJECTS = tuple(FIELDS)
 # A member's fields of its own; its other fields its role and level decide (before and
 # after the plan), so members of one role at one level share them, and a rule reading
 # only those is judged once per such group.
-OWN: Mapping[str, frozenset[str]] = {"member": frozenset({"username", "disabled", "lastLogin"})}
+OWN: Mapping[str, frozenset[str]] = {
+    "member": frozenset({"username", "disabled", "lastLogin", "grants"})
+}
 GROUPED: Mapping[str, tuple[str, ...]] = {
     subject: tuple(f for f in FIELDS[subject] if f not in own) for subject, own in OWN.items()
 }
@@ -75,6 +78,9 @@ class Access:
 
     roles: Mapping[str, Holding]
     members: Mapping[str, Member]
+    # Each member's time-bound grants, by username (reconciler.policy.grants): declared
+    # in the manifests, so only the state after a plan has any (the portal keeps none).
+    grants: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
     _effective: dict[tuple[str | None, bool], tuple[str, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -183,11 +189,12 @@ def member_variables(
         derived = shared.get(key)
         if derived is None:
             derived = shared[key] = _held(member, was, before, after)
+        grants = after.grants.get(username, ())
         if earlier is not None and was is not None and member.level == was.level:
             same = alike.get(key)
             if same is None:
                 same = alike[key] = _alike(earlier[address][1], derived, member, was)
-            if same:
+            if same and earlier[address][1]["grants"] == grants:
                 found.append(earlier[address])
                 continue
         variable = {
@@ -196,6 +203,7 @@ def member_variables(
             "level": member.level,
             "disabled": bool(member.disabled),
             "lastLogin": timestamp(member.lastLogin),
+            "grants": grants,
         }
         variable.update(derived)
         found.append((address, variable))

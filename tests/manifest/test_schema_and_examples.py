@@ -75,7 +75,7 @@ def _errors(document: Any) -> list[str]:
 
 
 def _isoformat(value: Any) -> str:
-    if isinstance(value, datetime | date):  # a date: a campaign's due
+    if isinstance(value, datetime | date):  # a date: a campaign's due, a grant's until
         return value.isoformat()
     raise TypeError(f"{type(value).__name__} is not JSON")
 

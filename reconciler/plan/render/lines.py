@@ -193,7 +193,9 @@ ADMINISTRATIVE_DRIFT = "administrative privileges granted outside Git"
 # granted widen what people may do, administrative ones most; a new role is a new set of
 # privileges; a level change can disable privileges and free or take a quota seat; a
 # member's role move is the everyday change, numerous and reviewed in bulk.
+OVERDUE_REVOCATION = "expired grants the portal still gives"
 RISK_ORDER = (
+    OVERDUE_REVOCATION,
     ADMINISTRATIVE_DRIFT,
     "deletions",
     "administrative privilege grants",
@@ -208,23 +210,26 @@ RISK_ORDER = (
 def risk(change: Change) -> int:
     """The change's place in `RISK_ORDER` (0 riskiest): first what the portal grants
     that Git does not (an administrative privilege granted outside Git is in use now,
-    whatever the plan will do about it)."""
-    if change.administrative is not None:
+    whatever the plan will do about it), and before it access that should have ended
+    and has not (an overdue revocation of a time-bound grant)."""
+    if change.overdue is not None:
         return 0
-    if change.action is Action.DELETE:
+    if change.administrative is not None:
         return 1
+    if change.action is Action.DELETE:
+        return 2
     granted = granted_privileges(change)
     if any(p.startswith(ADMIN_PREFIX) for p in granted):
-        return 2
-    if granted:
         return 3
-    if change.action is Action.CREATE:
+    if granted:
         return 4
+    if change.action is Action.CREATE:
+        return 5
     before, after = change.before or {}, change.after or {}
     changed = {name for name in after if before.get(name) != after[name]}
     if "level" in changed:
-        return 5
-    return 6 if "role" in changed else 7
+        return 6
+    return 7 if "role" in changed else 8
 
 
 def riskiest_first(changes: tuple[Change, ...]) -> list[Change]:
@@ -273,7 +278,29 @@ def address_line(change: Change) -> str:
     flag = f"  (grants administrative privileges: {_some(admin, 3)})" if admin else ""
     renamed = f" (renamed from {change.renamedFrom})" if change.renamedFrom is not None else ""
     line = f"{SIGNS[change.action]} {change.address}{renamed}{flag}"
-    return safe(line + live_admin_flag(change))
+    return safe(line + live_admin_flag(change) + overdue_flag(change))
+
+
+def overdue_flag(change: Change) -> str:
+    """`  [overdue revocation] role org_admin expired at 2026-12-01T00:00:00Z (cover)`."""
+    grant = change.overdue
+    if grant is None:
+        return ""
+    return f"  [overdue revocation] {grant.grants} expired at {grant.until} ({grant.reason})"
+
+
+def grant_lines(plan: Plan) -> list[str]:
+    """What a plan says of time-bound grants: a preview's time, and the grants in force
+    that end soon (README: Temporary access); nothing when it depends on none."""
+    if plan.evaluationTime is None:
+        return []
+    lines = []
+    if plan.preview:
+        lines.append(f"Preview at {plan.evaluationTime} (--at): apply --plan refuses it.")
+    if plan.expiringGrants:
+        lines.append(f"Grants expiring soon (judged at {plan.evaluationTime}):")
+        lines += [f"  - {grant}" for grant in plan.expiringGrants]
+    return [safe(line) for line in lines]
 
 
 def live_admin_flag(change: Change) -> str:
@@ -344,6 +371,9 @@ def _drift_line(plan: Plan) -> str:
     administrative = sum(1 for c in plan.changes if c.administrative is not None)
     if administrative:
         line += f" {administrative} administrative: privileges granted on the portal, not in Git."
+    overdue = sum(1 for c in plan.changes if c.overdue is not None)
+    if overdue:
+        line += f" {overdue} overdue: expired grants the portal still gives."
     return line
 
 
