@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 
 from reconciler.api.session import Connection, Manifests, client_for
+from reconciler.plan.grants import EXPIRING_WITHIN
 from reconciler.plan.model import Plan
 from reconciler.runtime import run
 from reconciler.workflow import PlanOptions, plan_live
@@ -18,11 +20,20 @@ async def plan(
     *,
     targets: Sequence[str] = (),
     allow_deletes: bool = False,
+    at: datetime | None = None,
+    expiring_within: timedelta = EXPIRING_WITHIN,
 ) -> Plan:
     """The ordered calls that would converge the portal on the manifests, on the live
-    state read now (`orgctl plan`). Problems the portal shows (a call the account may not
+    state read now (`orgctl plan`), judged at the evaluation time (reconciler.clock), or
+    at `at` for a preview that `apply` refuses; time-bound grants ending within
+    `expiring_within` are named. Problems the portal shows (a call the account may not
     make, too many deletions) are the plan's `errors`, not raised."""
-    options = PlanOptions(allow_deletes, tuple(dict.fromkeys(targets)))
+    options = PlanOptions(
+        allow_deletes,
+        tuple(dict.fromkeys(targets)),
+        at=at,
+        expiring_within=expiring_within,
+    )
     desired = manifests.desired
     async with client_for(desired, connection) as client:
         planned = await plan_live(client, desired, options)
@@ -35,5 +46,16 @@ def plan_sync(
     *,
     targets: Sequence[str] = (),
     allow_deletes: bool = False,
+    at: datetime | None = None,
+    expiring_within: timedelta = EXPIRING_WITHIN,
 ) -> Plan:
-    return run(plan(manifests, connection, targets=targets, allow_deletes=allow_deletes))
+    return run(
+        plan(
+            manifests,
+            connection,
+            targets=targets,
+            allow_deletes=allow_deletes,
+            at=at,
+            expiring_within=expiring_within,
+        )
+    )

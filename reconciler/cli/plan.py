@@ -122,6 +122,8 @@ def command(
                     session.connection(),
                     targets=plan_options.targets,
                     allow_deletes=allow_deletes,
+                    at=at,
+                    expiring_within=expiring_within,
                 )
             )
     if out is not None and fmt == "json":
