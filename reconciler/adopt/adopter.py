@@ -17,7 +17,7 @@ from reconciler.adopt.files import ManifestFiles
 from reconciler.adopt.merge import merge_declared, merge_fields
 from reconciler.errors import UserError
 from reconciler.export import documents as docs
-from reconciler.kinds.registry import owner
+from reconciler.kind import owner
 from reconciler.manifest.writer import to_node
 from reconciler.state import LiveState
 

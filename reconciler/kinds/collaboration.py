@@ -10,13 +10,14 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from reconciler import address_forms as forms
 from reconciler import catalog, state
 from reconciler.adopt import adopter
 from reconciler.catalog import Feature
 from reconciler.export import documents as docs
+from reconciler.export.documents import Document as Exported
 from reconciler.export.summary import counted
-from reconciler.kinds import forms
-from reconciler.kinds.registry import (
+from reconciler.kind import (
     Adopt,
     Export,
     ExportInput,
@@ -89,7 +90,7 @@ class Collaboration(models.Document):
 _model = model_reader(Collaboration)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     model = _model(document)
     yield Identity("collaboration id", document, ("metadata", "id"), model.metadata.id)
     for wid in model.spec.workspaces:
@@ -260,7 +261,7 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
             yield INVITATION.of(cid, iid), status
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     found = docs.collaboration_documents(given.live)
     phrase = counted(len(found.documents), "collaboration")
     if found.documents:

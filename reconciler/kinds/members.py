@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import Field
 from ruamel.yaml.comments import CommentedMap
 
+from reconciler import address_forms as forms
 from reconciler import catalog, state
 from reconciler.adopt.addresses import Address
 from reconciler.adopt.adopter import added, outcome
@@ -18,8 +19,7 @@ from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
 from reconciler.export.summary import counted
-from reconciler.kinds import forms
-from reconciler.kinds.registry import (
+from reconciler.kind import (
     Adopt,
     Export,
     ExportInput,
@@ -66,7 +66,7 @@ class Members(models.Document):
 _model = model_reader(Members)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     for username in _model(document).spec.members:
         yield Identity("username", document, ("spec", "members", username), username, USERNAMES.key)
 
@@ -140,7 +140,7 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
         yield ADDRESS.of(user), (planned, live.memberDetails.get(user))
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     document = members_document(given.live)
     return ExportPart(
         [document] if document else [], [], counted(len(given.live.members), "member")

@@ -10,7 +10,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from reconciler.kinds.registry import (
+from reconciler.export.documents import Document as Exported
+from reconciler.kind import (
     AddressForm,
     Export,
     ExportInput,
@@ -78,7 +79,7 @@ class Policy(models.Document):
 _model = model_reader(Policy)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     yield Identity("policy", document, ("metadata", "name"), document.name)
 
 
@@ -193,7 +194,7 @@ def live_verdicts(desired: DesiredState, live: LiveState, now: dt.datetime) -> l
     return judge([rule_of(p) for p in policies], subjects, subjects, now, {})
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     return ExportPart([], [], None)  # no portal holds a policy to export
 
 

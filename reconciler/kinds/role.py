@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 from ruamel.yaml.comments import CommentedMap
 
+from reconciler import address_forms as forms
 from reconciler import catalog, state
 from reconciler.adopt.addresses import Address
 from reconciler.adopt.adopter import added, outcome
@@ -17,8 +18,7 @@ from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
 from reconciler.export.summary import counted
-from reconciler.kinds import forms
-from reconciler.kinds.registry import (
+from reconciler.kind import (
     Adopt,
     Export,
     ExportInput,
@@ -74,7 +74,7 @@ class Role(models.Document):
 _model = model_reader(Role)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     yield Identity("role", document, ("metadata", "name"), document.name, ROLE_NAMES.key)
 
 
@@ -208,7 +208,7 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
         yield ADDRESS.of(name), role
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     roles, twins = _exported_roles(given.live)
     documents = [role_document(role) for role in roles]
     fixed = sorted(r.name for r in given.live.roles.values() if not r.editable)

@@ -19,7 +19,7 @@ from reconciler.adopt.merge import merge_declared
 from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
-from reconciler.kinds.registry import (
+from reconciler.kind import (
     AddressForm,
     Adopt,
     Export,
@@ -241,7 +241,7 @@ def _settings_document(live: LiveState) -> Exported | None:
     return document(NAME, {"name": "delivery"}, spec)
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     found = _settings_document(given.live) if given.admin_url else None
     if found is not None:
         return ExportPart([found], [], "webhook settings")

@@ -16,8 +16,7 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
-from reconciler.errors import LiveRecordError, UserError
-from reconciler.kinds.forms import (
+from reconciler.address_forms import (
     COLLABORATION,
     INVITATION,
     MEMBER,
@@ -27,7 +26,8 @@ from reconciler.kinds.forms import (
     TASK_RUN,
     WORKSPACE,
 )
-from reconciler.kinds.registry import registered
+from reconciler.errors import LiveRecordError, UserError
+from reconciler.kind import registered
 from reconciler.live import records
 from reconciler.live.client import PortalClient
 from reconciler.live.concurrency import first_failure, gather

@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from reconciler.address_forms import MEMBER, ORGANIZATION_WEBHOOK, ROLE, TASK, TASK_RUN, WORKSPACE
 from reconciler.catalog import BUILTIN_ROLES, LEVEL_ONE_PRIVILEGES, PREBUILT_ROLES
 from reconciler.errors import LiveRecordError, UserError
-from reconciler.kinds.forms import MEMBER, ORGANIZATION_WEBHOOK, ROLE, TASK, TASK_RUN, WORKSPACE
 from reconciler.operations import segment_problem, shown_value
 from reconciler.state import (
     NEVER_SIGNED_IN,

@@ -19,7 +19,7 @@ from dataclasses import replace
 from fnmatch import fnmatchcase
 
 from reconciler import catalog
-from reconciler.kinds.registry import owner, registered
+from reconciler.kind import owner, registered
 from reconciler.manifest.ignoring import WILDCARDS
 from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change, Hidden, Ignored

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reconciler import catalog
-from reconciler.kinds.forms import MEMBER
+from reconciler.address_forms import MEMBER
 from reconciler.operations import OperationName
 from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft

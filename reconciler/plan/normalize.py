@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from reconciler import values
-from reconciler.kinds.registry import field_defaults
+from reconciler.kind import field_defaults
 
 BOOLEAN_FIELDS = frozenset(
     {

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from reconciler import catalog
 from reconciler.catalog import privilege_problem
-from reconciler.kinds.registry import grouped, registered
+from reconciler.kind import grouped, registered
 from reconciler.operations import OPERATIONS
 from reconciler.plan.admins import check_admins, check_caller_keeps
 from reconciler.plan.capabilities import applying_member, check_capabilities

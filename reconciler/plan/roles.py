@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from reconciler import catalog
-from reconciler.kinds.forms import MEMBER, ROLE
+from reconciler.address_forms import MEMBER, ROLE
 from reconciler.names import ROLE_NAMES, Spellings, did_you_mean
 from reconciler.operations import OperationName, call_key
 from reconciler.plan.diff import created, deleted, diff_record

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.kinds import registry
+from reconciler import kind as registry
 from tests.kinds import portal_note
 
 from .harness import EXAMPLES, PortalApi, World, output_of, plan_json

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from reconciler import kind as registry
 from reconciler.adopt.addresses import Address
 from reconciler.adopt.adopter import added, outcome
 from reconciler.adopt.files import ManifestFiles
@@ -22,8 +23,7 @@ from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
 from reconciler.export.summary import counted
-from reconciler.kinds import registry
-from reconciler.kinds.registry import (
+from reconciler.kind import (
     AddressForm,
     Adopt,
     Export,
