@@ -21,6 +21,7 @@ import click
 from reconciler.access import FORMATS, AccessQuery, access_document, render_access
 from reconciler.access.document import FleetEntry, PortalNames, fleet_document
 from reconciler.access.findings import Finding, policy_finding
+from reconciler.access.html import render_access_fleet_html
 from reconciler.access.render import write_access
 from reconciler.access.spreadsheet import render_csv
 from reconciler.access.text import summary_line
@@ -35,7 +36,6 @@ from reconciler.cli.output import (
     stream_instead_of_printing,
 )
 from reconciler.fleet import Target, select
-from reconciler.html import render_access_fleet_html
 from reconciler.live.reader import read_people
 from reconciler.shown import safe
 from reconciler.state import DesiredState, LiveState
