@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import Field
@@ -25,7 +26,9 @@ from reconciler.manifest.checks import RuleContext
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.suggestions import did_you_mean
+from reconciler.plan.admins import moved_to, role_calls
 from reconciler.plan.draft import Draft
+from reconciler.policy.builtin import judged
 from reconciler.policy.rules import check
 from reconciler.policy.variables import (
     FIELDS,
@@ -33,6 +36,7 @@ from reconciler.policy.variables import (
     change_variable,
     live_access,
     planned_access,
+    portal_fields,
     portal_variable,
 )
 from reconciler.policy.verdicts import (
@@ -135,7 +139,35 @@ def _live(live: LiveState) -> Iterator[tuple[str, object]]:
 
 
 def _plan(draft: Draft) -> None:
-    """Policies are judged once every kind has planned (`_judge`)."""
+    """Policies are judged once every kind has planned (`_judge`); the shipped ones on
+    the calls the plan keeps (`_shipped`)."""
+    draft.on_kept.append(_shipped)
+
+
+def _shipped(draft: Draft) -> None:
+    """The portal refuses to move its last default administrator out of org_admin
+    (ORG_1090): the built-in policy default-administrator makes a plan that moves every
+    one of them, with none moved in, an error. Each member holds, after the plan, the
+    role its kept updateUserRole call gives it."""
+    moves = role_calls(draft)
+    live = draft.live
+    after = {
+        username: replace(member, role=moved_to(moves[username])) if username in moves else member
+        for username, member in live.members.items()
+    }
+    name = draft.desired.portal.name
+    verdicts = judged(
+        portal_fields(name, live, live.members),
+        portal_fields(name, live, after, live.members),
+        f"Portal/{name}",
+        draft.now_ms,
+    )
+    for verdict in verdicts:
+        if verdict.status is Status.INTRODUCED and verdict.enforcement == "mandatory":
+            # Said as it always was, at the Portal document.
+            draft.error("Portal", verdict.message)
+    if verdicts:
+        draft.policies = [*(draft.policies or ()), *verdicts]
 
 
 def _judge(draft: Draft) -> None:

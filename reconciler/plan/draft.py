@@ -7,7 +7,7 @@ Each resource module (roles, members, collaborations, webhooks, retention) adds 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from reconciler.operations import OPERATIONS, OperationName, Phase, Root, call_key
@@ -52,6 +52,9 @@ class Draft:
     filed_roles: dict[str, str] = field(default_factory=dict)
     # The policies' verdicts (reconciler.kinds.policy); None when no policy is declared.
     policies: list[PolicyVerdict] | None = None
+    # What a kind judges on the calls the plan keeps, once --target has left some out
+    # (the shipped policies): the kinds stand above the planner, which calls them back.
+    on_kept: list[Callable[[Draft], None]] = field(default_factory=list)
 
     def error(self, address: str, message: str) -> None:
         self.errors.append(PlanProblem(address, message))

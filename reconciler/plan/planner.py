@@ -11,7 +11,7 @@ from reconciler import catalog
 from reconciler.catalog import privilege_problem
 from reconciler.kind import grouped, registered
 from reconciler.operations import OPERATIONS
-from reconciler.plan.admins import check_admins, check_caller_keeps
+from reconciler.plan.admins import check_caller_keeps
 from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
@@ -75,7 +75,8 @@ def build_plan(
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
-    check_admins(draft)
+    for check in draft.on_kept:
+        check(draft)
     if check_caller:
         who = applying_member(draft, signed_in_applies)
         if who is not None:
