@@ -16,7 +16,7 @@ import time
 from cel_libraries import MEMBER_RULES, ROLE_RULES
 from plan_cpu import world
 
-from reconciler.kinds.policy import Policy
+from reconciler.kinds.policy import POLICIES, Policy
 from reconciler.plan.planner import build_plan
 from reconciler.state import DesiredState
 
@@ -56,7 +56,7 @@ def _best_cpu(desired: DesiredState, live: object, repeats: int = 3) -> tuple[fl
 def main() -> None:
     desired, live = world(MEMBERS, ROLES)
     plain, _ = _best_cpu(desired, live)
-    desired.kinds["Policy"] = _policies()
+    desired.put(POLICIES, _policies())
     judged, verdicts = _best_cpu(desired, live)
     added = judged - plain
     print(

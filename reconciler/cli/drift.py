@@ -138,9 +138,10 @@ async def _read(desired: DesiredState, manifests: str, fail_on: frozenset[str]) 
 def _with_policies(planned: Planned, desired: DesiredState, now: float) -> Planned:
     """The plan with the policies' violations on the live state (each `existing`, no
     cause) as its `policies`; unchanged without a policy."""
-    if not desired.kinds.get("Policy"):
+    from reconciler.kinds.policy import declared, live_verdicts
+
+    if not declared(desired):
         return planned
-    from reconciler.kinds.policy import live_verdicts
 
     verdicts = live_verdicts(desired, planned.live, datetime.fromtimestamp(now, UTC))
     return Planned(planned.live, replace(planned.plan, policies=tuple(verdicts)))

@@ -50,7 +50,7 @@ from reconciler.policy.verdicts import (
     phrase,
     until_time,
 )
-from reconciler.state import DesiredState, LiveState
+from reconciler.state import DesiredState, LiveState, StateKey
 
 NAME = "Policy"
 ADDRESS = AddressForm(NAME, ("name",))
@@ -81,6 +81,8 @@ class Policy(models.Document):
 
 
 _model = model_reader(Policy)
+# The manifests' policies, in reading order.
+POLICIES: StateKey[list[Policy]] = StateKey(NAME, list)
 
 
 def _identities(document: Document) -> Iterator[Identity[Document]]:
@@ -131,7 +133,7 @@ def _exception_problems(document: Document, spec: PolicySpec) -> Iterator[Proble
 
 
 def _desired(desired: DesiredState, document: Document) -> None:
-    desired.kinds.setdefault(NAME, []).append(_model(document))
+    desired.get(POLICIES).append(_model(document))
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, object]]:
@@ -232,8 +234,7 @@ def _export(given: ExportInput) -> ExportPart[Exported]:
 
 def declared(desired: DesiredState) -> list[Policy]:
     """The manifests' policies, in the order they were read."""
-    found: list[Policy] = desired.kinds.get(NAME, [])
-    return found
+    return desired.get(POLICIES) if desired.has(POLICIES) else []
 
 
 KIND = Kind(

@@ -41,7 +41,7 @@ from reconciler.manifest.problems import Problem
 from reconciler.operations import READS, OperationName, ReadName
 from reconciler.plan.diff import created, diff_record
 from reconciler.plan.draft import Draft
-from reconciler.state import DesiredState, LiveState
+from reconciler.state import DesiredState, LiveState, StateKey
 
 NAME = "PortalNote"
 ADDRESS = AddressForm(NAME, ("name",))
@@ -59,9 +59,11 @@ class PortalNote(models.Document):
 
 
 _model = model_reader(PortalNote)
+# Note name -> message, declared or read.
+NOTES: StateKey[dict[str, str]] = StateKey(NAME, dict)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     yield Identity("note", document, ("metadata", "name"), document.name)
 
 
@@ -72,7 +74,7 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
 
 
 def _desired(desired: DesiredState, document: Document) -> None:
-    desired.kinds.setdefault(NAME, {})[document.name] = _model(document).spec.message
+    desired.get(NOTES)[document.name] = _model(document).spec.message
     desired.sources[ADDRESS.of(document.name)] = source(document)
 
 
@@ -80,7 +82,7 @@ async def _read(source: registry.LiveRead) -> registry.Fill:
     notes = await _notes_of(source.client, await source.portal_id())
 
     def fill(live: LiveState) -> None:
-        live.kinds[NAME] = notes
+        live.put(NOTES, notes)
 
     return fill
 
@@ -102,7 +104,7 @@ async def _notes_of(client: PortalClient, portal_id: str) -> dict[str, str]:
 
 
 def _notes(live: LiveState) -> dict[str, str]:
-    return dict(live.kinds.get(NAME) or {})
+    return dict(live.get(NOTES))
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
@@ -112,7 +114,7 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
 
 def _plan(draft: Draft) -> None:
     have = _notes(draft.live)
-    for name, message in sorted((draft.desired.kinds.get(NAME) or {}).items()):
+    for name, message in sorted(draft.desired.get(NOTES).items()):
         address = ADDRESS.of(name)
         if name in have:
             change = diff_record(address, {"message": have[name]}, {"message": message})
@@ -129,7 +131,7 @@ def _document(name: str, message: str) -> Exported:
     return document(NAME, {"name": name}, {"message": message})
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     notes = _notes(given.live)
     found = [_document(name, notes[name]) for name in sorted(notes)]
     return ExportPart(found, [], counted(len(found), "note"))
