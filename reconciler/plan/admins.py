@@ -17,11 +17,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler import catalog
+from reconciler.address_forms import ROLE
 from reconciler.operations import OperationName
 from reconciler.plan.capabilities import ADMIN_ROLE, Applying, may_call, requirement
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.model import Ref
-from reconciler.plan.roles import final_privileges, role_address
 from reconciler.state import Caller, LiveState
 
 
@@ -29,6 +29,15 @@ def default_admins(live: LiveState) -> frozenset[str]:
     """The members assigned the built-in Administrator role: the member listing names a
     custom role by its name, so `org_admin` there is the built-in role itself."""
     return frozenset(username for username, m in live.members.items() if m.role == ADMIN_ROLE)
+
+
+def final_privileges(draft: Draft, name: str) -> frozenset[str] | None:
+    """The privileges role `name` holds once the plan is sent (None: unknown)."""
+    declared = draft.desired.roles.get(name)
+    if declared is not None and declared.privileges is not None:
+        return declared.privileges
+    live = draft.live.roles.get(name)
+    return live.privileges if live else None
 
 
 def role_calls(draft: Draft) -> dict[str, PendingCall]:
@@ -65,9 +74,7 @@ def _caller_after(draft: Draft, caller: Caller) -> tuple[Caller, PendingCall] | 
     names = {r.id: n for n, r in draft.live.roles.items() if r.id}
     own = names.get(caller.roleId or "")
     for call in draft.calls.values():
-        if call.operation is OperationName.SET_PRIVILEGES and call.address == role_address(
-            own or ""
-        ):
+        if call.operation is OperationName.SET_PRIVILEGES and call.address == ROLE.of(own or ""):
             return replace(caller, privileges=final_privileges(draft, own or "")), call
     return None
 

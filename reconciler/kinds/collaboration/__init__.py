@@ -27,13 +27,13 @@ from reconciler.kind import (
     Unread,
     model_reader,
 )
+from reconciler.kinds.collaboration.plan import plan_collaborations
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source, text
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.operations import OPERATIONS, OperationName, ReadName
-from reconciler.plan.collaborations import plan_collaborations
 from reconciler.state import DesiredState, LiveState
 from reconciler.versions import Platform
 

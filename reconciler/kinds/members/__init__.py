@@ -28,6 +28,7 @@ from reconciler.kind import (
     Kind,
     model_reader,
 )
+from reconciler.kinds.members.plan import plan_members
 from reconciler.kinds.role import Role, absent_roles, renamed_roles
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, gate, source
@@ -38,7 +39,6 @@ from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import FlowMap, to_node
 from reconciler.names import ROLE_NAMES, USERNAMES
 from reconciler.operations import OperationName, availability_problem
-from reconciler.plan.members import plan_members
 from reconciler.state import DesiredState, LiveState
 
 NAME = "Members"

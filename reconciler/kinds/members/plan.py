@@ -7,11 +7,12 @@ from dataclasses import dataclass
 
 from reconciler import catalog
 from reconciler.address_forms import MEMBER
+from reconciler.kinds.role.plan import role_creation, role_reference
 from reconciler.operations import OperationName
+from reconciler.plan.admins import final_privileges
 from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft
 from reconciler.plan.quota import LevelMove, note_unchecked_quotas, order_level_moves
-from reconciler.plan.roles import final_privileges, role_creation, role_reference
 from reconciler.state import Member
 
 

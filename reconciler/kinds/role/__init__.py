@@ -27,6 +27,7 @@ from reconciler.kind import (
     Kind,
     model_reader,
 )
+from reconciler.kinds.role.plan import plan_role_deletions, plan_roles
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, source, text
 from reconciler.manifest.ignoring import pattern_problems
@@ -34,7 +35,6 @@ from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.writer import to_node
 from reconciler.names import ROLE_NAMES
-from reconciler.plan.roles import plan_role_deletions, plan_roles
 from reconciler.state import DesiredState, LiveState
 
 ADDRESS = forms.ROLE

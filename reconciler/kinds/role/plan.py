@@ -135,14 +135,6 @@ def role_creation(name: str) -> str:
     return call_key(OperationName.CREATE_ROLE, role_address(name))
 
 
-def final_privileges(draft: Draft, name: str) -> frozenset[str] | None:
-    declared = draft.desired.roles.get(name)
-    if declared is not None and declared.privileges is not None:
-        return declared.privileges
-    live = draft.live.roles.get(name)
-    return live.privileges if live else None
-
-
 def plan_role_deletions(draft: Draft) -> None:
     """Delete roles declared absent and, with the Portal's pruneRoles, the custom roles
     no manifest declares, each after every member has been moved off it
