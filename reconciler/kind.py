@@ -62,6 +62,7 @@ class AddressForm:
 
 
 T = TypeVar("T")
+X = TypeVar("X")
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -124,8 +125,36 @@ class LiveRead(Protocol):
 
     async def portal_id(self) -> str: ...
 
+    async def pages(
+        self, read: ReadName, params: dict[str, str] | None = None, **arguments: str
+    ) -> list[dict[str, Any]]:
+        """Every entry of a paged listing of the reads table."""
+        ...
+
+    async def one(
+        self, read: ReadName, params: dict[str, Any] | None = None, **arguments: str
+    ) -> dict[str, Any]:
+        """One answer of the reads table."""
+        ...
+
+    # The guard and the containment every read goes through, so one refused or unreadable
+    # resource leaves the rest read and planned:
+    async def permitted(self, part: str, read: Awaitable[T], fallback: T) -> T:
+        """The read's answer, or `fallback` with `part` kept in `unread` (403)."""
+        ...
+
     def readable(self, convert: Callable[[], T]) -> T | None:
         """`convert()`, or None with the resource kept as unreadable."""
+        ...
+
+    def kept(self, entries: Iterable[X], convert: Callable[[X], T]) -> list[T]:
+        """`readable` over a listing."""
+        ...
+
+    def distinct(
+        self, found: list[T], field: str, key: Callable[[T], str], address: Callable[[T], str]
+    ) -> list[T]:
+        """`found` less the entries whose `field` another one repeats (unreadable)."""
         ...
 
 

@@ -26,9 +26,7 @@ from reconciler.manifest.checks import RuleContext
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.suggestions import did_you_mean
-from reconciler.plan.admins import moved_to, role_calls
 from reconciler.plan.draft import Draft
-from reconciler.policy.builtin import judged
 from reconciler.policy.rules import check
 from reconciler.policy.variables import (
     FIELDS,
@@ -151,6 +149,10 @@ def _shipped(draft: Draft) -> None:
     (ORG_1090): the built-in policy default-administrator makes a plan that moves every
     one of them, with none moved in, an error. Each member holds, after the plan, the
     role its kept updateUserRole call gives it."""
+    # Loaded when a plan is judged: validate loads this kind without the planner's checks.
+    from reconciler.plan.admins import moved_to, role_calls
+    from reconciler.policy.builtin import judged
+
     moves = role_calls(draft)
     live = draft.live
     after = {

@@ -31,15 +31,6 @@ def default_admins(live: LiveState) -> frozenset[str]:
     return frozenset(username for username, m in live.members.items() if m.role == ADMIN_ROLE)
 
 
-def final_privileges(draft: Draft, name: str) -> frozenset[str] | None:
-    """The privileges role `name` holds once the plan is sent (None: unknown)."""
-    declared = draft.desired.roles.get(name)
-    if declared is not None and declared.privileges is not None:
-        return declared.privileges
-    live = draft.live.roles.get(name)
-    return live.privileges if live else None
-
-
 def role_calls(draft: Draft) -> dict[str, PendingCall]:
     """The plan's updateUserRole calls by the member they move."""
     return {
@@ -69,13 +60,13 @@ def _caller_after(draft: Draft, caller: Caller) -> tuple[Caller, PendingCall] | 
             privileges = None if role == ADMIN_ROLE else frozenset[str]()
             return replace(caller, role=role, roleId=role, privileges=privileges), move
         name = _role_name(draft, role)
-        held = final_privileges(draft, name) if name else None
+        held = draft.final_privileges(name) if name else None
         return replace(caller, role="org_user", roleId=None, privileges=held), move
     names = {r.id: n for n, r in draft.live.roles.items() if r.id}
     own = names.get(caller.roleId or "")
     for call in draft.calls.values():
         if call.operation is OperationName.SET_PRIVILEGES and call.address == ROLE.of(own or ""):
-            return replace(caller, privileges=final_privileges(draft, own or "")), call
+            return replace(caller, privileges=draft.final_privileges(own or "")), call
     return None
 
 

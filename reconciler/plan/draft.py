@@ -56,6 +56,14 @@ class Draft:
     # (the shipped policies): the kinds stand above the planner, which calls them back.
     on_kept: list[Callable[[Draft], None]] = field(default_factory=list)
 
+    def final_privileges(self, role: str) -> frozenset[str] | None:
+        """The privileges custom role `role` holds once the plan is sent (None: unknown)."""
+        declared = self.desired.roles.get(role)
+        if declared is not None and declared.privileges is not None:
+            return declared.privileges
+        live = self.live.roles.get(role)
+        return live.privileges if live else None
+
     def error(self, address: str, message: str) -> None:
         self.errors.append(PlanProblem(address, message))
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from reconciler.errors import LiveRecordError, UserError
-from reconciler.live import records
+from reconciler.kinds.collaboration.live import schedule
 from reconciler.live.errors import ServiceError
 from reconciler.live.reader import Scope, read_live
 from reconciler.state import (
@@ -515,7 +515,7 @@ def test_a_portal_id_no_portal_issues_stops_the_read() -> None:
 
 def test_a_time_out_of_range_names_the_schedule_field() -> None:
     with pytest.raises(LiveRecordError) as caught:
-        records.schedule({"startTime": 300_000_000_000_000, "interval": 24}, "Workspace/c1/ws1")
+        schedule({"startTime": 300_000_000_000_000, "interval": 24}, "Workspace/c1/ws1")
     assert str(caught.value) == (
         "the portal answered Workspace/c1/ws1: schedule.startTime:"
         " time 300000000000000 ms is outside 1970 to 9999"

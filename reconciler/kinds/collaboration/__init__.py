@@ -12,9 +12,7 @@ from pydantic import Field
 
 from reconciler import address_forms as forms
 from reconciler import catalog, state
-from reconciler.adopt import adopter
 from reconciler.catalog import Feature
-from reconciler.export import documents as docs
 from reconciler.export.documents import Document as Exported
 from reconciler.export.summary import counted
 from reconciler.kind import (
@@ -22,11 +20,15 @@ from reconciler.kind import (
     Export,
     ExportInput,
     ExportPart,
+    Fill,
     Identity,
     Kind,
+    LiveRead,
     Unread,
     model_reader,
 )
+from reconciler.kinds.collaboration.adopt import adopt_collaboration
+from reconciler.kinds.collaboration.export import collaboration_documents
 from reconciler.kinds.collaboration.plan import plan_collaborations
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source, text
@@ -262,7 +264,7 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
 
 
 def _export(given: ExportInput) -> ExportPart[Exported]:
-    found = docs.collaboration_documents(given.live)
+    found = collaboration_documents(given.live)
     phrase = counted(len(found.documents), "collaboration")
     if found.documents:
         phrase += f" ({counted(found.workspaces, 'workspace')})"
@@ -291,6 +293,13 @@ def _forget(live: LiveState, why: str) -> LiveState:
     return replace(live, collaborations={})
 
 
+async def _read(source: LiveRead) -> Fill:
+    # Loaded when a portal is read: validate loads the kind, not its read's asyncio.
+    from reconciler.kinds.collaboration.live import read
+
+    return await read(source)
+
+
 KIND = Kind(
     name="Collaboration",
     model=Collaboration,
@@ -300,13 +309,13 @@ KIND = Kind(
     identities=_identities,
     rules=_rules,
     desired=_desired,
-    read=None,  # with the other built-in kinds, by live/reader.py
+    read=_read,
     live=_live,
     defaults=DEFAULTS,
     unread=Unread(ADDRESS.every(), ReadName.COLLABORATIONS, _depending, _forget),
     plan=plan_collaborations,
     plan_last=None,
     export=Export("collaborations.yaml", _export),
-    adopt=Adopt(adopter.adopt_collaboration),
+    adopt=Adopt(adopt_collaboration),
     unadoptable={"Invitation": "adopt Collaboration/<id> to write its invalidInvitations"},
 )
