@@ -3,7 +3,8 @@
 A note is a text the portal keeps as one of its file resources (`note-<name>.json`, a
 JSON object `{"message": ...}`), written with `addResource` and read with the
 `resources` listing: operations the reference service already has, so the service needs
-nothing for it. Nothing outside this module knows the kind; `register()` adds it.
+nothing for it. Nothing outside this module knows the kind: the round trip registers it with
+`reconciler.kind.register(KIND)` (a built-in kind has its line in `reconciler/kinds/__init__.py`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from reconciler import kind as registry
 from reconciler.adopt.addresses import Address
 from reconciler.adopt.adopter import added, outcome
 from reconciler.adopt.files import ManifestFiles
@@ -29,16 +29,17 @@ from reconciler.kind import (
     Export,
     ExportInput,
     ExportPart,
+    Fill,
     Identity,
+    Kind,
+    LiveRead,
     model_reader,
 )
-from reconciler.live.client import PortalClient
-from reconciler.live.paging import as_is
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, source, text
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
-from reconciler.operations import READS, OperationName, ReadName
+from reconciler.operations import OperationName, ReadName
 from reconciler.plan.diff import created, diff_record
 from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState, StateKey
@@ -78,8 +79,15 @@ def _desired(desired: DesiredState, document: Document) -> None:
     desired.sources[ADDRESS.of(document.name)] = source(document)
 
 
-async def _read(source: registry.LiveRead) -> registry.Fill:
-    notes = await _notes_of(source.client, await source.portal_id())
+async def _read(source: LiveRead) -> Fill:
+    """Through the reader's reads table (a refused read names who may make it), in the
+    same round of requests as every other kind's read."""
+    entries = await source.pages(ReadName.RESOURCES)
+    keys = [k for e in entries if _is_note(k := str(e.get("key", "")))]
+    notes: dict[str, str] = {}
+    for key in keys:
+        body = await source.one(ReadName.RESOURCE, key=key)
+        notes[key.removeprefix(PREFIX).removesuffix(SUFFIX)] = str(body.get("message", ""))
 
     def fill(live: LiveState) -> None:
         live.put(NOTES, notes)
@@ -87,20 +95,8 @@ async def _read(source: registry.LiveRead) -> registry.Fill:
     return fill
 
 
-async def _notes_of(client: PortalClient, portal_id: str) -> dict[str, str]:
-    listing = READS[ReadName.RESOURCES]
-    entries = await client.get_pages(
-        listing.build(portalId=portal_id), listing.entries or "", convert=as_is
-    )
-    notes: dict[str, str] = {}
-    for entry in entries:
-        key = str(entry.get("key", ""))
-        if key.startswith(PREFIX) and key.endswith(SUFFIX):
-            body = await client.get_json(
-                READS[ReadName.RESOURCE].build(portalId=portal_id, key=key)
-            )
-            notes[key.removeprefix(PREFIX).removesuffix(SUFFIX)] = str(body.get("message", ""))
-    return notes
+def _is_note(key: str) -> bool:
+    return key.startswith(PREFIX) and key.endswith(SUFFIX)
 
 
 def _notes(live: LiveState) -> dict[str, str]:
@@ -149,7 +145,7 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
     return outcome(address, path, merge_declared(declared["spec"], exported["spec"]), files)
 
 
-KIND = registry.Kind(
+KIND = Kind(
     name=NAME,
     model=PortalNote,
     singleton=False,
