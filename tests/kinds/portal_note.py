@@ -100,7 +100,7 @@ def _is_note(key: str) -> bool:
 
 
 def _notes(live: LiveState) -> dict[str, str]:
-    return dict(live.get(NOTES))
+    return live.get(NOTES).copy()
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
