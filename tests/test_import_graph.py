@@ -239,3 +239,18 @@ def test_the_kinds_are_loaded_by_whoever_stands_above_them() -> None:
     assert loaded.returncode == 0, loaded.stderr
     cli = module_graph()["reconciler.cli"]
     assert "reconciler.kinds" in cli
+
+
+def test_the_readme_states_the_floors_this_test_holds() -> None:
+    """The head of the README's Development section names every unit above the kernel,
+    so the rule a reader is given is the one kept here."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    head = text[text.index("## Development") : text.index("`make test` runs")]
+    packages = {name for name in LAYERS if (PACKAGE / name).is_dir()}
+    spelled = {
+        name: f"`{name}/`" if name in packages else f"`{name}.py`"
+        for name, floor in LAYERS.items()
+        if floor > KERNEL and name not in ("testing", "__main__")
+    }
+    assert sorted(name for name, shown in spelled.items() if shown not in head) == []
+    assert "tests/test_import_graph.py" in head
