@@ -246,7 +246,6 @@ class DesiredState(KindSlots):
     roles: dict[str, Role] = field(default_factory=dict)
     members: dict[str, Member] = field(default_factory=dict)
     collaborations: dict[str, Collaboration] = field(default_factory=dict)
-    webhookSettings: dict[str, int] | None = None  # only the declared fields
     webhookRemoval: WebhookRemoval | None = None
     retention: list[RunRetention] = field(default_factory=list)
     # Each declared role's earlier names (metadata.previousNames), by its name: a live role
@@ -301,8 +300,6 @@ class LiveState(KindSlots):
     members: dict[str, Member] = field(default_factory=dict)  # by username
     memberDetails: dict[str, MemberDetail] = field(default_factory=dict)
     collaborations: dict[str, Collaboration] = field(default_factory=dict)  # by id
-    webhookSettings: dict[str, int] | None = None  # None: unreadable, unknown
-    webhookSettingsUnread: str | None = None  # why the settings could not be read
     webhooks: dict[str, Webhook] = field(default_factory=dict)  # organization, by id
     tasks: dict[str, list[Task]] = field(default_factory=dict)  # by owner
     # Resources the portal answered with values orgctl cannot read, by address: why.

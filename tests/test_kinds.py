@@ -105,13 +105,12 @@ def _code(path: Path) -> str:
 
 
 # Where the webhook-settings kind is named outside the service: its own module, the
-# kinds package's list of built-in kinds, the shared kernel (catalog's ranges, operations' row
-# and read) and the state the planner diffs. Its reading, record, defaults and unread part
-# are its module's; a kind named anywhere else is a kind no longer in one module.
+# kinds package's list of built-in kinds and the shared kernel (catalog's ranges,
+# operations' row and read). Its state (a StateKey slot), reading, record, defaults and
+# unread part are its module's; a kind named anywhere else is a kind no longer in one module.
 SETTINGS_NAMED_IN = {
     "catalog.py",
     "operations.py",
-    "state.py",
     "kinds/__init__.py",
     "kinds/webhook_settings.py",
 }
