@@ -89,7 +89,8 @@ AddressT = TypeVar("AddressT")  # adopt/addresses.Address: the address adopt was
 
 
 class PortalReads(Protocol):
-    """What a kind's read may ask of the live client (live/client.py)."""
+    """What a kind's read may ask of the live client (live/client.py) itself: a read at
+    the admin root, where the reader's `pages` and `one` go to the portal's."""
 
     @property
     def admin_root(self) -> str | None: ...
@@ -99,17 +100,6 @@ class PortalReads(Protocol):
     async def get_json(
         self, path: str, params: Mapping[str, Any] | None = None
     ) -> dict[str, Any]: ...
-
-    async def get_pages(
-        self,
-        path: str,
-        key: str,
-        params: Mapping[str, Any] | None = None,
-        *,
-        convert: Callable[[list[dict[str, Any]]], Awaitable[list[T]]],
-        page_size: int = ...,
-        expected: int = 0,
-    ) -> list[T]: ...
 
 
 class LiveRead(Protocol):
