@@ -30,3 +30,8 @@ def moment(value: dt.datetime | dt.date | str | None) -> dt.datetime | None:
     if not isinstance(value, dt.datetime):
         return dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
+def rfc3339(value: dt.datetime) -> str:
+    """A moment as plans and messages write it: RFC 3339 in UTC, to the second."""
+    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,7 +1,7 @@
 """The kind contract and its registry (as octoDNS registers its record types): the
 kernel every layer may use.
 
-AddressT kind is one module under `reconciler/kinds/` that builds one `Kind`; the package's
+A kind is one module under `reconciler/kinds/` that builds one `Kind`; the package's
 `__init__.py` imports the built-in ones and hands them to `builtin` in their order. The
 code that works on every kind (validation, desired state, planning, the fingerprint,
 export, adopt) loops over `registered()`, so it names no kind. Registering a kind twice
@@ -181,7 +181,7 @@ class Identity(Generic[DocumentT]):
 @dataclass(frozen=True, slots=True)
 class Export(Generic[ExportedT]):
     """What `orgctl export` writes of the kind: its file, and its part of the export.
-    AddressT kind without a file states a policy no live portal can tell: its part is notes."""
+    A kind without a file states a policy no live portal can tell: its part is notes."""
 
     file: str | None
     write: Callable[[ExportInput], ExportPart[ExportedT]]
@@ -211,7 +211,7 @@ class Adopt(Generic[FilesT, AddressT]):
 @dataclass(frozen=True, slots=True)
 class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     """Every part of one manifest kind. No part has a default: leaving one out is a
-    TypeError where the kind is built. AddressT part a kind does not have is stated as None
+    TypeError where the kind is built. A part a kind does not have is stated as None
     (with its module saying why), never left to a missing branch somewhere else."""
 
     name: str  # the manifest's `kind`
@@ -263,7 +263,6 @@ _MAY_BE_EMPTY = frozenset(
     {"set_fields", "read", "defaults", "unread", "plan_last", "adopt", "unadoptable"}
 )
 _KINDS: dict[str, AnyKind] = {}
-_DEFAULTS: dict[str, Any] = {}  # every kind's `defaults`, kept merged for normalize
 _builtin_loaded = False
 
 
@@ -289,9 +288,8 @@ def builtin(*kinds: AnyKind) -> None:
         for kind in kinds:
             _add(kind)
     except BaseException:
-        # AddressT kind that fails to load fails every use of the registry, never leaves it short.
+        # A kind that fails to load fails every use of the registry, never leaves it short.
         _KINDS.clear()
-        _DEFAULTS.clear()
         raise
     _builtin_loaded = True
 
@@ -312,25 +310,19 @@ def _add(kind: AnyKind) -> None:
     if taken:
         raise ValueError(f"kind {kind.name}: addresses {sorted(taken)} belong to another kind")
     _KINDS[kind.name] = kind
-    _merge_defaults()
 
 
 def unregister(name: str) -> None:
     """Remove a kind (a test's own kind, when the test is over)."""
     _KINDS.pop(name, None)
-    _merge_defaults()
 
 
-def _merge_defaults() -> None:
-    _DEFAULTS.clear()
-    for kind in _KINDS.values():
-        _DEFAULTS.update(kind.defaults)
-
-
-def field_defaults() -> Mapping[str, Any]:
-    """The service's default of every field a kind says it may leave out, by field name."""
+def field_defaults(kind: str) -> Mapping[str, Any]:
+    """The service's default of every field kind `kind` says it may leave out, by field
+    name; kept apart per kind, as two kinds may give one field name different defaults."""
     _require_builtin()
-    return _DEFAULTS
+    found = _KINDS.get(kind)
+    return found.defaults if found is not None else {}
 
 
 def unread_part(part: str) -> Unread | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
+from datetime import datetime
 from typing import Any, Generic, TypeVar, cast
 
 from reconciler.versions import Platform
@@ -59,6 +60,23 @@ class Member:
 
 
 NEVER_SIGNED_IN = -1  # `lastLogin` of a member who never signed in, as portals answer it
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """Time-bound access (README: Temporary access): until `until`, the member at
+    `address` holds `role` and/or `level` (a Members entry's grant), or the role at
+    `address` holds `privileges` too (a Role's temporaryPrivileges). Resolved into plain
+    records at an evaluation time (`reconciler.manifest.grants`); the planner never
+    sees one."""
+
+    address: str  # Member/<username> or Role/<name>
+    until: datetime
+    reason: str
+    role: str | None = None
+    level: int | None = None
+    privileges: frozenset[str] = frozenset()
+    source: Source | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +278,9 @@ class DesiredState(KindSlots):
     # ignored): what a resource orgctl creates is created with, and what the plan
     # compares to name the differences the rules hide.
     declared: DesiredState | None = None
+    # Time-bound grants by the address they apply to, in declared order; `members` and
+    # `roles` hold what each falls back to once its grants have expired.
+    grants: dict[str, tuple[Grant, ...]] = field(default_factory=dict)
 
 
 # --- live --------------------------------------------------------------------------------

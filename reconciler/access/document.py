@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -29,6 +30,10 @@ class AccessQuery:
 
     stale_days: int = 90
     patterns: tuple[str, ...] = ()  # shell-style; empty: every privilege
+    # A preview's evaluation time (--at; None: now), and how soon a time-bound grant
+    # must end to be named (--expiring-within).
+    at: datetime | None = None
+    expiring_within: timedelta = timedelta(days=7)
 
     def wanted(self, privilege: str) -> bool:
         return not self.patterns or any(fnmatchcase(privilege, p) for p in self.patterns)

@@ -14,10 +14,13 @@
 - level-one-disabled: a level-1 member whose role holds privileges the level disables.
 - policy: a violation of one of the manifests' policies (kind: Policy), judged on the
   live state alone: the after-values equal the before-values, nothing gained or lost.
+- grant-overdue: a time-bound grant of the manifests has expired and the portal still
+  gives what it granted (reconciler.access.grants).
+- grant-expiring: a time-bound grant in force ends within --expiring-within.
 
-The first three and policy are warnings, the rest information. A level-1 member's disabled
-administrative privileges are not usable: they count in level-one-disabled, not in the
-administrative findings.
+The first three, policy and grant-overdue are warnings, the rest information. A level-1
+member's disabled administrative privileges are not usable: they count in
+level-one-disabled, not in the administrative findings.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ ROLE_UNHELD = "role-unheld"
 DEFAULT_ADMIN = "default-admin"
 LEVEL_ONE_DISABLED = "level-one-disabled"
 POLICY = "policy"
+GRANT_OVERDUE = "grant-overdue"
+GRANT_EXPIRING = "grant-expiring"
 
 FINDING_KINDS: tuple[str, ...] = (
     ADMIN_CUSTOM_ROLE,
@@ -46,8 +51,10 @@ FINDING_KINDS: tuple[str, ...] = (
     DEFAULT_ADMIN,
     LEVEL_ONE_DISABLED,
     POLICY,
+    GRANT_OVERDUE,
+    GRANT_EXPIRING,
 )
-WARNINGS = frozenset({ADMIN_CUSTOM_ROLE, ADMIN_DISABLED, ADMIN_STALE, POLICY})
+WARNINGS = frozenset({ADMIN_CUSTOM_ROLE, ADMIN_DISABLED, ADMIN_STALE, POLICY, GRANT_OVERDUE})
 SEVERITY_ORDER = ("warning", "info")
 DAY_MS = 86_400_000
 
@@ -97,7 +104,7 @@ def member_findings(
     if admin and member.disabled:
         add(ADMIN_DISABLED, f"{name} is disabled and still holds {counted}", admin)
     if admin and not member.disabled:
-        stale = _staleness(member.lastLogin, now_ms, stale_days)
+        stale = staleness(member.lastLogin, now_ms, stale_days)
         if stale is not None:
             add(ADMIN_STALE, f"{name} {stale} and holds {counted}", admin)
     if name in default_admins:
@@ -111,7 +118,7 @@ def member_findings(
     return found
 
 
-def _staleness(last_login: int | None, now_ms: int, stale_days: int) -> str | None:
+def staleness(last_login: int | None, now_ms: int, stale_days: int) -> str | None:
     """How the last sign-in is stale ("has never signed in"), or None when it is not or
     the portal does not say."""
     if last_login is None:

@@ -3,39 +3,7 @@
 `adopt_into` is pure apart from the files it edits: it takes a `LiveState` already read.
 """
 
-from __future__ import annotations
-
-from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
-
 from reconciler.adopt.addresses import Address, parse_address
-from reconciler.adopt.adopter import adopt
-from reconciler.adopt.files import ManifestFiles
-from reconciler.errors import ManifestError
-from reconciler.manifest.desired import load_desired
-from reconciler.state import LiveState
+from reconciler.adopt.into import Adopted, adopt_into, edit_manifests
 
-__all__ = ["Address", "Adopted", "adopt_into", "parse_address"]
-
-
-@dataclass(frozen=True, slots=True)
-class Adopted:
-    lines: tuple[str, ...]  # one sentence per address
-    written: tuple[Path, ...]  # the files that changed
-
-
-def adopt_into(root: Path, addresses: Sequence[Address], live: LiveState) -> Adopted:
-    """Write the live value of each address into the manifests under `root`. The result
-    must validate: if it does not, every file is put back and the problems are raised."""
-    files = ManifestFiles.read(root)
-    lines = tuple(adopt(files, live, address) for address in addresses)
-    written = files.write()
-    try:
-        load_desired(root)
-    except ManifestError as exc:
-        files.restore()
-        raise ManifestError(
-            ["adopting would leave the manifests invalid, so nothing was written:", *exc.lines]
-        ) from None
-    return Adopted(lines, tuple(written))
+__all__ = ["Address", "Adopted", "adopt_into", "edit_manifests", "parse_address"]

@@ -20,11 +20,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from reconciler.clock import moment
 from reconciler.errors import UserError
 from reconciler.fleet import find_targets
 from reconciler.live.limits import LIMITS, Limits
 from reconciler.manifest import load_desired
 from reconciler.notify import NOTIFY_ENV, Notifier
+from reconciler.plan.model import Plan
 from reconciler.plan.render.lines import riskiest_first
 from reconciler.shown import safe
 from reconciler.state import DesiredState
@@ -59,6 +61,11 @@ class Drift:
     by_kind: Mapping[str, int]
     riskiest: tuple[str, ...]
     errors: tuple[str, ...]
+    # Expired grants the portal still gives (README: Temporary access), as plans name them.
+    overdue: tuple[str, ...] = ()
+    # Seconds from the evaluation time to the end of the next grant in force: when the
+    # desired state next changes by itself (None: no grant in force).
+    next_expiry: float | None = None
 
     @property
     def count(self) -> int:
@@ -107,7 +114,19 @@ async def observe(desired: DesiredState) -> Drift:
         plan = (await plan_live(client, desired, PlanOptions(allow_deletes=True))).plan
     kinds = Counter(kind_of(change.address) for change in plan.changes)
     riskiest = tuple(change.address for change in riskiest_first(plan.changes))
-    return Drift(dict(kinds), riskiest, tuple(str(problem) for problem in plan.errors))
+    errors = tuple(str(problem) for problem in plan.errors)
+    overdue = tuple(str(c.overdue) for c in plan.changes if c.overdue is not None)
+    return Drift(dict(kinds), riskiest, errors, overdue, _next_expiry(plan))
+
+
+def _next_expiry(plan: Plan) -> float | None:
+    """Seconds from the plan's evaluation time to the first of its grants' deadlines."""
+    judged = moment(plan.evaluationTime)
+    ends = [moment(grant.until) for grant in plan.grantDeadlines]
+    soonest = min((end for end in ends if end is not None), default=None)
+    if judged is None or soonest is None:
+        return None
+    return (soonest - judged).total_seconds()
 
 
 async def apply(path: Path, stopping: asyncio.Event) -> ApplyOutcome:

@@ -5,7 +5,7 @@ operator allow it, apply; the outcome is a new state for `PortalStatus`."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reconciler.agent import portal_ops as ops
@@ -32,6 +32,8 @@ class Outcome:
     riskiest: tuple[str, ...] = ()
     error: str | None = None
     applied: str | None = None  # converged | not_converged | stopped, when an apply ran
+    overdue: tuple[str, ...] = ()  # expired grants the portal still gave (portal_ops.Drift)
+    next_expiry: float | None = None  # seconds to the next grant's end (portal_ops.Drift)
 
 
 def failed(error: str) -> Outcome:
@@ -53,9 +55,19 @@ async def observe(loaded: Loaded) -> Outcome:
     leaves the drift in place and is told as the last error."""
     drift = await ops.observe(loaded.desired)
     if drift.in_sync:
-        return Outcome(State.SYNCED, "in_sync", {})
+        return Outcome(State.SYNCED, "in_sync", {}, next_expiry=drift.next_expiry)
     error = "; ".join(drift.errors) or None
-    return Outcome(State.OUT_OF_SYNC, "drifted", dict(drift.by_kind), drift.riskiest, error)
+    drifted, riskiest = dict(drift.by_kind), drift.riskiest
+    return Outcome(
+        State.OUT_OF_SYNC,
+        "drifted",
+        drifted,
+        riskiest,
+        error,
+        None,
+        drift.overdue,
+        drift.next_expiry,
+    )
 
 
 async def heal(loaded: Loaded, before: Outcome, stopping: asyncio.Event) -> Outcome:
@@ -70,8 +82,12 @@ async def heal(loaded: Loaded, before: Outcome, stopping: asyncio.Event) -> Outc
         return Outcome(State.OUT_OF_SYNC, "drifted", drifted, riskiest, error, "stopped")
     outcome = "converged" if applied.ok else "not_converged"
     after = await observe(loaded)
+    # The grants this apply revoked: overdue before, no longer after.
+    revoked = tuple(grant for grant in before.overdue if grant not in after.overdue)
     if after.state is State.SYNCED:
-        return Outcome(State.SYNCED, "applied", {}, before.riskiest, applied=outcome)
+        return replace(
+            after, result="applied", riskiest=before.riskiest, applied=outcome, overdue=revoked
+        )
     said = applied.said or f"orgctl apply exited {applied.code}"
     error = after.error or f"apply did not converge: {said}"
-    return Outcome(after.state, after.result, after.drifted, after.riskiest, error, outcome)
+    return replace(after, error=error, applied=outcome, overdue=revoked)

@@ -36,6 +36,9 @@ class Settings:
     shard: int = 0  # the one this agent is: it reconciles only the portals assigned to it
 
 
+EXPIRY_MARGIN = 1.0  # seconds past a grant's end before the reconcile that revokes it
+
+
 class Agent:
     def __init__(
         self,
@@ -59,6 +62,9 @@ class Agent:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._slots = asyncio.Semaphore(settings.concurrency)
         self._refresh = False
+        # Per portal, the monotonic time its next grant ends: a reconcile then revokes it
+        # on time, whatever the interval (README: Temporary access).
+        self._expiries: dict[str, float] = {}
 
     # --- the source -------------------------------------------------------------------
 
@@ -109,7 +115,16 @@ class Agent:
             except UserError as exc:
                 outcome = reconcile.failed(str(exc))
         await self._record(status, outcome, time.monotonic() - started)
+        self._expect_expiry(name, outcome.next_expiry)
         return outcome
+
+    def _expect_expiry(self, name: str, seconds: float | None) -> None:
+        """Wake the portal just past its next grant's end (a second later, so that the
+        portal's clock, to the second in its Date, has passed it too)."""
+        if seconds is None:
+            self._expiries.pop(name, None)
+        else:
+            self._expiries[name] = time.monotonic() + max(seconds, 0.0) + EXPIRY_MARGIN
 
     async def _reconcile(self, name: str) -> Outcome:
         snapshot = self._snapshot
@@ -166,6 +181,9 @@ class Agent:
             more = f" and {len(outcome.riskiest) - 5} more" if len(outcome.riskiest) > 5 else ""
             told = "reverted" if after is State.SYNCED else "drifted"
             summary += f"; {len(outcome.riskiest)} {told}, riskiest first: {shown}{more}"
+        if outcome.overdue:
+            told = "expired and revoked" if outcome.applied is not None else "expired, not revoked"
+            summary += f"; grant {told}: {'; '.join(outcome.overdue)}"
         if outcome.error:
             summary += f"; {outcome.error}"
         return summary
@@ -223,10 +241,14 @@ class Agent:
             await self._pause(name)
 
     async def _pause(self, name: str | None) -> None:
-        """Wait an interval with jitter, or until woken or stopping."""
+        """Wait an interval with jitter, or until the portal's next grant ends, woken or
+        stopping."""
         seconds = self.settings.interval * (
             1 + random.uniform(-self.settings.jitter, self.settings.jitter)
         )
+        expiry = self._expiries.get(name) if name else None
+        if expiry is not None:
+            seconds = min(seconds, max(expiry - time.monotonic(), 0.0))
         wake = self._wake.setdefault(name or "", asyncio.Event())
         status = self.statuses.get(name) if name else None
         if status is not None:

@@ -5,20 +5,23 @@ errors, the guards and the prompt's counts are the new plan's, never the file's.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reconciler.clock import moment
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
-from reconciler.live.reader import read_live
 from reconciler.plan.fingerprint import StalePlan, check_fresh
+from reconciler.plan.grants import with_grants
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
 from reconciler.plan.render.json import plan_document, plan_file_document, plan_from_document
 from reconciler.plan.unread import as_planned
 from reconciler.state import DesiredState
+from reconciler.workflow import read_at
 
 # The parts of a plan file compared, as written, with a plan made now: where it goes,
 # what it changes and sends (in order), its counts, and the deletions it allows. Errors
@@ -42,7 +45,33 @@ class SavedPlan:
         except OSError as exc:
             raise UserError(f"{path}: cannot read the plan file ({exc.strerror})") from exc
         document = plan_file_document(text, source=str(path))
-        return cls(path, plan_from_document(document, source=str(path)), document)
+        plan = plan_from_document(document, source=str(path))
+        if plan.preview:
+            raise UserError(
+                f"{path}: a preview, made with --at {plan.evaluationTime}; apply sends only a"
+                " plan made for now: run orgctl plan -o without --at"
+            )
+        return cls(path, plan, document)
+
+
+def check_same_portal(desired: DesiredState, saved: SavedPlan) -> None:
+    """Refuse a plan made for another portal, or with a call outside the portal's URLs."""
+    if saved.plan.portal.url != desired.portal.url:
+        raise UserError(
+            f"{saved.path}: the plan is for {saved.plan.portal.url}, the manifests for"
+            f" {desired.portal.url}"
+        )
+    # The token goes with every call: a plan file must not send it anywhere else.
+    roots = tuple(
+        root.rstrip("/") + "/" for root in (desired.portal.url, desired.portal.adminUrl) if root
+    )
+    for call in saved.plan.calls:
+        if not call.url.startswith(roots):
+            raise UserError(
+                f"{saved.path}: call {call.seq} ({call.address}) goes to {call.url}, outside"
+                f" the portal's URLs ({', '.join(r.rstrip('/') for r in roots)}); refusing"
+                " to send credentials there"
+            )
 
 
 async def replan(client: PortalClient, desired: DesiredState, saved: SavedPlan) -> Plan:
@@ -51,16 +80,20 @@ async def replan(client: PortalClient, desired: DesiredState, saved: SavedPlan) 
     signed-in account. Refused (StalePlan) when the portal changed since the file's
     fingerprint, or when the file differs from it; refused (UserError) when the plan
     made now has errors the file does not hold."""
-    live = as_planned(await read_live(client, desired), saved.plan.notCompared)
+    at = await read_at(client, desired)
+    check_deadlines(saved.plan, at.now)
+    live = as_planned(at.live, saved.plan.notCompared)
     check_fresh(saved.plan, live)
     fresh = build_plan(
-        desired,
+        at.desired,
         live,
         allow_deletes=frozenset(saved.plan.allowedDeletes),
         targets=saved.plan.targets,
         now=client.server_clock,
         signed_in_applies=True,
+        judged_at=at.now.timestamp(),
     )
+    fresh = with_grants(fresh, desired, live, at.now)
     fresh_document = plan_document(fresh)
     differing = [
         found
@@ -77,6 +110,19 @@ async def replan(client: PortalClient, desired: DesiredState, saved: SavedPlan) 
     user = live.portal.username or "the signed-in account"
     _check_errors(saved.document.get("errors"), fresh_document["errors"], fresh, user)
     return fresh
+
+
+def check_deadlines(plan: Plan, now: dt.datetime) -> None:
+    """A plan made while a grant was in force sends what the grant gives: once the grant
+    has expired, it is stale, whatever the portal holds."""
+    for grant in plan.grantDeadlines:
+        until = moment(grant.until)
+        if until is not None and until <= now:
+            raise StalePlan(
+                f"stale plan: it was made while the grant of {grant.grants} at"
+                f" {grant.address} ({grant.reason}) was in force, and that grant expired at"
+                f" {grant.until}; nothing was sent. Run orgctl plan -o again."
+            )
 
 
 def _check_errors(saved: Any, fresh: list[dict[str, str]], plan: Plan, user: str) -> None:

@@ -8,24 +8,25 @@ report each portal on its own, up to --jobs at once, as plan and drift do.
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import click
 
-from reconciler.access import FORMATS, AccessQuery, access_document, render_access
-from reconciler.access.document import FleetEntry, PortalNames, fleet_document
-from reconciler.access.findings import Finding, policy_finding
+from reconciler import api
+from reconciler.access import FORMATS, AccessQuery, render_access
+from reconciler.access.document import FleetEntry, fleet_document
 from reconciler.access.html import render_access_fleet_html
 from reconciler.access.render import write_access
 from reconciler.access.spreadsheet import render_csv
 from reconciler.access.text import summary_line
-from reconciler.cli import fleet_report, help, options
+from reconciler.api import Manifests
+from reconciler.api.live_report import failing
+from reconciler.cli import fleet_report, help, options, session
 from reconciler.cli.failure import failure_markdown, markdown_failure
 from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.fleet_run import each_portal
@@ -36,10 +37,8 @@ from reconciler.cli.output import (
     stream_instead_of_printing,
 )
 from reconciler.fleet import Target, select
-from reconciler.live.reader import read_people
 from reconciler.shown import safe
-from reconciler.state import DesiredState, LiveState
-from reconciler.workflow import connect, run, say_on_stderr, warn_in_ci
+from reconciler.workflow import run, say_on_stderr, warn_in_ci
 
 Json = dict[str, Any]
 # The fleet summary's words, in the order it counts them.
@@ -85,6 +84,7 @@ class AccessRequest:
     help="A last sign-in older than this many days is stale (never signed in: stale).",
 )
 @options.fail_on
+@options.evaluation_time
 @options.report_format(*FORMATS)
 @options.output_file("Write the report to FILE; stdout then keeps its one-line summary.")
 @options.jobs
@@ -97,6 +97,8 @@ def command(
     patterns: tuple[str, ...],
     stale_days: int,
     fail_on: tuple[str, ...],
+    at: datetime | None,
+    expiring_within: timedelta,
     fmt: str,
     out: Path | None,
     jobs: int,
@@ -109,18 +111,17 @@ def command(
     Several paths, or a fleet root holding several portal folders, report each portal on
     its own, up to --jobs at once; the exit code is the worst of them."""
     warn_in_ci()
-    query = AccessQuery(stale_days, tuple(dict.fromkeys(patterns)))
+    query = AccessQuery(stale_days, tuple(dict.fromkeys(patterns)), at, expiring_within)
     request = AccessRequest(query, fmt, frozenset(fail_on), jobs, verbose)
     fleet = select(paths)
     if fleet is not None:
         ctx.exit(access_fleet(fleet, request, out))
-    manifests = paths[0].as_posix()
-    with markdown_failure(fmt, "access", manifests):
-        desired = fleet_report.load(paths[0], verbose)
+    with markdown_failure(fmt, "access", paths[0].as_posix()):
+        manifests = session.manifests(paths[0], verbose)
         if out is not None:
             check_writable(out, "report")
-        with reading(desired.portal.url):
-            document = run(read_access(desired, manifests, query))
+        with reading(manifests.desired.portal.url):
+            document = run(read_access(manifests, query))
     if out is None:
         write_access(document, fmt, sys.stdout)
         sys.stdout.flush()
@@ -130,51 +131,17 @@ def command(
     ctx.exit(gate(document, request.fail_on))
 
 
-async def read_access(
-    desired: DesiredState, manifests: str, query: AccessQuery, *, in_fleet: bool = False
-) -> Json:
-    """The report of one portal, read live on the portal's own clock."""
-    async with connect(desired, in_fleet=in_fleet) as client:
-        live = await read_people(client)
-        now = client.server_clock or time.time()
-        root = client.root
-    prefix = f"{desired.portal.name}: " if in_fleet else ""
-    for _, why in sorted(live.unreadable.items()):  # each reason names its resource
+async def read_access(manifests: Manifests, query: AccessQuery, *, in_fleet: bool = False) -> Json:
+    """The report of one portal, each part left out of it named on stderr."""
+    portal = manifests.desired.portal.name if in_fleet else None
+    report = await api.access(manifests, session.connection(portal), query=query)
+    prefix = f"{portal}: " if portal else ""
+    for why in report.left_out:  # each reason names its resource
         say_on_stderr(safe(f"{prefix}Warning: left out of the report: {why}"))
-    return live_access(live, desired, PortalNames(desired.portal.name, root, manifests), query, now)
+    return report.document
 
 
-def live_access(
-    live: LiveState, desired: DesiredState, names: PortalNames, query: AccessQuery, now: float
-) -> Json:
-    """The access report of a live state already read (by access, or by drift for
-    --fail-on), at `now` (Unix seconds)."""
-    extra = sorted(desired.portal.extraPrivileges)
-    found = policy_findings(live, desired, now)
-    return access_document(live, names, query, int(now * 1000), extra, found)
-
-
-def policy_findings(live: LiveState, desired: DesiredState, now: float) -> list[Finding]:
-    """The manifests' policies judged on the live state alone, as findings of kind
-    `policy` (none without a policy: the CEL engine is then not loaded)."""
-    from reconciler.kinds.policy import declared, live_verdicts
-
-    if not declared(desired):
-        return []
-
-    moment = datetime.fromtimestamp(now, UTC)
-    return [
-        policy_finding(v.policy, v.enforcement, v.subject, v.message)
-        for v in live_verdicts(desired, live, moment)
-    ]
-
-
-def failing(document: Json, fail_on: frozenset[str]) -> list[Json]:
-    """The report's findings of a kind --fail-on names."""
-    return [f for f in document["findings"] if f["kind"] in fail_on]
-
-
-def gate(document: Json, fail_on: frozenset[str]) -> int:
+def gate(document: Json, fail_on: Collection[str]) -> int:
     """2 when the report has a finding of a kind --fail-on names, else 0."""
     return 2 if failing(document, fail_on) else 0
 
@@ -211,8 +178,8 @@ def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | 
 
 
 async def _reported(target: Target, request: AccessRequest) -> Outcome:
-    desired = fleet_report.load(target.path, request.verbose)
-    document = await read_access(desired, target.path.as_posix(), request.query, in_fleet=True)
+    manifests = session.manifests(target.path, request.verbose)
+    document = await read_access(manifests, request.query, in_fleet=True)
     status = STATUSES[1] if document["findings"] else STATUSES[2]
     text = render_access(document, request.fmt) if request.fmt in ("text", "markdown") else ""
     return Outcome(target, status, gate(document, request.fail_on), text, document)

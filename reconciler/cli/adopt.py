@@ -9,10 +9,13 @@ import click
 from reconciler.adopt import Address, Adopted, adopt_into, parse_address
 from reconciler.cli import help, options
 from reconciler.cli.output import reading
+from reconciler.clock import evaluation_time
 from reconciler.errors import UserError
 from reconciler.live import Scope, read_live
 from reconciler.manifest import load_desired
+from reconciler.manifest.grants import resolved
 from reconciler.plan import build_plan
+from reconciler.shown import safe
 from reconciler.state import DesiredState, LiveState
 from reconciler.workflow import connect, run
 
@@ -42,6 +45,7 @@ def command(arguments: tuple[str, ...], drifted: bool) -> None:
         raise UserError("adopt needs at least one ADDRESS (or --drifted) before the folder")
     addresses = [parse_address(text) for text in given]
     desired = load_desired(manifests)
+    _refuse_time_bound(addresses, desired)
     live, clock = run(_read(desired))
     if drifted:
         addresses += _drifted(desired, live, clock, addresses)
@@ -60,10 +64,15 @@ async def _read(desired: DesiredState) -> tuple[LiveState, float | None]:
 def _drifted(
     desired: DesiredState, live: LiveState, clock: float | None, given: list[Address]
 ) -> list[Address]:
-    """The drifted resources a manifest can declare (deletions policies state are not)."""
-    plan = build_plan(desired, live, allow_deletes=True, now=clock)
+    """The drifted resources a manifest can declare (deletions policies state are not),
+    judged with the grants in force now; those with time-bound grants are left out."""
+    at_now = resolved(desired, evaluation_time(clock))
+    plan = build_plan(at_now, live, allow_deletes=True, now=clock)
     found = []
     for change in plan.changes:
+        if change.address in desired.grants:
+            click.echo(safe(f"{change.address}: left alone: {TIME_BOUND}"), err=True)
+            continue
         try:
             address = parse_address(change.address)
         except UserError:
@@ -71,6 +80,19 @@ def _drifted(
         if address not in given and address not in found:
             found.append(address)
     return found
+
+
+TIME_BOUND = (
+    "it declares time-bound grants, so its manifest values are what it falls back to, not"
+    " what the portal gives now; edit them by hand (README: Temporary access)"
+)
+
+
+def _refuse_time_bound(addresses: list[Address], desired: DesiredState) -> None:
+    """Adopting a resource with grants would write what a grant gives as its fallback."""
+    for address in addresses:
+        if str(address) in desired.grants:
+            raise UserError(safe(f"{address}: cannot be adopted: {TIME_BOUND}"))
 
 
 def _report(adopted: Adopted) -> None:

@@ -6,16 +6,15 @@ differences named, 1 it cannot."""
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
 import click
 
-from reconciler.cli import fleet_report, help, options
-from reconciler.cli.export import auth_from_environment
+from reconciler import api
+from reconciler.cli import fleet_report, help, options, session
 from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.fleet_run import each_portal
-from reconciler.doctor import Examined, examine_portal, examine_url
+from reconciler.doctor import Examined
 from reconciler.doctor.render import FORMATS, rendered, report_document
 from reconciler.errors import UserError
 from reconciler.fleet import Target, select
@@ -71,14 +70,13 @@ def command(
         raise UserError("give manifest PATHs or --portal-url URL (one of the two)")
     warn_in_ci()
     if portal_url is not None:
-        auth = auth_from_environment(os.environ)
-        examined = run(examine_url(portal_url, admin_url, auth))
+        examined = run(api.doctor_url(portal_url, session.connection(), admin_url=admin_url))
         ctx.exit(_echoed(examined, fmt))
     fleet = select(paths)
     if fleet is not None:
         ctx.exit(_fleet(fleet, fmt, jobs, verbose))
-    desired = fleet_report.load(paths[0], verbose)
-    ctx.exit(_echoed(run(examine_portal(desired)), fmt))
+    manifests = session.manifests(paths[0], verbose)
+    ctx.exit(_echoed(run(api.doctor(manifests, session.connection())), fmt))
 
 
 def _echoed(examined: Examined, fmt: str) -> int:
@@ -97,8 +95,8 @@ def _fleet(targets: list[Target], fmt: str, jobs: int, verbose: bool) -> int:
 
 
 async def _examined(target: Target, fmt: str, verbose: bool) -> Outcome:
-    desired = fleet_report.load(target.path, verbose)
-    examined = await examine_portal(desired, in_fleet=True)
+    manifests = session.manifests(target.path, verbose)
+    examined = await api.doctor(manifests, session.connection(manifests.desired.portal.name))
     report, seen = examined.report, examined.observations
     code = report.exit_code
     text = rendered(report, fmt, seen) if fmt != "json" else ""

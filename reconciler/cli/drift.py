@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import click
 
+from reconciler import api
 from reconciler.access import AccessQuery
-from reconciler.access.document import PortalNames
-from reconciler.access.findings import POLICY, policy_finding
-from reconciler.cli import fleet_report, help, options
-from reconciler.cli.access import failing, live_access
+from reconciler.access.findings import POLICY
+from reconciler.cli import help, options, session
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
+from reconciler.cli.live_policies import finding_line
 from reconciler.cli.output import (
     check_writable,
     echo_report,
@@ -27,21 +25,9 @@ from reconciler.cli.output import (
 from reconciler.errors import UserError
 from reconciler.fleet import select
 from reconciler.notify import Notifier, drift_text
-from reconciler.plan.model import PolicyVerdict
 from reconciler.plan.render.lines import summary_line
 from reconciler.shown import safe
-from reconciler.state import DesiredState
-from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, warn_in_ci
-
-
-@dataclass(frozen=True, slots=True)
-class Checked:
-    """A drift report and the access findings of the kinds --fail-on names."""
-
-    planned: Planned
-    findings: list[dict[str, Any]]  # of a kind --fail-on names
-    # The policies' violations on the live state, as findings of kind `policy`.
-    policies: list[dict[str, Any]]
+from reconciler.workflow import PlanOptions, run, warn_in_ci
 
 
 @click.command(
@@ -59,6 +45,7 @@ class Checked:
 @options.report_format("text", "json", "markdown", "html")
 @options.output_file("Write the report to FILE; stdout then keeps its one-line summary.")
 @options.fail_on
+@options.evaluation_time
 @options.notify
 @options.jobs
 @options.verbose
@@ -70,6 +57,8 @@ def command(
     fmt: str,
     out: Path | None,
     fail_on: tuple[str, ...],
+    at: datetime | None,
+    expiring_within: timedelta,
     notify_url: str | None,
     jobs: int,
     verbose: bool,
@@ -83,22 +72,34 @@ def command(
     warn_in_ci()
     fleet = select(paths)
     if fleet is not None:
-        if fail_on:
+        if set(fail_on) - {POLICY}:
             raise UserError(
-                "--fail-on gates one portal folder's drift; for a fleet, run"
-                " orgctl access PATH... --fail-on FINDING beside it"
+                "--fail-on gates a fleet's drift on policy findings alone; for the access"
+                " review's other findings, run orgctl access PATH... --fail-on FINDING"
+                " beside it"
             )
-        options = PlanOptions(allow_deletes=True, live_admin=True)
-        request = FleetRequest("drift", fmt, jobs, options, False, verbose, notify_url)
+        # Policies are judged on the live state alone, not against the plan.
+        options = PlanOptions(
+            allow_deletes=True,
+            live_admin=True,
+            judge_policies=False,
+            at=at,
+            expiring_within=expiring_within,
+        )
+        request = FleetRequest(
+            "drift", fmt, jobs, options, False, verbose, notify_url, frozenset(fail_on)
+        )
         ctx.exit(fleet_command(fleet, request, out))
-    manifests = paths[0]
-    notifier = Notifier.create(notify_url, "drift", manifests.as_posix())
-    with notifier.failures(), markdown_failure(fmt, "drift", manifests.as_posix()):
-        desired = fleet_report.load(manifests, verbose)
+    folder = paths[0].as_posix()
+    notifier = Notifier.create(notify_url, "drift", folder)
+    with notifier.failures(), markdown_failure(fmt, "drift", folder):
+        manifests = session.manifests(paths[0], verbose)
         if out is not None:
             check_writable(out, "report")
-        checked = run(_read(desired, manifests.as_posix(), frozenset(fail_on)))
-    plan = checked.planned.plan
+        query = AccessQuery(at=at, expiring_within=expiring_within)
+        with reading(manifests.desired.portal.url):
+            checked = run(api.drift(manifests, session.connection(), fail_on=fail_on, query=query))
+    plan = checked.plan
     if out is None:
         echo_report(plan, fmt, "drift")
     else:
@@ -114,57 +115,11 @@ def command(
         ctx.exit(2)
 
 
-async def _read(desired: DesiredState, manifests: str, fail_on: frozenset[str]) -> Checked:
-    # Drift reports every difference: the delete threshold guards applies, not reports,
-    # and who may send the calls matters to an apply (drift may run read-only).
-    async with connect(desired) as client:
-        with reading(desired.portal.url):
-            # Policies are judged on the live state alone, not against the plan.
-            options = PlanOptions(
-                allow_deletes=True, check_caller=False, live_admin=True, judge_policies=False
-            )
-            planned = await plan_live(client, desired, options)
-        now = client.server_clock or time.time()
-        planned = _with_policies(planned, desired, now)
-        if not fail_on:
-            return Checked(planned, [], _policy_findings(planned.plan.policies))
-        # The access review of the state just read: no second read of the portal.
-        names = PortalNames(desired.portal.name, client.root, manifests)
-        document = live_access(planned.live, desired, names, AccessQuery(), now)
-        policies = [f for f in document["findings"] if f["kind"] == POLICY]
-        return Checked(planned, failing(document, fail_on), policies)
-
-
-def _with_policies(planned: Planned, desired: DesiredState, now: float) -> Planned:
-    """The plan with the policies' violations on the live state (each `existing`, no
-    cause) as its `policies`; unchanged without a policy."""
-    from reconciler.kinds.policy import declared, live_verdicts
-
-    if not declared(desired):
-        return planned
-
-    verdicts = live_verdicts(desired, planned.live, datetime.fromtimestamp(now, UTC))
-    return Planned(planned.live, replace(planned.plan, policies=tuple(verdicts)))
-
-
-def _policy_findings(verdicts: tuple[PolicyVerdict, ...] | None) -> list[dict[str, Any]]:
-    return [
-        {
-            "kind": POLICY,
-            "subject": v.subject,
-            "message": policy_finding(v.policy, v.enforcement, v.subject, v.message).message,
-        }
-        for v in verdicts or ()
-    ]
-
-
 def _echo_findings(findings: list[dict[str, Any]], policies: list[dict[str, Any]]) -> None:
     """Each finding that fails the check, then each policy's violation that does not,
     on stderr, beside a report of any format."""
     for finding in findings:
-        line = f"Finding ({finding['kind']}, --fail-on): {finding['subject']}: {finding['message']}"
-        click.echo(safe(line), err=True)
+        click.echo(safe(finding_line(finding, gating=True)), err=True)
     for finding in policies:
         if finding not in findings:
-            line = f"Finding ({POLICY}): {finding['subject']}: {finding['message']}"
-            click.echo(safe(line), err=True)
+            click.echo(safe(finding_line(finding, gating=False)), err=True)

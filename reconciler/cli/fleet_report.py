@@ -10,7 +10,6 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import click
@@ -18,10 +17,7 @@ import click
 from reconciler.environment import ADMIN_URL_ENV, PORTAL_URL_ENV
 from reconciler.errors import UserError
 from reconciler.fleet import Target
-from reconciler.manifest.desired import desired_from
-from reconciler.manifest.validation import Checked, check
 from reconciler.shown import safe
-from reconciler.state import DesiredState
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +92,8 @@ def refuse_shared_urls(environ: Mapping[str, str] | None = None) -> None:
             )
 
 
-def note_skipped(checked: Checked) -> None:
+def note_skipped(files: Sequence[str]) -> None:
     """--verbose: name each file read as no manifest, on stderr."""
-    for file in checked.loaded.ignored:
+    for file in files:
         note = f"note: {file}: no orgctl document (no apiVersion: orgctl/v1), skipped"
         click.echo(safe(note), err=True)
-
-
-def load(path: Path, verbose: bool) -> DesiredState:
-    """The desired state of one portal folder, the skipped files named when `verbose`."""
-    checked = check(path)
-    if verbose:
-        note_skipped(checked)
-    return desired_from(checked, os.environ)

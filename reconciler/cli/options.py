@@ -174,3 +174,42 @@ def lock(function: F) -> F:
         show_default=True,
         help="Hold the portal's apply lock while sending (README: the apply lock).",
     )(function)
+
+
+def evaluation_time(function: F) -> F:
+    """`--at` and `--expiring-within` (README: Temporary access), for the commands that
+    judge grants: plan, drift and access. `apply` never takes `--at`."""
+
+    def at(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:
+        from reconciler.clock import moment
+
+        try:
+            return moment(value)
+        except ValueError:
+            raise click.BadParameter(f"{value!r} is neither RFC 3339 nor a date") from None
+
+    def within(_ctx: click.Context, _param: click.Parameter, value: str) -> Any:
+        from reconciler.windows import WindowError, parse_duration
+
+        try:
+            return parse_duration(value)
+        except WindowError as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    function = click.option(
+        "--expiring-within",
+        "expiring_within",
+        default="7d",
+        show_default=True,
+        metavar="DURATION",
+        callback=within,
+        help="Name the time-bound grants that end within this long (e.g. 12h, 7d, 30d).",
+    )(function)
+    return click.option(
+        "--at",
+        "at",
+        metavar="TIME",
+        callback=at,
+        help="A preview: judge the grants at TIME (RFC 3339, or a date: its start, UTC)"
+        " instead of now. apply --plan refuses a plan made so.",
+    )(function)

@@ -113,7 +113,7 @@ def command(
         sys.exit(_fleet(targets, output_format, verbose))
     checked = check(paths[0])
     if verbose:
-        fleet_report.note_skipped(checked)
+        fleet_report.note_skipped(checked.loaded.ignored)
     problems = checked.problems
     output = _FORMATS[output_format](problems, checked.warnings)
     if output:
@@ -142,7 +142,7 @@ def _portal(target: Target, output_format: str, verbose: bool) -> Outcome:
     else:
         problems, warnings = checked.problems, checked.warnings
         if verbose:
-            fleet_report.note_skipped(checked)
+            fleet_report.note_skipped(checked.loaded.ignored)
     status, code = ("invalid", 1) if problems else ("valid", 0)
     shown = (_github if output_format == "github" else _text)(problems, warnings)
     document = {"path": target.path.as_posix(), **_json_body(problems, warnings)}

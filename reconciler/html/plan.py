@@ -17,6 +17,7 @@ from reconciler.plan.render.lines import (
     RISK_ORDER,
     Hunk,
     call_line,
+    grant_lines,
     hunks,
     information_line,
     kind_counts,
@@ -53,6 +54,16 @@ def plan_body(plan: Plan, mode: Mode, ids: Ids, level: int) -> Markup:
         rows = [[cell(i.address), cell(i.what)] for i in plan.ignored]
         title = "Ignored by the manifests' ignore rules (neither changed nor drift)"
         parts += [_heading(level, title), table(ids.next(), "ignored", columns, rows)]
+    if plan.preview:
+        parts.append(f"<p>{text(grant_lines(plan)[0])}</p>")
+    if plan.expiringGrants:
+        grants = (Column("Resource"), Column("Grants"), Column("Until"), Column("Reason"))
+        rows = [
+            [cell(g.address), cell(g.grants), cell(g.until), cell(g.reason)]
+            for g in plan.expiringGrants
+        ]
+        title = f"Grants expiring soon (judged at {plan.evaluationTime})"
+        parts += [_heading(level, title), table(ids.next(), "expiring", grants, rows)]
     if plan.changes:
         what = "Changes" if mode == "plan" else "Differences (live → desired)"
         parts += [_heading(level, f"{what} ({len(plan.changes):,})"), _changes(plan, mode, ids)]

@@ -9,6 +9,7 @@ planned and exported in (a plan's problems are listed in it).
 
 from reconciler.kind import builtin
 from reconciler.kinds import (
+    campaign,
     collaboration,
     members,
     organization_webhooks,
@@ -26,4 +27,5 @@ builtin(
     organization_webhooks.KIND,
     task_run_retention.KIND,
     policy.KIND,
+    campaign.KIND,
 )

@@ -22,11 +22,12 @@ from reconciler.kind import (
     model_reader,
 )
 from reconciler.manifest import models
-from reconciler.manifest.checks import RuleContext
+from reconciler.manifest.checks import RuleContext, deadline
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.suggestions import did_you_mean
 from reconciler.plan.draft import Draft
+from reconciler.policy.grants import with_grants
 from reconciler.policy.rules import check
 from reconciler.policy.variables import (
     FIELDS,
@@ -43,10 +44,10 @@ from reconciler.policy.verdicts import (
     Status,
     Verdict,
     causes,
+    collector_paused,
     compiled,
     judge,
     phrase,
-    until_time,
 )
 from reconciler.state import DesiredState, LiveState, StateKey
 
@@ -117,17 +118,13 @@ def _message_problems(document: Document, spec: PolicySpec) -> Iterator[Problem]
 def _exception_problems(document: Document, spec: PolicySpec) -> Iterator[Problem]:
     now = dt.datetime.now(dt.UTC)
     for index, exception in enumerate(spec.exceptions):
-        path = ("spec", "exceptions", index, "until")
-        try:
-            end = until_time(exception.until)
-        except ValueError:
-            yield document.problem(path, f"{exception.until!r} is neither RFC 3339 nor a date")
-            continue
-        if end is not None and end <= now:
-            yield document.warning(
-                path,
-                f"the exception for {exception.subject} expired on {end}: it no longer applies",
-            )
+        yield from deadline(
+            document,
+            ("spec", "exceptions", index, "until"),
+            exception.until,
+            now,
+            f"the exception for {exception.subject} expired on {{end}}: it no longer applies",
+        )
 
 
 def _desired(desired: DesiredState, document: Document) -> None:
@@ -180,7 +177,8 @@ def _judge(draft: Draft) -> None:
     policies = declared(draft.desired)
     if not policies or not draft.judge_policies:
         return
-    draft.policies = judge_plan([rule_of(p) for p in policies], draft)
+    with collector_paused():
+        draft.policies = judge_plan([rule_of(p) for p in policies], draft)
     for verdict in draft.policies:
         blocks = verdict.status is Status.INTRODUCED and verdict.enforcement == "mandatory"
         (draft.error if blocks else draft.warn)(verdict.subject, phrase(verdict))
@@ -206,13 +204,14 @@ def judge_plan(rules: list[Rule], draft: Draft) -> list[Verdict]:
     before = live_access(live, extra)
     desired = draft.desired
     after = planned_access(live, desired.roles, desired.members, draft.final_roles, extra)
+    after = with_grants(after, desired.grants)
     name = desired.portal.name
     was = access_subjects(before, before)
     was["portal"] = [portal_variable(name, live, before)]
-    will = access_subjects(before, after)
+    will = access_subjects(before, after, was)
     will["portal"] = [portal_variable(name, live, after, before)]
     will["change"] = [(c.address, change_variable(c)) for c in draft.changes]
-    now = dt.datetime.fromtimestamp(draft.now_ms / 1000, dt.UTC)
+    now = draft.judged_at
     changed = {c.address for c in draft.changes}
     return judge(rules, was, will, now, causes(changed, before, after))
 
@@ -224,10 +223,11 @@ def live_verdicts(desired: DesiredState, live: LiveState, now: dt.datetime) -> l
     policies = declared(desired)
     if not policies:
         return []
-    access = live_access(live, desired.portal.extraPrivileges)
-    subjects = access_subjects(access, access)
-    subjects["portal"] = [portal_variable(desired.portal.name, live, access)]
-    return judge([rule_of(p) for p in policies], subjects, subjects, now, {})
+    with collector_paused():
+        access = live_access(live, desired.portal.extraPrivileges)
+        subjects = access_subjects(access, access)
+        subjects["portal"] = [portal_variable(desired.portal.name, live, access)]
+        return judge([rule_of(p) for p in policies], subjects, subjects, now, {})
 
 
 def _export(given: ExportInput) -> ExportPart[Exported]:

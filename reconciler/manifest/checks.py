@@ -4,12 +4,14 @@ and where a declaration was written."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from reconciler import state
 from reconciler.catalog import Feature
+from reconciler.clock import moment, rfc3339
 from reconciler.manifest import models
 from reconciler.manifest.lookalikes import lookalike_problem
 from reconciler.manifest.problems import Problem
@@ -75,3 +77,17 @@ def source(document: Document, *path: str | int) -> state.Source:
     """Where the document (or the key at `path` in it) was declared, for messages."""
     file, line, column = document.locate(path)
     return state.Source(file, line, column)
+
+
+def deadline(
+    document: Document, path: KeyPath, value: object, now: dt.datetime, expired: str
+) -> Iterator[Problem]:
+    """A deadline (a policy exception's, a grant's `until`) that is no time is an error;
+    one already past at `now`, a warning: `expired`, its `{end}` the deadline."""
+    try:
+        end = moment(value)  # type: ignore[arg-type]
+    except ValueError:
+        yield document.problem(path, f"{value!r} is neither RFC 3339 nor a date")
+        return
+    if end is not None and end <= now:
+        yield document.warning(path, expired.replace("{end}", rfc3339(end)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
 from reconciler.operations import OPERATIONS, OperationName, Phase, Root, call_key
 from reconciler.plan.model import Change, PlanProblem, PolicyVerdict, Value
@@ -38,6 +39,9 @@ class Draft:
     # False: the policies are not judged against the plan (a drift report judges them on
     # the live state alone, reconciler.kinds.policy.live_verdicts).
     judge_policies: bool = True
+    # The evaluation time policies are judged at (reconciler.clock), in Unix ms; None:
+    # `now_ms`, the portal's clock that dates its own runs and schedules.
+    judged_ms: int | None = None
     changes: list[Change] = field(default_factory=list)
     calls: dict[str, PendingCall] = field(default_factory=dict)
     errors: list[PlanProblem] = field(default_factory=list)
@@ -63,6 +67,10 @@ class Draft:
             return declared.privileges
         live = self.live.roles.get(role)
         return live.privileges if live else None
+
+    @property
+    def judged_at(self) -> datetime:
+        return datetime.fromtimestamp((self.judged_ms or self.now_ms) / 1000, UTC)
 
     def error(self, address: str, message: str) -> None:
         self.errors.append(PlanProblem(address, message))

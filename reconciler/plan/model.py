@@ -72,6 +72,34 @@ class LiveAdmin:
 
 
 @dataclass(frozen=True, slots=True)
+class GrantNote:
+    """A time-bound grant as a plan names it (README: Temporary access): the address it
+    applies to, what it gives (`role org_publisher`), until when (RFC 3339, UTC), why."""
+
+    address: str
+    grants: str
+    until: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.address}: {self.grants} until {self.until} ({self.reason})"
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "address": self.address,
+            "grants": self.grants,
+            "until": self.until,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, item: Mapping[str, Any]) -> GrantNote:
+        return cls(
+            str(item["address"]), str(item["grants"]), str(item["until"]), str(item["reason"])
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """One resource that differs; `before`/`after` hold only managed fields. `holders`:
     for a change of a role's privileges, who holds the role once applied. `renamedFrom`:
@@ -86,6 +114,9 @@ class Change:
     holders: Holders | None = None
     renamedFrom: str | None = None
     administrative: LiveAdmin | None = None
+    # The expired grant the live resource still holds: this change is its overdue
+    # revocation (`reconciler.plan.grants`), drift's riskiest finding.
+    overdue: GrantNote | None = None
 
     def to_json(self) -> dict[str, Any]:
         shown: dict[str, Any] = {"address": self.address, "action": str(self.action)}
@@ -94,6 +125,8 @@ class Change:
         shown.update(before=self.before, after=self.after)
         if self.holders is not None:
             shown["holders"] = self.holders.to_json()
+        if self.overdue is not None:
+            shown["overdueRevocation"] = self.overdue.to_json()
         return shown
 
 
@@ -384,6 +417,14 @@ class Plan:
     # Every violation of the manifests' policies, before or after the plan; None when the
     # manifests declare no policy.
     policies: tuple[PolicyVerdict, ...] | None = None
+    # The time the plan was judged at (RFC 3339, UTC), recorded when the manifests hold
+    # time-bound grants or the plan is a preview (`preview`: made with --at, which
+    # `apply --plan` refuses); the grants in force then, which a saved plan depends on;
+    # and those of them that end within --expiring-within.
+    evaluationTime: str | None = None
+    preview: bool = False
+    grantDeadlines: tuple[GrantNote, ...] = ()
+    expiringGrants: tuple[GrantNote, ...] = ()
 
     def with_manifests(self, manifests: str) -> Plan:
         return replace(self, manifests=manifests)

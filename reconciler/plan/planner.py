@@ -37,6 +37,7 @@ def build_plan(
     signed_in_applies: bool = False,
     live_admin: bool = False,
     judge_policies: bool = True,
+    judged_at: float | None = None,
 ) -> Plan:
     """The ordered calls that converge `live` on `desired`, with every predicted error.
 

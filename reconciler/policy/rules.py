@@ -36,6 +36,7 @@ _SAMPLES: dict[str, dict[str, Any]] = {
         "gained": ["p"],
         "lost": ["p"],
         "administrative": False,
+        "grants": [{"role": "r", "level": 2, "until": _SAMPLE_TIME, "reason": "r"}],
     },
     "role": {
         "name": "r",

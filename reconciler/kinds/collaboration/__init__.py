@@ -12,6 +12,8 @@ from pydantic import Field
 
 from reconciler import address_forms as forms
 from reconciler import catalog, state
+from reconciler.adopt.addresses import Address
+from reconciler.adopt.files import ManifestFiles
 from reconciler.catalog import Feature
 from reconciler.export.documents import Document as Exported
 from reconciler.export.summary import counted
@@ -27,15 +29,13 @@ from reconciler.kind import (
     Unread,
     model_reader,
 )
-from reconciler.kinds.collaboration.adopt import adopt_collaboration
-from reconciler.kinds.collaboration.export import collaboration_documents
-from reconciler.kinds.collaboration.plan import plan_collaborations
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source, text
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.operations import OPERATIONS, OperationName, ReadName
+from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 from reconciler.versions import Platform
 
@@ -264,6 +264,8 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
 
 
 def _export(given: ExportInput) -> ExportPart[Exported]:
+    from reconciler.kinds.collaboration.export import collaboration_documents  # when run
+
     found = collaboration_documents(given.live)
     phrase = counted(len(found.documents), "collaboration")
     if found.documents:
@@ -300,6 +302,20 @@ async def _read(source: LiveRead) -> Fill:
     return await read(source)
 
 
+def _plan(draft: Draft) -> None:
+    # Loaded when it runs: validate loads every kind, not its planning, export or
+    # adoption (import budget).
+    from reconciler.kinds.collaboration.plan import plan_collaborations
+
+    plan_collaborations(draft)
+
+
+def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
+    from reconciler.kinds.collaboration.adopt import adopt_collaboration  # as in `_plan`
+
+    return adopt_collaboration(files, live, address)
+
+
 KIND = Kind(
     name="Collaboration",
     model=Collaboration,
@@ -313,9 +329,9 @@ KIND = Kind(
     live=_live,
     defaults=DEFAULTS,
     unread=Unread(ADDRESS.every(), ReadName.COLLABORATIONS, _depending, _forget),
-    plan=plan_collaborations,
+    plan=_plan,
     plan_last=None,
     export=Export("collaborations.yaml", _export),
-    adopt=Adopt(adopt_collaboration),
+    adopt=Adopt(_adopt),
     unadoptable={"Invitation": "adopt Collaboration/<id> to write its invalidInvitations"},
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -14,7 +14,7 @@ from reconciler import catalog, state
 from reconciler.adopt.addresses import Address
 from reconciler.adopt.adopter import added, outcome
 from reconciler.adopt.files import ManifestFiles
-from reconciler.adopt.merge import merge_declared
+from reconciler.adopt.merge import merge_declared, merge_fields
 from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
@@ -28,10 +28,10 @@ from reconciler.kind import (
     Kind,
     model_reader,
 )
-from reconciler.kinds.members.plan import plan_members
 from reconciler.kinds.role import Role, absent_roles, renamed_roles
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, gate, source
+from reconciler.manifest.grants import GrantSpec, entry_problems, member_grants
 from reconciler.manifest.loader import Document
 from reconciler.manifest.member_roles import KnownRoles, known_roles, unknown_role
 from reconciler.manifest.problems import Problem
@@ -39,6 +39,7 @@ from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import FlowMap, to_node
 from reconciler.names import ROLE_NAMES, USERNAMES
 from reconciler.operations import OperationName, availability_problem
+from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 
 NAME = "Members"
@@ -51,6 +52,11 @@ ADDRESS = forms.MEMBER
 class MemberSpec(models.Strict):
     level: Literal[1, 2] | None = None
     role: str | None = Field(None, min_length=1)
+    # None rather than []: a copied empty list per member cost 100,000 members a quarter
+    # of a second to validate.
+    grants: list[GrantSpec] | None = Field(
+        None, description="time-bound access: the entry's own role and level are its fallback"
+    )
 
 
 class MembersSpec(models.Strict):
@@ -76,6 +82,10 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
     absent = absent_roles(context)
     for username, member in _model(document).spec.members.items():
         where: KeyPath = ("spec", "members", username)
+        if member.grants:
+            yield from entry_problems(
+                document, username, member.role, member.level, member.grants, context.platform
+            )
         if member.level is not None:
             yield from gate(
                 document, (*where, "level"), OperationName.UPDATE_USER_LEVEL, context.platform
@@ -103,7 +113,7 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
 def _unknown_roles(document: Document, context: RuleContext) -> Iterator[Problem]:
     """Each role of the document that is neither built-in nor declared, once, at the
     first member holding it."""
-    roles = _known_roles(context)
+    roles = known_member_roles(context)
     found: dict[str, tuple[str, int]] = {}  # role -> its first member, and how many
     for username, member in _model(document).spec.members.items():
         if member.role is not None and not roles.knows(member.role):
@@ -113,7 +123,9 @@ def _unknown_roles(document: Document, context: RuleContext) -> Iterator[Problem
         yield unknown_role(document, username, role, count, roles)
 
 
-def _known_roles(context: RuleContext) -> KnownRoles:
+def known_member_roles(context: RuleContext) -> KnownRoles:
+    """The roles a member may be given, as far as the manifests tell (a campaign's
+    revokeTo asks too)."""
     found = context.memo.get("known roles")
     if found is None:
         declared = [d.model for d in context.documents if isinstance(d.model, Role)]
@@ -128,6 +140,9 @@ def _known_roles(context: RuleContext) -> KnownRoles:
 def _desired(desired: DesiredState, document: Document) -> None:
     for username, member in _model(document).spec.members.items():
         desired.members[username] = state.Member(username, member.role, member.level)
+        if member.grants:
+            address = ADDRESS.of(username)
+            desired.grants[address] = member_grants(document, username, address, member.grants)
         desired.sources[ADDRESS.of(username)] = source(document, "spec", "members", username)
 
 
@@ -173,14 +188,7 @@ def member_entry(live: LiveState, username: str) -> FlowMap:
 
 def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
     username = address.key
-    declared = next(
-        (
-            (path, document)
-            for path, document in files.documents(NAME)
-            if username in ((document.get("spec") or {}).get("members") or {})
-        ),
-        None,
-    )
+    declared = _declaring(files, username)
     if username not in live.members:
         where = f" (declared in {declared[0]})" if declared else ""
         raise UserError(
@@ -197,6 +205,39 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
     return outcome(address, path, merge_declared(node, entry), files)
 
 
+def declare_member(files: ManifestFiles, username: str, values: Mapping[str, Any]) -> str:
+    """Declare `values` (its role, its level) for the member, whatever its entry declared
+    before: set in its entry, or an entry added where members are declared (a
+    certification campaign's revocations); a sentence saying what changed."""
+    address = Address(ADDRESS.head, (username,))
+    declared = _declaring(files, username)
+    if declared is None:
+        return added(address, _add_member(files, username, FlowMap(values)))
+    path, document = declared
+    members = document["spec"]["members"]
+    if not isinstance(members[username], CommentedMap):  # `alice:` with nothing declared
+        members[username] = to_node(FlowMap(values))
+        return outcome(address, path, list(values), files)
+    node = members[username]
+    fresh = [key for key in values if key not in node]
+    for key in fresh:
+        node[key] = to_node(values[key])
+    changed = merge_fields(node, values, [key for key in values if key not in fresh])
+    return outcome(address, path, [*fresh, *changed], files)
+
+
+def _declaring(files: ManifestFiles, username: str) -> tuple[Path, CommentedMap] | None:
+    """The Members document that declares `username`, and its file."""
+    return next(
+        (
+            (path, document)
+            for path, document in files.documents(NAME)
+            if username in ((document.get("spec") or {}).get("members") or {})
+        ),
+        None,
+    )
+
+
 def _add_member(files: ManifestFiles, username: str, entry: FlowMap) -> Path:
     first = next(iter(files.documents(NAME)), None)
     if first is None:
@@ -205,6 +246,13 @@ def _add_member(files: ManifestFiles, username: str, entry: FlowMap) -> Path:
     declared["spec"]["members"][username] = to_node(entry)
     files.touch(path)
     return path
+
+
+def _plan(draft: Draft) -> None:
+    # Loaded when it runs: validate loads every kind, not its planning (import budget).
+    from reconciler.kinds.members.plan import plan_members
+
+    plan_members(draft)
 
 
 KIND = Kind(
@@ -220,7 +268,7 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
-    plan=plan_members,
+    plan=_plan,
     plan_last=None,
     export=Export("members.yaml", _export),
     adopt=Adopt(_adopt),

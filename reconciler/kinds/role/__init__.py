@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -27,14 +27,16 @@ from reconciler.kind import (
     Kind,
     model_reader,
 )
-from reconciler.kinds.role.plan import plan_role_deletions, plan_roles
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, source, text
+from reconciler.manifest.grants import TemporaryPrivilegesSpec, role_grants, role_problems
 from reconciler.manifest.ignoring import pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
+from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import to_node
 from reconciler.names import ROLE_NAMES
+from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 
 ADDRESS = forms.ROLE
@@ -55,6 +57,9 @@ class RoleSpec(models.Strict):
     ] = None
     state: models.Presence = "present"
     ignorePrivileges: models.StringSet = Field([], description=models.IGNORE_PRIVILEGES)
+    temporaryPrivileges: list[TemporaryPrivilegesSpec] = Field(
+        [], description="time-bound privileges beside the declared ones, each until a deadline"
+    )
 
 
 class RoleMetadata(models.DocumentMetadata):
@@ -62,6 +67,11 @@ class RoleMetadata(models.DocumentMetadata):
         [],
         description="names the role had before: a live role of one of them (any case) is"
         " renamed to this name in place, keeping its id and every member who holds it",
+    )
+    owners: list[models.Username] = Field(
+        [],
+        description="usernames of the members who answer for the role: a certification"
+        " campaign (kind: Campaign) sends them the review of its holders",
     )
 
 
@@ -150,6 +160,7 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
     model = _model(document)
     name = model.metadata.name
     yield from _previous_names(document, context)
+    yield from listed_once(document, ("metadata", "owners"), model.metadata.owners, "owner")
     if len(name) > catalog.ROLE_NAME_MAX:
         yield document.problem(
             ("metadata", "name"),
@@ -182,12 +193,42 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
             "a role declared absent keeps no privileges: drop ignorePrivileges",
         )
     yield from pattern_problems(document, ("spec", "ignorePrivileges"), model.spec.ignorePrivileges)
+    temporary = model.spec.temporaryPrivileges
+    yield from role_problems(document, model.spec.privileges, model.spec.state, temporary)
     if context.platform is None:
         return
-    for index, privilege in enumerate(model.spec.privileges or ()):
+    listed: list[tuple[KeyPath, str]] = [
+        (("spec", "privileges", i), p) for i, p in enumerate(model.spec.privileges or ())
+    ]
+    listed += [
+        (("spec", "temporaryPrivileges", i, "privileges", j), p)
+        for i, grant in enumerate(temporary)
+        for j, p in enumerate(grant.privileges)
+    ]
+    for path, privilege in listed:
         problem = catalog.privilege_problem(privilege, context.platform, context.extra_privileges)
         if problem:
-            yield document.problem(("spec", "privileges", index), problem)
+            yield document.problem(path, problem)
+
+
+def listed_once(
+    document: Document, where: KeyPath, usernames: Sequence[str], what: str
+) -> Iterator[Problem]:
+    """A username listed twice (usernames compare exactly) is a slip, never two people."""
+    seen: set[str] = set()
+    for index, username in enumerate(usernames):
+        if username in seen:
+            yield document.problem((*where, index), f"{what} {username!r} is listed twice")
+        seen.add(username)
+
+
+def owners(documents: Iterable[Document]) -> dict[str, tuple[str, ...]]:
+    """Each declared role's owners (metadata.owners), by the role's name."""
+    return {
+        d.name: tuple(d.model.metadata.owners)
+        for d in documents
+        if isinstance(d.model, Role) and d.model.metadata.owners
+    }
 
 
 def _desired(desired: DesiredState, document: Document) -> None:
@@ -201,6 +242,9 @@ def _desired(desired: DesiredState, document: Document) -> None:
     if spec.ignorePrivileges:
         desired.ignorePrivileges[document.name] = tuple(spec.ignorePrivileges)
     desired.sources[ADDRESS.of(document.name)] = source(document)
+    if spec.temporaryPrivileges:
+        address = ADDRESS.of(document.name)
+        desired.grants[address] = role_grants(document, address, spec.temporaryPrivileges)
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
@@ -304,6 +348,19 @@ def _mark_absent(spec: CommentedMap) -> list[str]:
     return ["state"]
 
 
+def _plan(draft: Draft) -> None:
+    # Loaded when it runs: validate loads every kind, not its planning (import budget).
+    from reconciler.kinds.role.plan import plan_roles
+
+    plan_roles(draft)
+
+
+def _plan_deletions(draft: Draft) -> None:
+    from reconciler.kinds.role.plan import plan_role_deletions  # as in `_plan`
+
+    plan_role_deletions(draft)
+
+
 KIND = Kind(
     name=NAME,
     model=Role,
@@ -317,8 +374,8 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
-    plan=plan_roles,
-    plan_last=plan_role_deletions,
+    plan=_plan,
+    plan_last=_plan_deletions,
     export=Export("roles.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

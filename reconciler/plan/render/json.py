@@ -15,6 +15,7 @@ from reconciler.plan.model import (
     Action,
     Call,
     Change,
+    GrantNote,
     Holders,
     Ignored,
     LiveAdmin,
@@ -63,6 +64,20 @@ def plan_document(plan: Plan, mode: Mode = "plan") -> dict[str, Any]:
         **({"policies": [v.to_json() for v in plan.policies]} if plan.policies is not None else {}),
         # Information, not drift: the custom roles no manifest declares, left alone.
         **({"undeclaredRoles": list(plan.undeclaredRoles)} if mode == "drift" else {}),
+        **_time_bound(plan),
+    }
+
+
+def _time_bound(plan: Plan) -> dict[str, Any]:
+    """When the plan was judged, and the grants it depends on (README: Temporary access);
+    nothing for a plan that depends on no time-bound grant and is no preview."""
+    if plan.evaluationTime is None:
+        return {}
+    return {
+        "evaluationTime": plan.evaluationTime,
+        **({"preview": True} if plan.preview else {}),
+        "grantDeadlines": [g.to_json() for g in plan.grantDeadlines],
+        "expiringGrants": [g.to_json() for g in plan.expiringGrants],
     }
 
 
@@ -147,7 +162,17 @@ def _plan(doc: dict[str, Any]) -> Plan:
         undeclaredRoles=tuple(str(name) for name in doc.get("undeclaredRoles", [])),
         allowedDeletes=_texts(doc.get("allowedDeletes", []), "allowedDeletes"),
         policies=_policies(doc.get("policies")),
+        evaluationTime=str(doc["evaluationTime"]) if doc.get("evaluationTime") else None,
+        preview=doc.get("preview") is True,
+        grantDeadlines=_notes(doc.get("grantDeadlines", []), "grantDeadlines"),
+        expiringGrants=_notes(doc.get("expiringGrants", []), "expiringGrants"),
     )
+
+
+def _notes(shown: Any, name: str) -> tuple[GrantNote, ...]:
+    if not isinstance(shown, list):
+        raise TypeError(f"{name} must be a list")
+    return tuple(_indexed(GrantNote.from_json, g, f"{name}[{i}]") for i, g in enumerate(shown))
 
 
 def _policies(shown: Any) -> tuple[PolicyVerdict, ...] | None:
@@ -187,6 +212,7 @@ def _change(item: dict[str, Any]) -> Change:
     if renamed is not None and not isinstance(renamed, str):
         raise TypeError(f"change {item['address']}: renamedFrom must be a string")
     administrative = item.get("administrative")
+    overdue = item.get("overdueRevocation")
     return Change(
         str(item["address"]),
         Action(item["action"]),
@@ -200,6 +226,7 @@ def _change(item: dict[str, Any]) -> Change:
         )
         if administrative is not None
         else None,
+        GrantNote.from_json(overdue) if isinstance(overdue, dict) else None,
     )
 
 

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from reconciler.export.summary import counted
+from reconciler.manifest.models import Meaning
 from reconciler.plan.elements import (
     ADMIN_PREFIX,
     Elements,
@@ -18,24 +19,26 @@ from reconciler.plan.elements import (
     granted_privileges,
 )
 from reconciler.plan.model import Action, Call, Change, Holders, Ignored, Plan, PlanProblem
-from reconciler.plan.normalize import TIME_FIELDS
+from reconciler.plan.normalize import AS_IS, Fields, fields_at
 from reconciler.plan.render import Mode
 from reconciler.shown import safe
 
 SIGNS = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}
 
 
-def show(value: Any, name: str = "") -> str:
-    """A field's value for people: JSON, with epoch-millisecond times as ISO 8601 UTC, and
-    no character that could reorder the line or drive a terminal (`reconciler.shown`)."""
-    text = json.dumps(_readable(name, value), ensure_ascii=False, separators=(", ", ": "))
+def show(value: Any, name: str = "", fields: Fields = AS_IS) -> str:
+    """A field's value for people: JSON, with epoch-millisecond times (as its kind's
+    `fields` say) as ISO 8601 UTC, and no character that could reorder the line or drive
+    a terminal (`reconciler.shown`)."""
+    text = json.dumps(_readable(name, value, fields), ensure_ascii=False, separators=(", ", ": "))
     return safe(text)
 
 
-def _readable(name: str, value: Any) -> Any:
+def _readable(name: str, value: Any, fields: Fields) -> Any:
     if isinstance(value, dict):
-        return {key: _readable(key, item) for key, item in value.items()}
-    if name in TIME_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+        return {key: _readable(key, item, fields) for key, item in value.items()}
+    timed = fields.meanings.get(name) is Meaning.TIME
+    if timed and isinstance(value, int) and not isinstance(value, bool):
         moment = datetime.fromtimestamp(value / 1000, tz=UTC)
         return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
     return value
@@ -57,16 +60,17 @@ def field_parts(change: Change) -> Iterator[FieldPart]:
     before = change.before or {}
     after = change.after or {}
     sets = field_elements(change)
+    fields = fields_at(change.address)
     for name in sorted({*before, *after}):
         if change.action is Action.CREATE:
-            yield FieldPart(name, show(after.get(name), name))
+            yield FieldPart(name, show(after.get(name), name, fields))
         elif change.action is Action.DELETE:
-            yield FieldPart(name, show(before.get(name), name))
+            yield FieldPart(name, show(before.get(name), name, fields))
         elif name in sets:
             yield FieldPart(name, elements=sets[name])
         else:
-            old = show(before[name], name) if name in before else None
-            yield FieldPart(name, show(after.get(name), name), old, scalar_update=True)
+            old = show(before[name], name, fields) if name in before else None
+            yield FieldPart(name, show(after.get(name), name, fields), old, scalar_update=True)
 
 
 def field_lines(change: Change, mode: Mode = "plan") -> Iterator[str]:
@@ -189,7 +193,9 @@ ADMINISTRATIVE_DRIFT = "administrative privileges granted outside Git"
 # granted widen what people may do, administrative ones most; a new role is a new set of
 # privileges; a level change can disable privileges and free or take a quota seat; a
 # member's role move is the everyday change, numerous and reviewed in bulk.
+OVERDUE_REVOCATION = "expired grants the portal still gives"
 RISK_ORDER = (
+    OVERDUE_REVOCATION,
     ADMINISTRATIVE_DRIFT,
     "deletions",
     "administrative privilege grants",
@@ -204,23 +210,26 @@ RISK_ORDER = (
 def risk(change: Change) -> int:
     """The change's place in `RISK_ORDER` (0 riskiest): first what the portal grants
     that Git does not (an administrative privilege granted outside Git is in use now,
-    whatever the plan will do about it)."""
-    if change.administrative is not None:
+    whatever the plan will do about it), and before it access that should have ended
+    and has not (an overdue revocation of a time-bound grant)."""
+    if change.overdue is not None:
         return 0
-    if change.action is Action.DELETE:
+    if change.administrative is not None:
         return 1
+    if change.action is Action.DELETE:
+        return 2
     granted = granted_privileges(change)
     if any(p.startswith(ADMIN_PREFIX) for p in granted):
-        return 2
-    if granted:
         return 3
-    if change.action is Action.CREATE:
+    if granted:
         return 4
+    if change.action is Action.CREATE:
+        return 5
     before, after = change.before or {}, change.after or {}
     changed = {name for name in after if before.get(name) != after[name]}
     if "level" in changed:
-        return 5
-    return 6 if "role" in changed else 7
+        return 6
+    return 7 if "role" in changed else 8
 
 
 def riskiest_first(changes: tuple[Change, ...]) -> list[Change]:
@@ -269,7 +278,29 @@ def address_line(change: Change) -> str:
     flag = f"  (grants administrative privileges: {_some(admin, 3)})" if admin else ""
     renamed = f" (renamed from {change.renamedFrom})" if change.renamedFrom is not None else ""
     line = f"{SIGNS[change.action]} {change.address}{renamed}{flag}"
-    return safe(line + live_admin_flag(change))
+    return safe(line + live_admin_flag(change) + overdue_flag(change))
+
+
+def overdue_flag(change: Change) -> str:
+    """`  [overdue revocation] role org_admin expired at 2026-12-01T00:00:00Z (cover)`."""
+    grant = change.overdue
+    if grant is None:
+        return ""
+    return f"  [overdue revocation] {grant.grants} expired at {grant.until} ({grant.reason})"
+
+
+def grant_lines(plan: Plan) -> list[str]:
+    """What a plan says of time-bound grants: a preview's time, and the grants in force
+    that end soon (README: Temporary access); nothing when it depends on none."""
+    if plan.evaluationTime is None:
+        return []
+    lines = []
+    if plan.preview:
+        lines.append(f"Preview at {plan.evaluationTime} (--at): apply --plan refuses it.")
+    if plan.expiringGrants:
+        lines.append(f"Grants expiring soon (judged at {plan.evaluationTime}):")
+        lines += [f"  - {grant}" for grant in plan.expiringGrants]
+    return [safe(line) for line in lines]
 
 
 def live_admin_flag(change: Change) -> str:
@@ -340,6 +371,9 @@ def _drift_line(plan: Plan) -> str:
     administrative = sum(1 for c in plan.changes if c.administrative is not None)
     if administrative:
         line += f" {administrative} administrative: privileges granted on the portal, not in Git."
+    overdue = sum(1 for c in plan.changes if c.overdue is not None)
+    if overdue:
+        line += f" {overdue} overdue: expired grants the portal still gives."
     return line
 
 

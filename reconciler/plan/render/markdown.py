@@ -12,6 +12,7 @@ from reconciler.plan.render.lines import (
     RISK_ORDER,
     call_line,
     compact_line,
+    grant_lines,
     hunks,
     information_line,
     kind_counts,
@@ -48,6 +49,9 @@ def head_lines(plan: Plan, mode: Mode, limit: int) -> list[str]:
     information = information_line(plan, mode)
     if information:
         out += [information, ""]
+    grants = grant_lines(plan)
+    if grants:
+        out += [*map(markdown_text, grants), ""]
     for title, problems in (("Errors", plan.errors), ("Warnings", plan.warnings)):
         if problems:
             out.append(f"### {title}")

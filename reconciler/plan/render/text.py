@@ -15,6 +15,7 @@ from reconciler.plan.render.lines import (
     address_line,
     call_line,
     field_lines,
+    grant_lines,
     ignored_line,
     information_line,
     kind_counts,
@@ -40,6 +41,8 @@ def _lines(plan: Plan, mode: Mode) -> list[Line]:
     summary: Line = (summary_line(plan, mode), "bold")
     information = information_line(plan, mode)
     noted: list[Line] = [(information, None)] if information else []
+    grants = grant_lines(plan)
+    noted += [*((line, "yellow") for line in grants), ("", None)] if grants else []
     if plan.empty and not plan.errors and not plan.warnings and not plan.ignored:
         return [summary, *noted]
     errors = _problems("Errors:", plan.errors, "bold red")
