@@ -22,6 +22,7 @@ from pathlib import Path
 from serving import DEMO_STATE, ORGCTL, ROOT
 from serving import EXAMPLES as EXAMPLES_FOLDER
 
+import reconciler.kinds  # noqa: F401  (the built-in kinds, as the CLI loads them)
 from orgctl_service.testing.service import Service
 from reconciler.manifest.desired import load_desired
 from reconciler.workflow import connect, plan_live

@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from reconciler.access.html import render_access_html
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES, PRIVILEGES
-from reconciler.html import render_access_html
 
 GOAL_FILTER_SECONDS = 1.0
 CHROMIUM = os.environ.get("ORGCTL_TEST_CHROMIUM", "/usr/bin/chromium")

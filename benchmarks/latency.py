@@ -33,6 +33,7 @@ from latency_proxy import proxied
 from plan_requests import CREDENTIALS, issued_token, manifests, state_yaml
 from serving import serving
 
+import reconciler.kinds  # noqa: F401  (the built-in kinds, as the CLI loads them)
 from reconciler.live.client import PortalClient
 from reconciler.live.reader import read_live
 from reconciler.manifest.desired import load_desired

@@ -11,6 +11,7 @@ import resource
 import time
 import tracemalloc
 
+import reconciler.kinds  # noqa: F401  (the built-in kinds, as the CLI loads them)
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
     Auth,

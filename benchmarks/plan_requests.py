@@ -19,6 +19,7 @@ from pathlib import Path
 import httpx
 from serving import serving
 
+import reconciler.kinds  # noqa: F401  (the built-in kinds, as the CLI loads them)
 from reconciler.live.client import PortalClient
 from reconciler.manifest.desired import load_desired
 from reconciler.plan.planner import build_plan

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from load_manifests import PORTAL
 
+import reconciler.kinds  # noqa: F401  (the built-in kinds, as the CLI loads them)
 from reconciler.manifest.desired import load_desired
 from reconciler.plan.planner import build_plan
 from reconciler.state import DesiredState, LiveState, PortalInfo, Role

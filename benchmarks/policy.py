@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from plan_cpu import world
 
+from reconciler.kinds.policy import POLICIES as DECLARED
 from reconciler.kinds.policy import Policy
 from reconciler.plan.planner import build_plan
 from reconciler.state import NEVER_SIGNED_IN, DesiredState, LiveState
@@ -137,7 +138,7 @@ def main() -> None:
     desired, live = world(MEMBERS, ROLES)
     varied(desired, live)
     plain, _, changes = _best_cpu(desired, live)
-    desired.kinds["Policy"] = _policies(POLICIES)
+    desired.put(DECLARED, _policies(POLICIES))
     judged, verdicts, _ = _best_cpu(desired, live)
     added = judged - plain
     print(
@@ -145,7 +146,7 @@ def main() -> None:
         f" with {len(POLICIES)} policies {judged:.2f} s ({verdicts:,} verdicts): policies add"
         f" {added:.2f} s, {added / plain:.2f}x the plan's own CPU time (target < 1)"
     )
-    desired.kinds["Policy"] = _policies((*POLICIES, EVERY_MEMBER))
+    desired.put(DECLARED, _policies((*POLICIES, EVERY_MEMBER)))
     more, _, _ = _best_cpu(desired, live)
     print(
         f"  and a 21st policy reading every member's last sign-in: {more:.2f} s,"

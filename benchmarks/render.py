@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from plan_cpu import world
 
+import reconciler.kinds  # noqa: F401  (the built-in kinds, as the CLI loads them)
 from reconciler.html import render_html
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan

@@ -12,10 +12,10 @@ manifests, the plan's `before`/`after` and this code all read alike.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from reconciler.versions import Platform
 from reconciler.windows import Window
@@ -218,8 +218,45 @@ class IgnoredPaths:
     kind: str
 
 
+# --- a kind's own part of the state -----------------------------------------------------------
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StateKey(Generic[T]):
+    """A kind's own slot in a `DesiredState` or `LiveState`: its module declares one per
+    thing it keeps (`POLICIES: StateKey[list[Policy]] = StateKey("Policy", list)`), and
+    `state.get(POLICIES)` is typed as that thing, as a built-in field is. Keys compare by
+    identity, so two kinds' keys of one name never share a slot."""
+
+    name: str  # said in a repr and a message
+    empty: Callable[[], T]  # the slot before the kind declares or reads anything
+
+
 @dataclass(slots=True)
-class DesiredState:
+class KindSlots:
+    """The slots of the kinds beyond the state's own fields, by `StateKey`."""
+
+    kinds: dict[StateKey[Any], Any] = field(default_factory=dict, kw_only=True)
+
+    def get(self, key: StateKey[T]) -> T:
+        """The kind's slot, made empty on first use so a kind can add to it."""
+        if key not in self.kinds:
+            self.kinds[key] = key.empty()
+        return cast(T, self.kinds[key])
+
+    def put(self, key: StateKey[T], value: T) -> None:
+        self.kinds[key] = value
+
+    def has(self, key: StateKey[Any]) -> bool:
+        """Whether the kind put anything there (a desired state without the kind's
+        documents has no slot for it)."""
+        return key in self.kinds
+
+
+@dataclass(slots=True)
+class DesiredState(KindSlots):
     """Everything the manifests declare, keyed by identity; `sources` maps a resource
     address (README: plan JSON) to where it was declared."""
 
@@ -227,15 +264,12 @@ class DesiredState:
     roles: dict[str, Role] = field(default_factory=dict)
     members: dict[str, Member] = field(default_factory=dict)
     collaborations: dict[str, Collaboration] = field(default_factory=dict)
-    webhookSettings: dict[str, int] | None = None  # only the declared fields
     webhookRemoval: WebhookRemoval | None = None
     retention: list[RunRetention] = field(default_factory=list)
     # Each declared role's earlier names (metadata.previousNames), by its name: a live role
     # of one of them is that role, renamed in place (reconciler.plan.renames).
     previousNames: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)
-    # What kinds registered beyond the built-in ones declare, by kind (reconciler.kinds).
-    kinds: dict[str, Any] = field(default_factory=dict)
     # Ignore rules (reconciler.manifest.ignoring): a role's own privilege patterns, by
     # name; what each document ignores, by the document's address.
     ignorePrivileges: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -281,14 +315,12 @@ class PortalInfo:
 
 
 @dataclass(slots=True)
-class LiveState:
+class LiveState(KindSlots):
     portal: PortalInfo
     roles: dict[str, Role] = field(default_factory=dict)  # by name
     members: dict[str, Member] = field(default_factory=dict)  # by username
     memberDetails: dict[str, MemberDetail] = field(default_factory=dict)
     collaborations: dict[str, Collaboration] = field(default_factory=dict)  # by id
-    webhookSettings: dict[str, int] | None = None  # None: unreadable, unknown
-    webhookSettingsUnread: str | None = None  # why the settings could not be read
     webhooks: dict[str, Webhook] = field(default_factory=dict)  # organization, by id
     tasks: dict[str, list[Task]] = field(default_factory=dict)  # by owner
     # Resources the portal answered with values orgctl cannot read, by address: why.
@@ -299,8 +331,6 @@ class LiveState:
     # The member the Portal's spec.applier names, as the member listing and the roles
     # describe it (None: no applier named, or not a member).
     applier: Caller | None = None
-    # What kinds registered beyond the built-in ones read, by kind (reconciler.kinds).
-    kinds: dict[str, Any] = field(default_factory=dict)
 
 
 def managed_fields(record: Any) -> dict[str, Any]:

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.kinds import forms, registry
-from reconciler.kinds.registry import AddressForm, Kind
+from reconciler import address_forms as forms
+from reconciler import kind as registry
+from reconciler.kind import AddressForm, Kind
 from tests.kinds import portal_note
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,14 +105,13 @@ def _code(path: Path) -> str:
 
 
 # Where the webhook-settings kind is named outside the service: its own module, the
-# registry's list of built-in kinds, the shared kernel (catalog's ranges, operations' row
-# and read) and the state the planner diffs. Its reading, record, defaults and unread part
-# are its module's; a kind named anywhere else is a kind no longer in one module.
+# kinds package's list of built-in kinds and the shared kernel (catalog's ranges,
+# operations' row and read). Its state (a StateKey slot), reading, record, defaults and
+# unread part are its module's; a kind named anywhere else is a kind no longer in one module.
 SETTINGS_NAMED_IN = {
     "catalog.py",
     "operations.py",
-    "state.py",
-    "kinds/registry.py",
+    "kinds/__init__.py",
     "kinds/webhook_settings.py",
 }
 AT_MOST = 5  # issue 26: a kind is named in at most five modules of reconciler/
@@ -163,3 +163,31 @@ def test_the_address_scan_sees_a_typed_address_and_nothing_else(tmp_path: Path) 
     )
     found = _address_fstrings(module, {"Member", "Role"})
     assert [hit.rsplit(":", 2)[-2:] for hit in found] == [["2", " Member/"]]
+
+
+# Where each spread kind is named outside its own package: its type and address names in
+# code (comments and docstrings left out), not counting the kernel (modules directly under
+# reconciler/) and the report renderers (access/, html/). Collaboration is whole: the
+# planner's one message lists every address form, and doctor predicts a host's calls.
+# Role (21 modules) and Members (14) still have their reads in live/ and their parts of the
+# engine's checks (capabilities, renames, reach, quotas) and of the policies' variables.
+SPREAD = {
+    "collaboration": (
+        r"\b(Collaboration|COLLABORATION|Workspace|WORKSPACE|Invitation|INVITATION)\b",
+        {"doctor/needs.py", "plan/planner.py"},
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SPREAD))
+def test_a_whole_kind_is_named_outside_its_package_only_where_listed(kind: str) -> None:
+    spelled, listed = SPREAD[kind]
+    named = set()
+    for path in PACKAGE.rglob("*.py"):
+        where = path.relative_to(PACKAGE).as_posix()
+        if "/" not in where or where.startswith(("access/", "html/", f"kinds/{kind}/")):
+            continue
+        if re.search(spelled, _code(path)):
+            named.add(where)
+    assert named == listed
+    assert len(named) <= 3

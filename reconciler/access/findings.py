@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from reconciler.access.holdings import Holding
-from reconciler.kinds.forms import MEMBER, ROLE
+from reconciler.address_forms import MEMBER, ROLE
 from reconciler.state import NEVER_SIGNED_IN, Member
 
 ADMIN_CUSTOM_ROLE = "admin-custom-role"

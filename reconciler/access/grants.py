@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 from reconciler.access.findings import GRANT_EXPIRING, GRANT_OVERDUE, Finding
-from reconciler.kinds.forms import MEMBER
+from reconciler.address_forms import MEMBER
 from reconciler.manifest.grants import in_force
 from reconciler.plan.grants import EXPIRING_WITHIN, note, overdue_grants
 from reconciler.state import DesiredState, Grant, LiveState

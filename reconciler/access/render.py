@@ -8,10 +8,10 @@ import json
 from collections.abc import Callable
 from typing import IO, Any
 
+from reconciler.access.html import write_access_html
 from reconciler.access.markdown import write_markdown
 from reconciler.access.spreadsheet import write_csv
 from reconciler.access.text import write_text
-from reconciler.html.access import write_access_html
 
 Json = dict[str, Any]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reconciler.errors import UserError
-from reconciler.kinds.registry import owner, registered
+from reconciler.kind import owner, registered
 
 
 @dataclass(frozen=True, slots=True)

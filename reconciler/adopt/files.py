@@ -13,7 +13,7 @@ from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.error import YAMLError
 
 from reconciler.errors import UserError
-from reconciler.kinds.registry import kind_named
+from reconciler.kind import kind_named
 from reconciler.manifest.loader import manifest_files
 from reconciler.manifest.writer import manifest_yaml, to_node
 from reconciler.names import IDS, NameRule

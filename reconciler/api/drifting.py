@@ -44,7 +44,7 @@ async def drift(
     findings of those kinds (reconciler.access.FINDING_KINDS), from the same read.
     `query.at` judges at a preview's time, `query.expiring_within` names grants ending
     soon."""
-    from reconciler.access.live_report import failing, live_access, portal_time
+    from reconciler.api.live_report import failing, live_access, portal_time
 
     desired, query = manifests.desired, query or AccessQuery()
     options = PlanOptions(
@@ -84,9 +84,10 @@ def with_live_policies(planned: Planned, desired: DesiredState, now: float) -> P
     """The plan with the policies' violations on the live state (each `existing`, no
     cause) as its `policies`; unchanged without a policy. Drift judges policies so, for
     one portal and for each portal of a fleet."""
-    if not desired.kinds.get("Policy"):
+    from reconciler.kinds.policy import declared, live_verdicts
+
+    if not declared(desired):
         return planned
-    from reconciler.kinds.policy import live_verdicts
 
     verdicts = live_verdicts(desired, planned.live, datetime.fromtimestamp(now, UTC))
     return Planned(planned.live, replace(planned.plan, policies=tuple(verdicts)))

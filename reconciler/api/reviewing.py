@@ -33,7 +33,7 @@ async def access(
     """The access report of the portal, read live on the portal's own clock (or at
     `query.at`, a preview); reads
     only the portal, its roles and its members, and changes nothing."""
-    from reconciler.access.live_report import live_access, portal_time
+    from reconciler.api.live_report import live_access, portal_time
 
     desired, query = manifests.desired, query or AccessQuery()
     async with client_for(desired, connection) as client:

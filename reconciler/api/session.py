@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 
+# The manifest kinds stand above the engine these calls drive, so the API, standing above
+# both, loads them (reconciler/kind.py), as the CLI does.
+import reconciler.kinds  # noqa: F401
 from reconciler.environment import ADMIN_URL_ENV, PORTAL_URL_ENV
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient

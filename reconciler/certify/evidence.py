@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from reconciler.address_forms import MEMBER
 from reconciler.certify import signing
 from reconciler.certify.digests import canonical, sha256
 from reconciler.certify.items import PENDING
 from reconciler.clock import moment
 from reconciler.errors import UserError
-from reconciler.kinds.forms import MEMBER
 from reconciler.operations import OperationName
 
 Json = dict[str, Any]

@@ -16,10 +16,10 @@ from typing import Any
 from reconciler.access.document import iso_time
 from reconciler.access.findings import staleness
 from reconciler.access.holdings import Holding, holdings, is_administrative
+from reconciler.address_forms import MEMBER
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES
 from reconciler.errors import UserError
 from reconciler.kinds.campaign import Campaign, CampaignScope
-from reconciler.kinds.forms import MEMBER
 from reconciler.names import ROLE_NAMES
 from reconciler.state import NEVER_SIGNED_IN, LiveState, Member
 

@@ -110,6 +110,10 @@ class LazyGroup(click.Group):
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:
     """Declare an organization portal's configuration in YAML; plan, apply, detect drift."""
+    # Every command but `--help` works on the manifest kinds, which stand above the engine
+    # that loops over them: the CLI, standing above both, loads them (reconciler/kind.py).
+    import reconciler.kinds  # noqa: F401
+
     ctx.obj = {"debug": debug}
 
 

@@ -20,11 +20,12 @@ import click
 from reconciler import api
 from reconciler.access import FORMATS, AccessQuery, render_access
 from reconciler.access.document import FleetEntry, fleet_document
-from reconciler.access.live_report import failing
+from reconciler.access.html import render_access_fleet_html
 from reconciler.access.render import write_access
 from reconciler.access.spreadsheet import render_csv
 from reconciler.access.text import summary_line
 from reconciler.api import Manifests
+from reconciler.api.live_report import failing
 from reconciler.cli import fleet_report, help, options, session
 from reconciler.cli.failure import failure_markdown, markdown_failure
 from reconciler.cli.fleet_report import Outcome
@@ -36,7 +37,6 @@ from reconciler.cli.output import (
     stream_instead_of_printing,
 )
 from reconciler.fleet import Target, select
-from reconciler.html import render_access_fleet_html
 from reconciler.shown import safe
 from reconciler.workflow import run, say_on_stderr, warn_in_ci
 

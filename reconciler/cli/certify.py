@@ -234,7 +234,7 @@ async def _portal_time(desired: DesiredState, at: dt.datetime | None) -> dt.date
 
 
 def _violations(desired: DesiredState, live: LiveState, now: dt.datetime) -> dict[str, list[str]]:
-    from reconciler.access.live_report import policy_findings
+    from reconciler.api.live_report import policy_findings
 
     found: dict[str, list[str]] = {}
     for finding in policy_findings(live, desired, now.timestamp()):

@@ -10,7 +10,6 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import click
@@ -19,7 +18,6 @@ from reconciler.environment import ADMIN_URL_ENV, PORTAL_URL_ENV
 from reconciler.errors import UserError
 from reconciler.fleet import Target
 from reconciler.shown import safe
-from reconciler.state import DesiredState
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,11 +97,3 @@ def note_skipped(files: Sequence[str]) -> None:
     for file in files:
         note = f"note: {file}: no orgctl document (no apiVersion: orgctl/v1), skipped"
         click.echo(safe(note), err=True)
-
-
-def load(path: Path, verbose: bool) -> DesiredState:
-    """The desired state of one portal folder, the skipped files named when `verbose`."""
-    # Imported here: `validate` shares this module and never reads a portal.
-    from reconciler.cli.session import manifests
-
-    return manifests(path, verbose).desired

@@ -21,7 +21,7 @@ import click
 
 from reconciler.access.findings import POLICY
 from reconciler.api.drifting import policy_findings, with_live_policies
-from reconciler.cli import fleet_report
+from reconciler.cli import fleet_report, session
 from reconciler.cli.failure import failure_markdown
 from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.live_policies import finding_line
@@ -150,7 +150,7 @@ def _echo_findings(outcomes: Sequence[Outcome], request: FleetRequest) -> None:
 
 
 async def _planned(target: Target, request: FleetRequest) -> Outcome:
-    desired = fleet_report.load(target.path, request.verbose)
+    desired = session.desired(target.path, request.verbose)
     async with connect(desired, in_fleet=True) as client:
         planned = await plan_live(client, desired, request.options)
         if request.mode == "drift":

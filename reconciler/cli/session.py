@@ -8,6 +8,7 @@ from pathlib import Path
 
 from reconciler.api import Connection, Manifests, load
 from reconciler.cli.fleet_report import note_skipped
+from reconciler.state import DesiredState
 from reconciler.workflow import fleet_notice, say_on_stderr
 
 
@@ -24,3 +25,8 @@ def manifests(path: Path, verbose: bool) -> Manifests:
     if verbose:
         note_skipped(loaded.skipped)
     return loaded
+
+
+def desired(path: Path, verbose: bool) -> DesiredState:
+    """The desired state of one portal folder, the skipped files named when `verbose`."""
+    return manifests(path, verbose).desired

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from reconciler.cli import fleet_report, help
+from reconciler.cli import help, session
 from reconciler.cli.output import reading
 from reconciler.clock import evaluation_time
 from reconciler.errors import ManifestError, UserError
@@ -92,7 +92,7 @@ def command(
     changes = _changes(remove, add, set_role, set_level)
     if ref is not None and changes != Changes((), (), (), ()):
         raise UserError("--against compares two revisions: name no change beside it")
-    desired = fleet_report.load(path, False)
+    desired = session.desired(path, False)
     earlier = _at_revision(path, ref) if ref is not None else None
     with reading(desired.portal.url):
         live, now = run(_read(desired))
@@ -137,7 +137,7 @@ def _at_revision(path: Path, ref: str) -> DesiredState:
 
     with checked_out(path, ref) as then:
         try:
-            return fleet_report.load(then, False)
+            return session.desired(then, False)
         except ManifestError as error:
             where = str(then)
             raise ManifestError(

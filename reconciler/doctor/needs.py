@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from reconciler.address_forms import COLLABORATION
 from reconciler.doctor.findings import Check, Finding, Severity
-from reconciler.kinds.forms import COLLABORATION
 from reconciler.operations import OperationName
 from reconciler.plan.capabilities import may_call, requirement
 from reconciler.plan.draft import PendingCall

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from reconciler.address_forms import ROLE
 from reconciler.catalog import privilege_problem, privileges_for
 from reconciler.doctor.findings import Check, Finding, Severity
-from reconciler.kinds.forms import ROLE
 from reconciler.plan.capabilities import is_default_admin
 from reconciler.state import LiveState
 

@@ -10,7 +10,6 @@ README: manifest reference, so the same live state always gives the same documen
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,17 +19,11 @@ from reconciler.manifest.models import API_VERSION
 from reconciler.operations import OperationName, availability_problem
 from reconciler.state import (
     Auth,
-    Collaboration,
-    GroupLink,
     LiveState,
-    Schedule,
-    Workspace,
 )
 from reconciler.versions import Platform
 
 Document = dict[str, Any]
-
-SCHEDULE_FIELDS = ("startTime", "interval", "repeatCount")
 
 
 def document(kind: str, metadata: dict[str, Any], spec: dict[str, Any]) -> Document:
@@ -45,7 +38,7 @@ def iso_utc(epoch_ms: int) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _available(needs: OperationName | Feature, platform: Platform) -> bool:
+def available(needs: OperationName | Feature, platform: Platform) -> bool:
     return availability_problem(needs, platform) is None
 
 
@@ -88,86 +81,3 @@ def unknown_privileges(live: LiveState) -> list[str]:
     platform = live.portal.platform
     held = {p for role in live.roles.values() if role.editable for p in role.privileges or ()}
     return sorted(p for p in held if catalog.privilege_problem(p, platform) is not None)
-
-
-# --- Collaborations --------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class Collaborations:
-    documents: list[Document] = field(default_factory=list)
-    workspaces: int = 0
-    pending_invitations: int = 0
-
-
-def collaboration_documents(live: LiveState) -> Collaborations:
-    """Each collaboration, with its workspaces as this portal's side may change them:
-    workspace info on the host; the group link and the job schedule on a guest."""
-    out = Collaborations()
-    platform = live.portal.platform
-    for cid in sorted(live.collaborations):
-        collab = live.collaborations[cid]
-        host = collab.hostPortalId == live.portal.id
-        spec: dict[str, Any] = {}
-        invalid = sorted(i for i, s in collab.invitations.items() if s == "invalidated")
-        out.pending_invitations += len(collab.invitations) - len(invalid)
-        if host and invalid and _available(OperationName.INVALIDATE_INVITATION, platform):
-            spec["invalidInvitations"] = invalid
-        workspaces = {
-            wid: _host_workspace(ws, platform) if host else _guest_workspace(ws, platform)
-            for wid, ws in sorted(collab.workspaces.items())
-        }
-        if workspaces:
-            spec["workspaces"] = workspaces
-        out.workspaces += len(workspaces)
-        out.documents.append(document("Collaboration", _collaboration_metadata(collab), spec))
-    return out
-
-
-def _collaboration_metadata(collab: Collaboration) -> dict[str, Any]:
-    return {"name": collab.name or collab.id, "id": collab.id}
-
-
-def _host_workspace(workspace: Workspace, platform: Platform) -> dict[str, Any]:
-    return {
-        key: getattr(workspace, key)
-        for key, feature in catalog.WORKSPACE_INFO_GATES.items()
-        if getattr(workspace, key) is not None
-        and _available(feature or OperationName.UPDATE_INFO, platform)
-    }
-
-
-def _guest_workspace(workspace: Workspace, platform: Platform) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if workspace.schedule is not None and _available(OperationName.UPDATE_SCHEDULE, platform):
-        schedule = _schedule(workspace.schedule)
-        if schedule:
-            out["schedule"] = schedule
-    if workspace.groupLink is not None and _available(OperationName.UPDATE_GROUP_LINK, platform):
-        link = _group_link(workspace.groupLink, platform)
-        if link:
-            out["groupLink"] = link
-    return out
-
-
-def _schedule(schedule: Schedule) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key in SCHEDULE_FIELDS:
-        value = getattr(schedule, key)
-        if value is not None:
-            out[key] = iso_utc(value) if key == "startTime" else value
-    return out
-
-
-def _group_link(link: GroupLink, platform: Platform) -> dict[str, Any]:
-    out = {
-        key: getattr(link, key)
-        for key, feature in catalog.GROUP_LINK_GATES.items()
-        if getattr(link, key) is not None
-        and _available(feature or OperationName.UPDATE_GROUP_LINK, platform)
-    }
-    if out.get("enableFeatureServiceBidirectionalSync") and not out.get("copyFeatureServiceData"):
-        # The manifest rule (docs/rules.md §4.7) refuses this pair; a portal that reports it anyway
-        # keeps it unmanaged rather than made invalid.
-        del out["enableFeatureServiceBidirectionalSync"]
-    return out

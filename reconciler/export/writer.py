@@ -13,7 +13,7 @@ from reconciler.addresses import extras
 from reconciler.errors import UserError
 from reconciler.export import documents as docs
 from reconciler.export.summary import ExportSummary
-from reconciler.kinds.registry import ExportInput, registered
+from reconciler.kind import ExportInput, registered
 from reconciler.manifest.writer import render
 from reconciler.state import Auth, LiveState
 

@@ -12,8 +12,8 @@ from typing import Literal
 from pydantic import Field
 
 from reconciler.clock import moment
-from reconciler.kinds.members import known_member_roles
-from reconciler.kinds.registry import (
+from reconciler.export.documents import Document as Exported
+from reconciler.kind import (
     AddressForm,
     Export,
     ExportInput,
@@ -22,6 +22,7 @@ from reconciler.kinds.registry import (
     Kind,
     model_reader,
 )
+from reconciler.kinds.members import known_member_roles
 from reconciler.kinds.role import listed_once
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext
@@ -84,7 +85,7 @@ class Campaign(models.Document):
 _model = model_reader(Campaign)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     yield Identity("campaign", document, ("metadata", "name"), document.name)
 
 
@@ -157,7 +158,7 @@ def _plan(draft: Draft) -> None:
     """No effect on plans: `orgctl certify close` turns its outcome into Members edits."""
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     return ExportPart([], [], None)  # no portal holds a campaign to export
 
 

@@ -9,9 +9,10 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from reconciler import address_forms as forms
 from reconciler import state
-from reconciler.kinds import forms
-from reconciler.kinds.registry import Export, ExportInput, ExportPart, Kind, Unread, model_reader
+from reconciler.export.documents import Document as Exported
+from reconciler.kind import Export, ExportInput, ExportPart, Kind, Unread, model_reader
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
 from reconciler.manifest.loader import Document
@@ -81,7 +82,7 @@ def _plan(draft: Draft) -> None:
         draft.call(address, OperationName.DELETE_WEBHOOK, {}, ids={"webhookId": wid})
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     hooks = len(given.live.webhooks)
     notes = [f"{hooks} organization webhook(s) left out: a manifest can only remove them ({NAME})"]
     return ExportPart([], notes if hooks else [], None)

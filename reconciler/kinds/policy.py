@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Literal
 
 from pydantic import Field
 
-from reconciler.kinds.registry import (
+from reconciler.export.documents import Document as Exported
+from reconciler.kind import (
     AddressForm,
     Export,
     ExportInput,
@@ -33,6 +35,7 @@ from reconciler.policy.variables import (
     change_variable,
     live_access,
     planned_access,
+    portal_fields,
     portal_variable,
 )
 from reconciler.policy.verdicts import (
@@ -46,7 +49,7 @@ from reconciler.policy.verdicts import (
     judge,
     phrase,
 )
-from reconciler.state import DesiredState, LiveState
+from reconciler.state import DesiredState, LiveState, StateKey
 
 NAME = "Policy"
 ADDRESS = AddressForm(NAME, ("name",))
@@ -77,9 +80,11 @@ class Policy(models.Document):
 
 
 _model = model_reader(Policy)
+# The manifests' policies, in reading order.
+POLICIES: StateKey[list[Policy]] = StateKey(NAME, list)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     yield Identity("policy", document, ("metadata", "name"), document.name)
 
 
@@ -123,7 +128,7 @@ def _exception_problems(document: Document, spec: PolicySpec) -> Iterator[Proble
 
 
 def _desired(desired: DesiredState, document: Document) -> None:
-    desired.kinds.setdefault(NAME, []).append(_model(document))
+    desired.get(POLICIES).append(_model(document))
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, object]]:
@@ -131,7 +136,39 @@ def _live(live: LiveState) -> Iterator[tuple[str, object]]:
 
 
 def _plan(draft: Draft) -> None:
-    """Policies are judged once every kind has planned (`_judge`)."""
+    """Policies are judged once every kind has planned (`_judge`); the shipped ones on
+    the calls the plan keeps (`_shipped`)."""
+    draft.on_kept.append(_shipped)
+
+
+def _shipped(draft: Draft) -> None:
+    """The portal refuses to move its last default administrator out of org_admin
+    (ORG_1090): the built-in policy default-administrator makes a plan that moves every
+    one of them, with none moved in, an error. Each member holds, after the plan, the
+    role its kept updateUserRole call gives it."""
+    # Loaded when a plan is judged: validate loads this kind without the planner's checks.
+    from reconciler.plan.admins import moved_to, role_calls
+    from reconciler.policy.builtin import judged
+
+    moves = role_calls(draft)
+    live = draft.live
+    after = {
+        username: replace(member, role=moved_to(moves[username])) if username in moves else member
+        for username, member in live.members.items()
+    }
+    name = draft.desired.portal.name
+    verdicts = judged(
+        portal_fields(name, live, live.members),
+        portal_fields(name, live, after, live.members),
+        f"Portal/{name}",
+        draft.now_ms,
+    )
+    for verdict in verdicts:
+        if verdict.status is Status.INTRODUCED and verdict.enforcement == "mandatory":
+            # Said as it always was, at the Portal document.
+            draft.error("Portal", verdict.message)
+    if verdicts:
+        draft.policies = [*(draft.policies or ()), *verdicts]
 
 
 def _judge(draft: Draft) -> None:
@@ -193,14 +230,13 @@ def live_verdicts(desired: DesiredState, live: LiveState, now: dt.datetime) -> l
         return judge([rule_of(p) for p in policies], subjects, subjects, now, {})
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     return ExportPart([], [], None)  # no portal holds a policy to export
 
 
 def declared(desired: DesiredState) -> list[Policy]:
     """The manifests' policies, in the order they were read."""
-    found: list[Policy] = desired.kinds.get(NAME, [])
-    return found
+    return desired.get(POLICIES) if desired.has(POLICIES) else []
 
 
 KIND = Kind(

@@ -9,9 +9,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from reconciler import address_forms as forms
 from reconciler import state
-from reconciler.kinds import forms
-from reconciler.kinds.registry import (
+from reconciler.export.documents import Document as Exported
+from reconciler.kind import (
     AddressForm,
     Export,
     ExportInput,
@@ -131,7 +132,7 @@ def _expired(task: Task, policy: RunRetention, now_ms: int) -> list[TaskRun]:
     return sorted(expired, key=lambda r: r.runId)
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     tasks = sum(len(t) for t in given.live.tasks.values())
     notes = [
         f"{tasks} task(s) left out: a manifest can only set the retention of their runs ({NAME})"

@@ -5,7 +5,7 @@ One per manifest set; fields left out keep their live value, though all five are
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Annotated, Any, Literal
 
@@ -19,7 +19,7 @@ from reconciler.adopt.merge import merge_declared
 from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
-from reconciler.kinds.registry import (
+from reconciler.kind import (
     AddressForm,
     Adopt,
     Export,
@@ -42,7 +42,7 @@ from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change
 from reconciler.plan.normalize import canonical_fields, fields_at, form_value
 from reconciler.plan.unread import needs
-from reconciler.state import DesiredState, LiveState
+from reconciler.state import DesiredState, LiveState, StateKey
 from reconciler.values import integer
 
 NAME = "WebhookSettings"
@@ -103,6 +103,19 @@ class WebhookSettings(models.Document):
 _model = model_reader(WebhookSettings)
 
 
+@dataclass(frozen=True, slots=True)
+class LiveSettings:
+    """The portal's settings, or why they are unknown."""
+
+    values: dict[str, int] | None = None  # None: unreadable, unknown
+    unread: str | None = None  # why the settings could not be read
+
+
+# The declared fields only (None: no WebhookSettings document), and the portal's.
+DECLARED: StateKey[dict[str, int] | None] = StateKey(NAME, lambda: None)
+LIVE: StateKey[LiveSettings] = StateKey(NAME, LiveSettings)
+
+
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
     yield from gate(document, (), OPERATION, context.platform)
     if context.portal and not effective_urls(context.portal, context.environ, context.name)[1]:
@@ -110,7 +123,7 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
 
 
 def _desired(desired: DesiredState, document: Document) -> None:
-    desired.webhookSettings = _model(document).spec.model_dump(exclude_none=True)
+    desired.put(DECLARED, _model(document).spec.model_dump(exclude_none=True))
     desired.sources[ADDRESS.of()] = source(document)
 
 
@@ -121,7 +134,7 @@ async def _read(source: LiveRead) -> Fill:
     settings, why = await _settings(source)
 
     def fill(live: LiveState) -> None:
-        live.webhookSettings, live.webhookSettingsUnread = settings, why
+        live.put(LIVE, LiveSettings(settings, why))
 
     return fill
 
@@ -133,7 +146,7 @@ async def _settings(source: LiveRead) -> tuple[dict[str, int] | None, str | None
     # network stack (reconciler.live brings httpx and asyncio).
     from reconciler.live.errors import ForbiddenError, ServiceError
 
-    declared = source.desired is not None and source.desired.webhookSettings is not None
+    declared = source.desired is not None and source.desired.get(DECLARED) is not None
     if not (source.everything or declared) or source.client.admin_root is None:
         return None, None
     url = source.client.admin_url(READS[READ].build())
@@ -161,22 +174,24 @@ def _record(raw: dict[str, Any]) -> dict[str, int] | None:
 
 
 def _forget(live: LiveState, why: str) -> LiveState:
-    return replace(live, webhookSettings=None, webhookSettingsUnread=why)
+    forgotten = replace(live, kinds=dict(live.kinds))  # the original keeps its slot
+    forgotten.put(LIVE, LiveSettings(None, why))
+    return forgotten
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
-    yield ADDRESS.of(), live.webhookSettings
+    yield ADDRESS.of(), live.get(LIVE).values
 
 
 # --- plan --------------------------------------------------------------------------------------
 
 
 def _plan(draft: Draft) -> None:
-    declared = draft.desired.webhookSettings
+    declared = draft.desired.get(DECLARED)
     if not declared:
         return
     address = ADDRESS.of()
-    live = draft.live.webhookSettings
+    live = draft.live.get(LIVE).values
     if draft.desired.portal.adminUrl is None:
         draft.error(address, NEEDS_ADMIN_URL)
         return
@@ -210,7 +225,7 @@ def _sent_unknown(draft: Draft, declared: dict[str, int]) -> dict[str, int | Non
     address = ADDRESS.of()
     sent = {n: declared.get(n, r.default) for n, r in LIMITS.items()}
     undeclared = sorted(set(LIMITS) - set(declared))
-    why = draft.live.webhookSettingsUnread
+    why = draft.live.get(LIVE).unread
     unknown = f"live settings are unknown ({why})" if why else "live settings are unknown"
     if undeclared and NAME in draft.live.unread:
         draft.error(
@@ -236,14 +251,14 @@ def _sent_unknown(draft: Draft, declared: dict[str, int]) -> dict[str, int | Non
 
 def _settings_document(live: LiveState) -> Exported | None:
     """All five settings, in the order of docs/rules.md §2, when the portal has and tells them."""
-    settings = live.webhookSettings
+    settings = live.get(LIVE).values
     if settings is None or availability_problem(OPERATION, live.portal.platform) is not None:
         return None
     spec = {key: settings[key] for key in LIMITS if key in settings}
     return document(NAME, {"name": "delivery"}, spec)
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     found = _settings_document(given.live) if given.admin_url else None
     if found is not None:
         return ExportPart([found], [], "webhook settings")
@@ -255,7 +270,7 @@ def _not_exported(live: LiveState, admin_url: str | None) -> list[str]:
         return []
     if not admin_url:
         return ["webhook settings not exported: they need --admin-url (the admin root)"]
-    if live.webhookSettings is None:
+    if live.get(LIVE).values is None:
         return ["webhook settings not exported: the portal did not tell their values"]
     return []
 
@@ -263,7 +278,7 @@ def _not_exported(live: LiveState, admin_url: str | None) -> list[str]:
 def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
     exported = _settings_document(live)
     if exported is None:
-        reason = live.webhookSettingsUnread or "the portal did not tell them"
+        reason = live.get(LIVE).unread or "the portal did not tell them"
         raise UserError(f"{address}: the live settings are unknown ({reason})")
     found = next(iter(files.documents(NAME)), None)
     if found is None:

@@ -1,9 +1,9 @@
 """Read a live portal into a `LiveState` (docs/rules.md §A) with as few round trips as possible.
 
-Only what the manifests need is read: workspaces of declared collaborations, schedules of
-workspaces whose schedule is managed, per-member details only for members whose level
-changes. Independent reads are gathered; the client's semaphore bounds them.
-`Scope.EVERYTHING` reads the whole portal, for `export`.
+Only what the manifests need is read: per-member details only for members whose level
+changes, the tasks whose runs a retention policy keeps. Independent reads are gathered,
+every kind's own `read` (a collaboration's workspaces, for one) in the same round; the
+client's semaphore bounds them. `Scope.EVERYTHING` reads the whole portal, for `export`.
 """
 
 from __future__ import annotations
@@ -16,18 +16,15 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
-from reconciler.errors import LiveRecordError, UserError
-from reconciler.kinds.forms import (
-    COLLABORATION,
-    INVITATION,
+from reconciler.address_forms import (
     MEMBER,
     ORGANIZATION_WEBHOOK,
     ROLE,
     TASK,
     TASK_RUN,
-    WORKSPACE,
 )
-from reconciler.kinds.registry import registered
+from reconciler.errors import LiveRecordError, UserError
+from reconciler.kind import registered
 from reconciler.live import records
 from reconciler.live.client import PortalClient
 from reconciler.live.concurrency import first_failure, gather
@@ -38,17 +35,14 @@ from reconciler.live.urls import portal_admin_url
 from reconciler.operations import OPERATIONS, READS, OperationName, ReadName
 from reconciler.state import (
     Caller,
-    Collaboration,
     DesiredState,
     LiveState,
     Member,
     MemberDetail,
     PortalInfo,
     Role,
-    Schedule,
     Task,
     Webhook,
-    Workspace,
 )
 
 T = TypeVar("T")
@@ -66,9 +60,6 @@ class Needs:
     """Which optional reads a plan needs."""
 
     everything: bool = False
-    collaborations: set[str] = field(default_factory=set)
-    schedules: set[tuple[str, str]] = field(default_factory=set)  # (collaboration, workspace)
-    invitations: set[str] = field(default_factory=set)
     webhooks: bool = False
     task_owners: dict[str, set[str]] = field(default_factory=dict)  # user -> task ids or "*"
     levels: dict[str, int] = field(default_factory=dict)  # username -> desired level
@@ -82,11 +73,6 @@ class Needs:
         needs = cls(everything=scope is Scope.EVERYTHING, webhooks=scope is Scope.EVERYTHING)
         if desired is None:
             return needs
-        for cid, collab in desired.collaborations.items():
-            needs.collaborations.add(cid)
-            if collab.invalidInvitations:
-                needs.invitations.add(cid)
-            needs.schedules |= {(cid, w) for w, ws in collab.workspaces.items() if ws.schedule}
         needs.webhooks |= desired.webhookRemoval is not None
         for policy in desired.retention:
             needs.task_owners.setdefault(policy.user, set()).update(policy.tasks)
@@ -111,7 +97,6 @@ async def _read(reader: _Reader) -> LiveState:
             reader.portal = group.create_task(reader.portal_info())
             reader.listed_roles = group.create_task(reader.roles())
             reading_members = group.create_task(reader.members())
-            reading_collaborations = group.create_task(reader.collaborations())
             reading_webhooks = group.create_task(reader.webhooks())
             reading_tasks = group.create_task(reader.tasks())
             reading_quotas = group.create_task(reader.level_quotas())
@@ -122,7 +107,7 @@ async def _read(reader: _Reader) -> LiveState:
     except BaseExceptionGroup as failed:
         raise first_failure(failed) from None
     roles, members = reader.listed_roles.result(), reading_members.result()
-    collaborations, webhooks = reading_collaborations.result(), reading_webhooks.result()
+    webhooks = reading_webhooks.result()
     quotas, unread_quotas = reading_quotas.result()
     portal = replace(reader.portal.result(), levelQuotas=quotas, levelQuotasUnread=unread_quotas)
     live = LiveState(
@@ -130,7 +115,6 @@ async def _read(reader: _Reader) -> LiveState:
         roles={r.name: r for r in roles},
         members=members.named,
         memberDetails=members.details,
-        collaborations=collaborations,
         webhooks=webhooks,
         tasks=reading_tasks.result(),
         unreadable=reader.unreadable,
@@ -349,70 +333,6 @@ class _Reader:
         except LiveRecordError as unreadable:
             return {}, str(unreadable)
 
-    async def collaborations(self) -> dict[str, Collaboration]:
-        """The collaborations, or none when the signed-in member may not read them."""
-        return await self.permitted(COLLABORATION.every(), self.all_collaborations(), {})
-
-    async def all_collaborations(self) -> dict[str, Collaboration]:
-        raw = await self.pages(ReadName.COLLABORATIONS)
-        listed = self.distinct(
-            self.kept(raw, records.collaboration), "id", _id, lambda c: COLLABORATION.of(c.id)
-        )
-        wanted = [c for c in listed if self.needs.everything or c.id in self.needs.collaborations]
-        filled = await gather(*(self.collaboration(c) for c in wanted))
-        by_id = {c.id: c for c in listed}
-        by_id.update({c.id: c for c in filled})
-        return by_id
-
-    async def collaboration(self, collab: Collaboration) -> Collaboration:
-        host = collab.hostPortalId == await self.portal_id()
-        try:
-            async with asyncio.TaskGroup() as group:
-                workspaces = group.create_task(self.workspaces(collab))
-                invitations = group.create_task(self.invitations(collab.id, host))
-        except BaseExceptionGroup as failed:
-            raise first_failure(failed) from None
-        return replace(collab, workspaces=workspaces.result(), invitations=invitations.result())
-
-    async def workspaces(self, collab: Collaboration) -> dict[str, Workspace]:
-        raw = await self.pages(ReadName.WORKSPACES, collaborationId=collab.id)
-        where = f"a workspace of Collaboration/{collab.id}"
-        identified = [
-            (wid, w) for w in raw if (wid := self.readable(partial(records.entry_id, w, where)))
-        ]
-        listed = self.distinct(
-            identified, "id", _first, lambda pair: WORKSPACE.of(collab.id, pair[0])
-        )
-        portal_id = await self.portal_id()
-        guest = collab.hostPortalId != portal_id
-        schedules = await gather(*(self.schedule(collab.id, wid, guest) for wid, _ in listed))
-        built = (
-            self.readable(partial(records.workspace, w, portal_id, s, collab.id))
-            for (_, w), s in zip(listed, schedules, strict=True)
-        )
-        return {w.id: w for w in built if w is not None}
-
-    async def schedule(self, cid: str, wid: str, guest: bool) -> Schedule | None:
-        wanted = (cid, wid) in self.needs.schedules or (self.needs.everything and guest)
-        if not wanted:
-            return None
-        try:
-            raw = await self.one(ReadName.SCHEDULE, collaborationId=cid, workspaceId=wid)
-        except NotFoundError:
-            return None  # no job scheduled
-        return self.readable(partial(records.schedule, raw, WORKSPACE.of(cid, wid)))
-
-    async def invitations(self, cid: str, host: bool) -> dict[str, str]:
-        # Only the host invalidates invitations, so only the host's export needs them.
-        wanted = cid in self.needs.invitations or (self.needs.everything and host)
-        if not wanted:
-            return {}
-        raw = await self.pages(ReadName.INVITATIONS, collaborationId=cid)
-        where = f"an invitation of Collaboration/{cid}"
-        identified = self.kept(raw, lambda i: (records.entry_id(i, where), i))
-        listed = self.distinct(identified, "id", _first, lambda pair: INVITATION.of(cid, pair[0]))
-        return {iid: str(i.get("status") or "") for iid, i in listed}
-
     async def webhooks(self) -> dict[str, Webhook]:
         if not self.needs.webhooks:
             return {}
@@ -484,7 +404,7 @@ def _member_address(member: Member) -> str:
     return MEMBER.of(member.username)
 
 
-def _id(record: Collaboration | Webhook) -> str:
+def _id(record: Webhook) -> str:
     return record.id
 
 

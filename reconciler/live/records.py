@@ -11,26 +11,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from reconciler.address_forms import MEMBER, ORGANIZATION_WEBHOOK, ROLE, TASK, TASK_RUN
 from reconciler.catalog import BUILTIN_ROLES, LEVEL_ONE_PRIVILEGES, PREBUILT_ROLES
 from reconciler.errors import LiveRecordError, UserError
-from reconciler.kinds.forms import MEMBER, ORGANIZATION_WEBHOOK, ROLE, TASK, TASK_RUN, WORKSPACE
 from reconciler.operations import segment_problem, shown_value
 from reconciler.state import (
     NEVER_SIGNED_IN,
     Caller,
-    Collaboration,
-    GroupLink,
     Member,
     MemberDetail,
     PortalInfo,
     Role,
-    Schedule,
     Task,
     TaskRun,
     Webhook,
-    Workspace,
 )
-from reconciler.values import LATEST_MS, boolean, epoch_ms, integer, number
+from reconciler.values import LATEST_MS, boolean, epoch_ms, integer
 from reconciler.versions import Deployment, Platform, VersionError, release_text
 
 Json = dict[str, Any]
@@ -48,7 +44,7 @@ def field_value(
         raise LiveRecordError(resource, prefix + name, str(exc)) from exc
 
 
-def _object(value: Any) -> Json:
+def json_object(value: Any) -> Json:
     return value if isinstance(value, dict) else {}
 
 
@@ -82,7 +78,7 @@ def portal_info(raw: Json, url: str) -> PortalInfo:
         platform = Platform.parse(deployment, version)
     except VersionError as exc:
         raise UserError(f"portal at {url} reports an unknown release: {exc}") from None
-    user = _object(raw.get("user"))
+    user = json_object(raw.get("user"))
     return PortalInfo(
         id=portal_id(raw.get("id"), url),
         name=str(raw.get("name") or ""),
@@ -256,7 +252,7 @@ def level_quotas(raw: Json) -> dict[int, int]:
     quotas: dict[int, int] = {}
     for n, feature in enumerate(features):
         where = f"features[{n}]."
-        entry = _object(feature)
+        entry = json_object(feature)
         level = field_value(entry, "level", integer, LICENSES, where)
         most = field_value(entry, "maximumRegisteredMembers", integer, LICENSES, where)
         if most is not None and most < 0:
@@ -264,68 +260,6 @@ def level_quotas(raw: Json) -> dict[int, int]:
         if level in (1, 2) and most is not None:
             quotas[level] = most
     return quotas
-
-
-def collaboration(raw: Json) -> Collaboration:
-    host = raw.get("collaborationHostPortalId")
-    return Collaboration(
-        id=path_id(raw, "id", "a collaboration"),
-        name=raw.get("name"),
-        hostPortalId=str(host) if host is not None else None,
-    )
-
-
-def workspace(
-    raw: Json, portal_id: str, schedule: Schedule | None, collaboration_id: str
-) -> Workspace:
-    workspace_id = path_id(raw, "id", f"a workspace of Collaboration/{collaboration_id}")
-    where = WORKSPACE.of(collaboration_id, workspace_id)
-    config = _object(raw.get("config"))
-    # Older releases answer the settings at the top level rather than under `config`.
-    settings = {**raw, **config}
-    return Workspace(
-        id=workspace_id,
-        name=raw.get("name"),
-        description=raw.get("description"),
-        maxItemSizeInMB=field_value(settings, "maxItemSizeInMB", number, where),
-        maxReplicationPackageSizeInMB=field_value(
-            settings, "maxReplicationPackageSizeInMB", number, where
-        ),
-        copyByRefIfCopyFail=field_value(settings, "copyByRefIfCopyFail", boolean, where),
-        groupLink=group_link(raw, portal_id),
-        schedule=schedule,
-    )
-
-
-def group_link(raw: Json, portal_id: str) -> GroupLink | None:
-    """THIS portal's link: the `participantGroupLinks` entry carrying its id."""
-    for link in raw.get("participantGroupLinks") or ():
-        if isinstance(link, dict) and str(link.get("portalId")) == portal_id:
-            config = _object(link.get("config"))
-            where = f"the group link of workspace {raw.get('id')}"
-            bidirectional = field_value(
-                config, "enableFeatureServiceBidirectionalSync", boolean, where
-            )
-            return GroupLink(
-                portalGroupId=link.get("portalGroupId"),
-                enableRealtimeSync=field_value(config, "enableRealtimeSync", boolean, where),
-                copyFeatureServiceData=field_value(
-                    config, "copyFeatureServiceData", boolean, where
-                ),
-                # docs/rules.md §4.7: false unless set
-                enableFeatureServiceBidirectionalSync=bool(bidirectional),
-            )
-    return None
-
-
-def schedule(raw: Json, workspace: str) -> Schedule:
-    """The job schedule of `workspace` (its address); a bad value names schedule.<field>."""
-    fields = ("startTime", epoch_ms), ("interval", integer), ("repeatCount", integer)
-    values = {
-        name: field_value(raw, name, convert, workspace, "schedule.") for name, convert in fields
-    }
-    times = field_value(raw, "timesTriggered", integer, workspace, "schedule.")
-    return Schedule(**values, timesTriggered=times)
 
 
 def webhook(raw: Json) -> Webhook:

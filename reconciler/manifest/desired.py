@@ -9,7 +9,7 @@ from pathlib import Path
 
 from reconciler import state
 from reconciler.errors import ManifestError
-from reconciler.kinds.registry import kind_named
+from reconciler.kind import kind_named
 from reconciler.manifest import models
 from reconciler.manifest.checks import source
 from reconciler.manifest.ignoring import ignore_changes, shown, stripped

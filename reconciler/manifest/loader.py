@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from reconciler.errors import ManifestError, UserError
-from reconciler.kinds.registry import registered
+from reconciler.kind import registered
 from reconciler.manifest import includes, limits, models, overlay, scope, yamltree
 from reconciler.manifest.annotations import fields_at
 from reconciler.manifest.folder import list_manifests

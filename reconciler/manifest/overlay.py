@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from reconciler.kinds.registry import registered
+from reconciler.kind import registered
 from reconciler.manifest import yamltree
 from reconciler.manifest.models import API_VERSION
 from reconciler.manifest.problems import Problem, field_path

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from reconciler.addresses import extras, is_loopback
 from reconciler.environment import url_sources
-from reconciler.kinds.registry import Identity, kind_named, registered
+from reconciler.kind import Identity, kind_named, registered
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, lookalike, text
 from reconciler.manifest.ignoring import change_problems, pattern_problems
@@ -63,12 +63,12 @@ def _portal_spec(document: Document) -> models.PortalSpec:
     return document.model.spec
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     if not isinstance(document.model, models.Portal):  # the Portal is no kind
         yield from kind_named(document.kind).identities(document)
 
 
-def _names(document: Document, identities: Iterable[Identity]) -> Iterator[Problem]:
+def _names(document: Document, identities: Iterable[Identity[Document]]) -> Iterator[Problem]:
     """Names and identities reach addresses, URLs, terminals and comments: every kind's
     (a Portal's, a Members label, usernames, collaboration and workspace ids), not only a
     role's, refuse control characters by the service's own rule."""
@@ -98,10 +98,10 @@ def _cross_document(
             yield extra.problem((), f"a second {kind.name} document (first at {at(same[0])})")
 
 
-def _duplicates(identities: Iterable[Identity]) -> Iterator[Problem]:
+def _duplicates(identities: Iterable[Identity[Document]]) -> Iterator[Problem]:
     """Each key the documents declare (role names, usernames, ids) declared once: one pass,
     each key folded once, keyed by its kind of identity."""
-    first: dict[tuple[str, str, str], Identity] = {}
+    first: dict[tuple[str, str, str], Identity[Document]] = {}
     for identity in identities:
         earlier = first.setdefault(_identity_key(identity), identity)
         if earlier is identity:
@@ -114,7 +114,7 @@ def _duplicates(identities: Iterable[Identity]) -> Iterator[Problem]:
         )
 
 
-def _identity_key(identity: Identity) -> tuple[str, str, str]:
+def _identity_key(identity: Identity[Document]) -> tuple[str, str, str]:
     return (identity.document.kind, identity.what, identity.fold(identity.key))
 
 

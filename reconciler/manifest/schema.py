@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from reconciler import catalog
-from reconciler.kinds.registry import registered
+from reconciler.kind import registered
 from reconciler.manifest import models
 
 SCHEMA_ID = "https://orgctl.dev/schemas/orgctl-v1.schema.json"

@@ -16,7 +16,7 @@ if _TYPE_CHECKING:
     from reconciler.plan.render.text import render_text
 
 # Each name and the module that defines it, imported on first use (PEP 562): a module
-# below the package (`plan.elements`, `plan.members`) is imported by `validate` and the
+# below the package (`plan.elements`, `plan.diff`) is imported by `validate` and the
 # access report, which need neither the planner nor the renderers with rich and ruamel.
 _HOMES = {
     "StalePlan": "fingerprint",

@@ -6,7 +6,8 @@ The default administrators are the members assigned the built-in Administrator r
 (`org_admin`), every one of them (docs/rules.md §5). Moving one of several out of it is
 an ordinary role change, which only a member holding the role may make
 (`capabilities.requirement`); the last one is what the portal cannot lose (ORG_1090),
-whichever member it is.
+whichever member it is: the shipped policy default-administrator says so
+(reconciler/kinds/policy.py), on the calls `role_calls` finds.
 
 Decided from the calls the plan keeps (after --target), since those are what is sent.
 """
@@ -16,18 +17,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler import catalog
+from reconciler.address_forms import ROLE
 from reconciler.operations import OperationName
 from reconciler.plan.capabilities import ADMIN_ROLE, Applying, may_call, requirement
 from reconciler.plan.draft import Draft, PendingCall
-from reconciler.plan.model import PolicyStatus, Ref
-from reconciler.plan.roles import final_privileges, role_address
+from reconciler.plan.model import Ref
 from reconciler.state import Caller, LiveState
-
-
-def check_admins(draft: Draft) -> None:
-    """Errors for what the portal refuses or what would leave it unmanageable: the
-    shipped portal policies (reconciler.policy.builtin), judged on the calls kept."""
-    _builtin_policies(draft)
 
 
 def default_admins(live: LiveState) -> frozenset[str]:
@@ -36,7 +31,7 @@ def default_admins(live: LiveState) -> frozenset[str]:
     return frozenset(username for username, m in live.members.items() if m.role == ADMIN_ROLE)
 
 
-def _role_calls(draft: Draft) -> dict[str, PendingCall]:
+def role_calls(draft: Draft) -> dict[str, PendingCall]:
     """The plan's updateUserRole calls by the member they move."""
     return {
         str(call.params.get("user", "")): call
@@ -45,36 +40,7 @@ def _role_calls(draft: Draft) -> dict[str, PendingCall]:
     }
 
 
-def _builtin_policies(draft: Draft) -> None:
-    """The portal refuses to move its last default administrator out of org_admin
-    (ORG_1090): the built-in policy default-administrator makes a plan that moves every
-    one of them, with none moved in, an error. Each member holds, after the plan, the
-    role its kept updateUserRole call gives it."""
-    from reconciler.policy.builtin import judged
-    from reconciler.policy.variables import portal_fields
-
-    moves = _role_calls(draft)
-    live = draft.live
-    after = {
-        username: replace(member, role=_moved_to(moves[username])) if username in moves else member
-        for username, member in live.members.items()
-    }
-    name = draft.desired.portal.name
-    verdicts = judged(
-        portal_fields(name, live, live.members),
-        portal_fields(name, live, after, live.members),
-        f"Portal/{name}",
-        draft.now_ms,
-    )
-    for verdict in verdicts:
-        if verdict.status is PolicyStatus.INTRODUCED and verdict.enforcement == "mandatory":
-            # Said as it always was, at the Portal document.
-            draft.error("Portal", verdict.message)
-    if verdicts:
-        draft.policies = [*(draft.policies or ()), *verdicts]
-
-
-def _moved_to(call: PendingCall) -> str | None:
+def moved_to(call: PendingCall) -> str | None:
     """The role an updateUserRole call gives: a built-in role by its name; a custom one
     (a reference or an id) is never org_admin, so its name is not needed here."""
     role = call.params.get("role")
@@ -86,7 +52,7 @@ def _moved_to(call: PendingCall) -> str | None:
 def _caller_after(draft: Draft, caller: Caller) -> tuple[Caller, PendingCall] | None:
     """The signed-in member as the plan leaves it, and the call that changes it: its own
     role change, or new privileges for the custom role it holds (None: unchanged)."""
-    move = _role_calls(draft).get(caller.username)
+    move = role_calls(draft).get(caller.username)
     if move is not None:
         role = move.params.get("role")
         if isinstance(role, str) and role in catalog.BUILTIN_ROLES:
@@ -94,15 +60,13 @@ def _caller_after(draft: Draft, caller: Caller) -> tuple[Caller, PendingCall] | 
             privileges = None if role == ADMIN_ROLE else frozenset[str]()
             return replace(caller, role=role, roleId=role, privileges=privileges), move
         name = _role_name(draft, role)
-        held = final_privileges(draft, name) if name else None
+        held = draft.final_privileges(name) if name else None
         return replace(caller, role="org_user", roleId=None, privileges=held), move
     names = {r.id: n for n, r in draft.live.roles.items() if r.id}
     own = names.get(caller.roleId or "")
     for call in draft.calls.values():
-        if call.operation is OperationName.SET_PRIVILEGES and call.address == role_address(
-            own or ""
-        ):
-            return replace(caller, privileges=final_privileges(draft, own or "")), call
+        if call.operation is OperationName.SET_PRIVILEGES and call.address == ROLE.of(own or ""):
+            return replace(caller, privileges=draft.final_privileges(own or "")), call
     return None
 
 

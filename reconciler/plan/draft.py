@@ -7,7 +7,7 @@ Each resource module (roles, members, collaborations, webhooks, retention) adds 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -56,6 +56,17 @@ class Draft:
     filed_roles: dict[str, str] = field(default_factory=dict)
     # The policies' verdicts (reconciler.kinds.policy); None when no policy is declared.
     policies: list[PolicyVerdict] | None = None
+    # What a kind judges on the calls the plan keeps, once --target has left some out
+    # (the shipped policies): the kinds stand above the planner, which calls them back.
+    on_kept: list[Callable[[Draft], None]] = field(default_factory=list)
+
+    def final_privileges(self, role: str) -> frozenset[str] | None:
+        """The privileges custom role `role` holds once the plan is sent (None: unknown)."""
+        declared = self.desired.roles.get(role)
+        if declared is not None and declared.privileges is not None:
+            return declared.privileges
+        live = self.live.roles.get(role)
+        return live.privileges if live else None
 
     @property
     def judged_at(self) -> datetime:

@@ -15,7 +15,7 @@ from dataclasses import fields, is_dataclass
 from typing import Any
 
 from reconciler.errors import UserError
-from reconciler.kinds.registry import registered, singletons
+from reconciler.kind import registered, singletons
 from reconciler.plan.model import Plan
 from reconciler.state import LiveState
 from reconciler.versions import Platform, Release

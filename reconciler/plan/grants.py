@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 
+from reconciler.address_forms import MEMBER
 from reconciler.clock import rfc3339
-from reconciler.kinds.forms import MEMBER
 from reconciler.manifest.grants import expired, granted, in_force, resolved
 from reconciler.names import ROLE_NAMES
 from reconciler.plan.model import Change, GrantNote, Plan

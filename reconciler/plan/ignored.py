@@ -19,11 +19,11 @@ from dataclasses import replace
 from fnmatch import fnmatchcase
 
 from reconciler import catalog
-from reconciler.kinds.registry import owner, registered
+from reconciler.address_forms import ROLE
+from reconciler.kind import owner, registered
 from reconciler.manifest.ignoring import WILDCARDS
 from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change, Hidden, Ignored
-from reconciler.plan.roles import role_address
 from reconciler.state import DesiredState, IgnoredPaths, LiveState, Role
 
 PRIVILEGES = "ignorePrivileges"
@@ -61,7 +61,7 @@ def keep_ignored(desired: DesiredState, live: LiveState) -> tuple[DesiredState, 
             roles[name] = replace(want, privileges=declared | kept)
             notes.append(
                 Ignored(
-                    role_address(name),
+                    ROLE.of(name),
                     PRIVILEGES,
                     privileges=tuple(sorted(kept)),
                     patterns=tuple(found),
@@ -155,8 +155,7 @@ def pattern_typos(desired: DesiredState, live: LiveState) -> Iterator[tuple[str,
     """(address, warning) for each pattern without a wildcard that names no privilege the
     catalog, `extraPrivileges` or any live role knows: most likely a typo."""
     owners = [("Portal", desired.portal.ignorePrivileges)] + [
-        (role_address(name), patterns)
-        for name, patterns in sorted(desired.ignorePrivileges.items())
+        (ROLE.of(name), patterns) for name, patterns in sorted(desired.ignorePrivileges.items())
     ]
     if not any(WILDCARDS.isdisjoint(p) for _owner, patterns in owners for p in patterns):
         return

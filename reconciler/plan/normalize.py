@@ -13,8 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
+from reconciler import kind as registry
 from reconciler import values
-from reconciler.kinds import registry
 from reconciler.manifest.models import Meaning
 from reconciler.plan.meanings import kind_meanings
 
@@ -56,8 +58,9 @@ def fields_at(address: str) -> Fields:
     if found is None:
         return AS_IS
     kind = found[0]
+    model: type[BaseModel] = kind.model  # the kernel holds every kind's model as Any
     # A plain dict, never written to: looked up for every field of every record.
-    meanings = {**kind_meanings(kind.model), **_SHOWN.get(kind.name, {})}
+    meanings = {**kind_meanings(model), **_SHOWN.get(kind.name, {})}
     fields = Fields(meanings, registry.field_defaults(kind.name))
     _AT[head] = fields
     return fields

@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from reconciler import catalog
+from reconciler.address_forms import ROLE
 from reconciler.catalog import privilege_problem
-from reconciler.kinds.registry import grouped, registered
+from reconciler.kind import grouped, registered
 from reconciler.operations import OPERATIONS
-from reconciler.plan.admins import check_admins, check_caller_keeps
+from reconciler.plan.admins import check_caller_keeps
 from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
@@ -21,7 +22,6 @@ from reconciler.plan.model import Action, Ignored, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
 from reconciler.plan.reach import with_holders
 from reconciler.plan.renames import resolve_renames
-from reconciler.plan.roles import role_address
 from reconciler.plan.unread import report_not_compared
 from reconciler.state import DesiredState, LiveState
 
@@ -76,7 +76,8 @@ def build_plan(
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
-    check_admins(draft)
+    for check in draft.on_kept:
+        check(draft)
     if check_caller:
         who = applying_member(draft, signed_in_applies)
         if who is not None:
@@ -95,7 +96,7 @@ def build_plan(
     changes = tuple(sorted(reached, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
     filed = draft.filed_roles.items()
-    touched |= {role_address(old) for old, new in filed if role_address(new) in touched}
+    touched |= {ROLE.of(old) for old, new in filed if ROLE.of(new) in touched}
     fingerprint, digests = live_summary(live, touched)
     return Plan(
         portal=_portal_ref(desired, live),
@@ -179,7 +180,7 @@ def _check_privileges(draft: Draft, desired: DesiredState) -> None:
         for privilege in sorted(role.privileges or ()):
             problem = privilege_problem(privilege, platform, extra)
             if problem:
-                draft.error(role_address(name), problem)
+                draft.error(ROLE.of(name), problem)
 
 
 def _check_gates(draft: Draft) -> None:

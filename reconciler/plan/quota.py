@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from reconciler.kinds.forms import MEMBER
+from reconciler.address_forms import MEMBER
 from reconciler.operations import OperationName, call_key
 from reconciler.plan.draft import Draft
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler import catalog
+from reconciler.address_forms import ROLE
 from reconciler.names import ROLE_NAMES, Spellings
 from reconciler.plan.draft import Draft
-from reconciler.plan.roles import role_address
 from reconciler.state import LiveState, Role
 
 
@@ -39,7 +39,7 @@ def resolve_renames(draft: Draft) -> None:
             matches = [name, *(m for m in matches if not ROLE_NAMES.same(m, name))]
         if len(matches) > 1:
             ambiguous = _ambiguous(name, matches, draft.live.roles, bool(previous))
-            draft.error(role_address(name), ambiguous)
+            draft.error(ROLE.of(name), ambiguous)
         elif matches and matches[0] != name and _filed(name, matches[0], previous, want.present):
             filed[matches[0]] = name
     draft.filed_roles = filed

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from reconciler.kinds.forms import TASK_RUN
-from reconciler.kinds.registry import registered, unread_part
+from reconciler.address_forms import TASK_RUN
+from reconciler.kind import registered, unread_part
 from reconciler.operations import READS, ReadName
 from reconciler.plan.draft import Draft
 from reconciler.state import LiveState

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from reconciler.kinds.forms import MEMBER
+from reconciler.address_forms import MEMBER
 from reconciler.policy.variables import Access
 from reconciler.state import Grant
 

@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from reconciler.access.holdings import Holding, holdings, is_administrative, member_holds
-from reconciler.kinds.forms import MEMBER, ROLE
+from reconciler.address_forms import MEMBER, ROLE
 from reconciler.state import NEVER_SIGNED_IN, LiveState, Member, Role
 
 ADMINISTRATOR = "org_admin"  # the built-in Administrator role, as a member's role names it

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from itertools import compress, repeat
 from typing import Any
 
+from reconciler.address_forms import MEMBER, ROLE
 from reconciler.clock import moment
-from reconciler.kinds.forms import MEMBER, ROLE
 from reconciler.plan.model import PolicyStatus, PolicyVerdict
 from reconciler.policy.rules import cel_module, compile_rule, referenced_fields
 from reconciler.policy.variables import GROUPED, MAPS, NOW, Access, Subject

@@ -23,7 +23,7 @@ import pytest
 import yaml
 
 from orgctl_service.testing.service import PortalApi
-from reconciler.kinds import registry
+from reconciler import kind as registry
 from tests.kinds import portal_note
 
 from .harness import EXAMPLES, World, output_of, plan_json

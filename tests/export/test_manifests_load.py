@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.export import write_manifests
+from reconciler.kinds.webhook_settings import DECLARED, LIVE
 from reconciler.manifest import validate
 from reconciler.manifest.desired import load_desired
 from reconciler.plan.planner import build_plan
@@ -71,7 +72,7 @@ def test_export_reads_back_as_the_live_state(tmp_path: Path, label: str) -> None
         host = live.collaborations[cid].hostPortalId == live.portal.id
         for wid, workspace in collab.workspaces.items():
             _same_side(workspace, live.collaborations[cid].workspaces[wid], host)
-    assert desired.webhookSettings == (live.webhookSettings if settings else None)
+    assert desired.get(DECLARED) == (live.get(LIVE).values if settings else None)
 
 
 def _unmanaged_ids(role: Role) -> Role:

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from reconciler import kind as registry
 from reconciler.errors import UserError
 from reconciler.export import ExportSummary, write_manifests
 from reconciler.export.writer import check_output_folder
-from reconciler.kinds import registry
 from reconciler.state import Auth, GroupLink, LiveState, Role, Workspace
 from tests.export import worlds
 

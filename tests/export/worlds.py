@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from reconciler.kinds.webhook_settings import LIVE, LiveSettings
 from reconciler.state import (
     Collaboration,
     GroupLink,
@@ -80,7 +81,7 @@ def hq(version: str = "10.6.1") -> LiveState:
 
 
 def field(version: str = "11.3", settings: dict[str, int] | None = None) -> LiveState:
-    return LiveState(
+    live = LiveState(
         portal=portal(FIELD_ID, "Field Office", "self-hosted", version),
         members={"admin": Member("admin", "org_admin", 2), "frank": Member("frank", "org_user", 2)},
         collaborations={
@@ -88,14 +89,15 @@ def field(version: str = "11.3", settings: dict[str, int] | None = None) -> Live
                 id="c1", name="Regional sharing", workspaces={"ws1": WORKSPACE}, hostPortalId=HQ_ID
             )
         },
-        webhookSettings=settings,
         webhooks={"w1": Webhook("w1", "audit-hook")},
         tasks={"frank": [Task("t1", "frank", (TaskRun("run1", "succeeded", START_2026),))]},
     )
+    live.put(LIVE, LiveSettings(settings))
+    return live
 
 
 def cloud() -> LiveState:
-    return LiveState(
+    live = LiveState(
         portal=portal(CLOUD_ID, "Cloud Org", "hosted-cloud", "2026-06"),
         roles={
             "Editor": Role(
@@ -106,5 +108,6 @@ def cloud() -> LiveState:
             )
         },
         members={"gina": Member("gina", "org_user", 2), "admin": Member("admin", "org_admin", 2)},
-        webhookSettings={"notificationAttempts": 3},
     )
+    live.put(LIVE, LiveSettings({"notificationAttempts": 3}))
+    return live

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from reconciler.html import render_access_html
+from reconciler.access.html import render_access_html
 from tests.e2e.harness import EXAMPLES, World, output_of
 from tests.html_reports.browser import DESKTOP, PHONE, Opened, open_report
 

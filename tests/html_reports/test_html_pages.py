@@ -14,10 +14,9 @@ from typing import Any
 
 import pytest
 
+from reconciler.access.html import render_access_fleet_html, render_access_html
 from reconciler.html import (
     PortalReport,
-    render_access_fleet_html,
-    render_access_html,
     render_failure_html,
     render_fleet_html,
     render_html,

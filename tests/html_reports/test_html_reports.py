@@ -13,10 +13,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from reconciler.access.html import render_access_fleet_html, render_access_html
 from reconciler.html import (
     PortalReport,
-    render_access_fleet_html,
-    render_access_html,
     render_fleet_html,
     render_html,
 )

@@ -3,7 +3,8 @@
 A note is a text the portal keeps as one of its file resources (`note-<name>.json`, a
 JSON object `{"message": ...}`), written with `addResource` and read with the
 `resources` listing: operations the reference service already has, so the service needs
-nothing for it. Nothing outside this module knows the kind; `register()` adds it.
+nothing for it. Nothing outside this module knows the kind: the round trip registers it with
+`reconciler.kind.register(KIND)` (a built-in kind has its line in `reconciler/kinds/__init__.py`).
 """
 
 from __future__ import annotations
@@ -22,26 +23,26 @@ from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
 from reconciler.export.summary import counted
-from reconciler.kinds import registry
-from reconciler.kinds.registry import (
+from reconciler.kind import (
     AddressForm,
     Adopt,
     Export,
     ExportInput,
     ExportPart,
+    Fill,
     Identity,
+    Kind,
+    LiveRead,
     model_reader,
 )
-from reconciler.live.client import PortalClient
-from reconciler.live.paging import as_is
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, source, text
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
-from reconciler.operations import READS, OperationName, ReadName
+from reconciler.operations import OperationName, ReadName
 from reconciler.plan.diff import created, diff_record
 from reconciler.plan.draft import Draft
-from reconciler.state import DesiredState, LiveState
+from reconciler.state import DesiredState, LiveState, StateKey
 
 NAME = "PortalNote"
 ADDRESS = AddressForm(NAME, ("name",))
@@ -59,9 +60,11 @@ class PortalNote(models.Document):
 
 
 _model = model_reader(PortalNote)
+# Note name -> message, declared or read.
+NOTES: StateKey[dict[str, str]] = StateKey(NAME, dict)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     yield Identity("note", document, ("metadata", "name"), document.name)
 
 
@@ -72,37 +75,32 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
 
 
 def _desired(desired: DesiredState, document: Document) -> None:
-    desired.kinds.setdefault(NAME, {})[document.name] = _model(document).spec.message
+    desired.get(NOTES)[document.name] = _model(document).spec.message
     desired.sources[ADDRESS.of(document.name)] = source(document)
 
 
-async def _read(source: registry.LiveRead) -> registry.Fill:
-    notes = await _notes_of(source.client, await source.portal_id())
+async def _read(source: LiveRead) -> Fill:
+    """Through the reader's reads table (a refused read names who may make it), in the
+    same round of requests as every other kind's read."""
+    entries = await source.pages(ReadName.RESOURCES)
+    keys = [k for e in entries if _is_note(k := str(e.get("key", "")))]
+    notes: dict[str, str] = {}
+    for key in keys:
+        body = await source.one(ReadName.RESOURCE, key=key)
+        notes[key.removeprefix(PREFIX).removesuffix(SUFFIX)] = str(body.get("message", ""))
 
     def fill(live: LiveState) -> None:
-        live.kinds[NAME] = notes
+        live.put(NOTES, notes)
 
     return fill
 
 
-async def _notes_of(client: PortalClient, portal_id: str) -> dict[str, str]:
-    listing = READS[ReadName.RESOURCES]
-    entries = await client.get_pages(
-        listing.build(portalId=portal_id), listing.entries or "", convert=as_is
-    )
-    notes: dict[str, str] = {}
-    for entry in entries:
-        key = str(entry.get("key", ""))
-        if key.startswith(PREFIX) and key.endswith(SUFFIX):
-            body = await client.get_json(
-                READS[ReadName.RESOURCE].build(portalId=portal_id, key=key)
-            )
-            notes[key.removeprefix(PREFIX).removesuffix(SUFFIX)] = str(body.get("message", ""))
-    return notes
+def _is_note(key: str) -> bool:
+    return key.startswith(PREFIX) and key.endswith(SUFFIX)
 
 
 def _notes(live: LiveState) -> dict[str, str]:
-    return dict(live.kinds.get(NAME) or {})
+    return live.get(NOTES).copy()
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
@@ -112,7 +110,7 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
 
 def _plan(draft: Draft) -> None:
     have = _notes(draft.live)
-    for name, message in sorted((draft.desired.kinds.get(NAME) or {}).items()):
+    for name, message in sorted(draft.desired.get(NOTES).items()):
         address = ADDRESS.of(name)
         if name in have:
             change = diff_record(address, {"message": have[name]}, {"message": message})
@@ -129,7 +127,7 @@ def _document(name: str, message: str) -> Exported:
     return document(NAME, {"name": name}, {"message": message})
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     notes = _notes(given.live)
     found = [_document(name, notes[name]) for name in sorted(notes)]
     return ExportPart(found, [], counted(len(found), "note"))
@@ -147,7 +145,7 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
     return outcome(address, path, merge_declared(declared["spec"], exported["spec"]), files)
 
 
-KIND = registry.Kind(
+KIND = Kind(
     name=NAME,
     model=PortalNote,
     singleton=False,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Literal
 
-from reconciler.kinds import registry
-from reconciler.kinds.registry import AddressForm, Export, ExportInput, ExportPart, Identity
+from reconciler import kind as registry
+from reconciler.kind import AddressForm, Export, ExportInput, ExportPart, Identity
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext
 from reconciler.manifest.loader import Document

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from reconciler.errors import LiveRecordError, UserError
-from reconciler.live import records
+from reconciler.kinds.collaboration.live import schedule
+from reconciler.kinds.webhook_settings import DECLARED, LIVE
 from reconciler.live.errors import ServiceError
 from reconciler.live.reader import Scope, read_live
 from reconciler.state import (
@@ -141,6 +142,13 @@ def desired(**kwargs: Any) -> DesiredState:
     return DesiredState(portal=target, **kwargs)
 
 
+def declaring(settings: dict[str, int]) -> DesiredState:
+    """`desired()` with a WebhookSettings document of `settings`."""
+    state = desired()
+    state.put(DECLARED, settings)
+    return state
+
+
 def read(
     fake: FakePortal, want: DesiredState | None, scope: Scope = Scope.DESIRED
 ) -> tuple[LiveState, int]:
@@ -207,7 +215,7 @@ def test_records_are_normalized_exactly() -> None:
     )
     assert c1.workspaces["ws2"].schedule is None  # 404: no job
     assert live.collaborations["c2"].workspaces == {}  # not declared: not read
-    assert live.webhookSettings is None and live.webhooks == {} and live.memberDetails == {}
+    assert live.get(LIVE).values is None and live.webhooks == {} and live.memberDetails == {}
 
 
 def test_hosted_cloud_when_is_portal_is_false() -> None:
@@ -250,8 +258,8 @@ def test_settings_refusal_means_unknown() -> None:
         admin_path("services/webhooks/settings"),
         {"status": "error", "messages": ["no"], "code": 403},
     )
-    live, _ = read(fake, desired(webhookSettings={"daysInPast": 7}))
-    assert live.webhookSettings is None
+    live, _ = read(fake, declaring({"daysInPast": 7}))
+    assert live.get(LIVE).values is None
     assert admin_path("services/webhooks/settings") in fake.paths()
 
 
@@ -259,8 +267,8 @@ def test_settings_read_with_defaults_applied() -> None:
     fake = FakePortal()
     hq(fake)
     fake.route(admin_path("services/webhooks/settings"), {"status": "success", "daysInPast": "7"})
-    live, _ = read(fake, desired(webhookSettings={"daysInPast": 7}))
-    assert live.webhookSettings == {
+    live, _ = read(fake, declaring({"daysInPast": 7}))
+    assert live.get(LIVE).values == {
         "notificationAttempts": 3,
         "notificationTimeOutInSeconds": 10,
         "notificationElapsedTimeInSeconds": 5,
@@ -396,7 +404,7 @@ def test_everything_scope_reads_all_collaborations_and_guest_schedules() -> None
     assert live.collaborations["c2"].invitations == {"inv7": "invalidated"}
     assert not any(p.endswith("c1/invitations") for p in fake.paths())
     assert path(f"{BASE}/webhooks") in fake.paths()  # refused (404 here): tolerated
-    assert live.webhooks == {} and live.webhookSettings is None
+    assert live.webhooks == {} and live.get(LIVE).values is None
 
 
 def test_large_portal_costs_about_its_page_count() -> None:
@@ -515,7 +523,7 @@ def test_a_portal_id_no_portal_issues_stops_the_read() -> None:
 
 def test_a_time_out_of_range_names_the_schedule_field() -> None:
     with pytest.raises(LiveRecordError) as caught:
-        records.schedule({"startTime": 300_000_000_000_000, "interval": 24}, "Workspace/c1/ws1")
+        schedule({"startTime": 300_000_000_000_000, "interval": 24}, "Workspace/c1/ws1")
     assert str(caught.value) == (
         "the portal answered Workspace/c1/ws1: schedule.startTime:"
         " time 300000000000000 ms is outside 1970 to 9999"

@@ -8,6 +8,7 @@ import pytest
 
 from reconciler import state
 from reconciler.errors import ManifestError
+from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.manifest.desired import load_desired
 from tests.manifest.conftest import EXAMPLES, FIXTURES
 
@@ -44,7 +45,7 @@ def test_field_example_normalizes_start_time_and_keeps_only_declared_settings() 
     # 2026-12-01T02:00:00Z
     assert workspace.schedule == state.Schedule(1_796_090_400_000, 12, -1)
     assert workspace.groupLink == state.GroupLink("g1", False, True, True)
-    assert desired.webhookSettings == {
+    assert desired.get(DECLARED) == {
         "notificationAttempts": 4,
         "numberOfFailures": 10,
         "daysInPast": 7,

@@ -9,7 +9,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from reconciler.kinds.registry import Identity
+from reconciler.kind import Identity
 from reconciler.manifest import validate
 from tests.manifest.conftest import members_document
 

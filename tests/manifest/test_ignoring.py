@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from reconciler.kinds.registry import kind_named
+from reconciler.kind import kind_named
 from reconciler.manifest import models
 from reconciler.manifest.ignoring import (
     every_path,

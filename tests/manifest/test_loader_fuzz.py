@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reconciler.kinds import registry
+from reconciler import kind as registry
 from reconciler.manifest import validate
 
 HEADER = "apiVersion: orgctl/v1\nkind: {kind}\nmetadata: {{name: x, id: c1}}\nspec:\n  "

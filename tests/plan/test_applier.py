@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler.catalog import privileges_for
+from reconciler.kinds.webhook_settings import DECLARED, LIVE, LiveSettings
 from reconciler.live import records
 from reconciler.operations import Capability
 from reconciler.plan.fingerprint import live_fingerprint
@@ -120,19 +121,22 @@ def test_collaborations_not_read_are_an_error_only_where_one_is_declared() -> No
 def test_settings_not_read_are_an_error_only_when_undeclared_fields_would_be_reset() -> None:
     live = as_reviewer(field_live(), DEFAULT_ADMIN)
     live.unread = {"WebhookSettings": REFUSED}
-    live.webhookSettings, live.webhookSettingsUnread = None, REFUSED
+    live.put(LIVE, LiveSettings(None, REFUSED))
     desired = field_desired(applier="admin")
-    desired.webhookSettings = {"notificationAttempts": 4}
+    desired.put(DECLARED, {"notificationAttempts": 4})
     partial = build_plan(desired, live, now=NOW)
     assert [e.address for e in partial.errors] == ["WebhookSettings"]
     assert "would reset undeclared fields" in partial.errors[0].message
-    desired.webhookSettings = {
-        "notificationAttempts": 4,
-        "notificationTimeOutInSeconds": 10,
-        "notificationElapsedTimeInSeconds": 5,
-        "numberOfFailures": 5,
-        "daysInPast": 5,
-    }
+    desired.put(
+        DECLARED,
+        {
+            "notificationAttempts": 4,
+            "notificationTimeOutInSeconds": 10,
+            "notificationElapsedTimeInSeconds": 5,
+            "numberOfFailures": 5,
+            "daysInPast": 5,
+        },
+    )
     whole = build_plan(desired, live, now=NOW)
     assert whole.errors == () and [c.address for c in whole.calls] == ["WebhookSettings"]
 

@@ -246,7 +246,7 @@ def test_a_partial_link_never_completes_a_parameter_the_release_lacks() -> None:
 
 def test_planner_and_service_agree_when_a_finite_job_ends() -> None:
     from orgctl_service.timeline import schedule_at
-    from reconciler.plan.collaborations import schedule_complete
+    from reconciler.kinds.collaboration.plan import schedule_complete
 
     start, interval, repeat = 1_767_225_600_000, 1, 2
     last_trigger = start + interval * repeat * 3_600_000

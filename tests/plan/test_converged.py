@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
     Collaboration,
@@ -70,7 +71,7 @@ def test_field_declared_as_it_is_plans_nothing() -> None:
             )
         },
     )
-    desired.webhookSettings = {"notificationAttempts": 3, "daysInPast": 5}
+    desired.put(DECLARED, {"notificationAttempts": 3, "daysInPast": 5})
     desired.webhookRemoval = WebhookRemoval(absent=frozenset({"gone-hook"}))
     desired.retention = [RunRetention("all", "frank", frozenset({"*"}), keepLast=12)]
     plan = build_plan(desired, field_live(), now=NOW)

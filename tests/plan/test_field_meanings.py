@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from pydantic import BaseModel
 
-from reconciler.kinds import registry
+from reconciler import kind as registry
 from reconciler.manifest import models
 from reconciler.manifest.models import Meaning
 from reconciler.plan.diff import diff_record

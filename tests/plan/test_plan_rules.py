@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.operations import OperationName
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
@@ -59,7 +60,7 @@ def test_deletions_come_after_everything_else() -> None:
     desired.webhookRemoval = WebhookRemoval(absent=frozenset({"w1"}))
     desired.retention = [RunRetention("r", "frank", frozenset({"t2"}), keepLast=1)]
     desired.collaborations = {"c1": Collaboration("c1", present=False)}
-    desired.webhookSettings = {"daysInPast": 9}
+    desired.put(DECLARED, {"daysInPast": 9})
     plan = build_plan(desired, field_live(), now=NOW)
     assert [c.operation for c in plan.calls] == [
         "webhookSettings",

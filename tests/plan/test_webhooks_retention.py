@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from reconciler import catalog
+from reconciler.kinds.webhook_settings import DECLARED, LIVE, LiveSettings
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
 from reconciler.state import DesiredState, RunRetention, Task, TaskRun, WebhookRemoval
 from tests.plan.world import DAY_MS, FIELD_ADMIN, FIELD_ROOT, NOW, field_desired, field_live
 
 
-def plan(desired: DesiredState, **live_changes: object) -> Plan:
+def plan(
+    desired: DesiredState, settings: LiveSettings | None = None, **live_changes: object
+) -> Plan:
     live = field_live()
+    if settings is not None:
+        live.put(LIVE, settings)
     for name, value in live_changes.items():
         setattr(live, name, value)
     return build_plan(desired, live, now=NOW, allow_deletes=True)
@@ -18,8 +23,8 @@ def plan(desired: DesiredState, **live_changes: object) -> Plan:
 
 def test_partial_settings_are_completed_from_live() -> None:
     desired = field_desired()
-    desired.webhookSettings = {"numberOfFailures": 10}
-    result = plan(desired, webhookSettings={**field_live().webhookSettings, "daysInPast": 7})  # type: ignore[dict-item]
+    desired.put(DECLARED, {"numberOfFailures": 10})
+    result = plan(desired, LiveSettings({**(field_live().get(LIVE).values or {}), "daysInPast": 7}))
     (call,) = result.calls
     assert call.url == f"{FIELD_ADMIN}/services/webhooks/settings"
     assert call.params == {
@@ -34,8 +39,8 @@ def test_partial_settings_are_completed_from_live() -> None:
 
 def test_unknown_live_settings_are_always_sent_with_defaults_and_a_warning() -> None:
     desired = field_desired()
-    desired.webhookSettings = {"numberOfFailures": 5}
-    result = plan(desired, webhookSettings=None)
+    desired.put(DECLARED, {"numberOfFailures": 5})
+    result = plan(desired, LiveSettings())
     (call,) = result.calls
     assert call.params == {name: str(r.default) for name, r in catalog.WEBHOOK_SETTINGS.items()}
     assert "reset to their defaults: daysInPast, notificationAttempts" in str(result.warnings[0])
@@ -43,9 +48,9 @@ def test_unknown_live_settings_are_always_sent_with_defaults_and_a_warning() -> 
 
 def test_unreadable_settings_say_why() -> None:
     desired = field_desired()
-    desired.webhookSettings = {name: r.default for name, r in catalog.WEBHOOK_SETTINGS.items()}
+    desired.put(DECLARED, {name: r.default for name, r in catalog.WEBHOOK_SETTINGS.items()})
     why = "error 404 GWM_0006: Resource not found"
-    result = plan(desired, webhookSettings=None, webhookSettingsUnread=why)
+    result = plan(desired, LiveSettings(None, why))
     assert [str(w) for w in result.warnings] == [
         f"WebhookSettings: live settings are unknown ({why}); the settings are sent every time"
     ]
@@ -53,7 +58,7 @@ def test_unreadable_settings_say_why() -> None:
 
 def test_settings_without_an_admin_url_is_an_error() -> None:
     desired = field_desired(adminUrl=None)
-    desired.webhookSettings = {"numberOfFailures": 9}
+    desired.put(DECLARED, {"numberOfFailures": 9})
     assert [str(e) for e in plan(desired).errors] == [
         "WebhookSettings: needs the Portal's spec.adminUrl (the admin root)"
     ]
@@ -134,10 +139,10 @@ def test_unknown_user_is_an_error_not_a_policy_that_never_runs() -> None:
 
 def test_settings_the_service_leaves_out_are_its_defaults() -> None:
     desired = field_desired()
-    desired.webhookSettings = {"daysInPast": 5}
-    assert plan(desired, webhookSettings={}).empty
-    desired.webhookSettings = {"daysInPast": 6}
-    (call,) = plan(desired, webhookSettings={}).calls
+    desired.put(DECLARED, {"daysInPast": 5})
+    assert plan(desired, LiveSettings({})).empty
+    desired.put(DECLARED, {"daysInPast": 6})
+    (call,) = plan(desired, LiveSettings({})).calls
     assert call.params == {
         "notificationAttempts": "3",
         "notificationTimeOutInSeconds": "10",

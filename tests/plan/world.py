@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from reconciler.kinds.webhook_settings import LIVE, LiveSettings
 from reconciler.state import (
     Auth,
     Collaboration,
@@ -114,7 +115,7 @@ def field_live() -> LiveState:
         TaskRun(f"r{day:02d}", "succeeded", 1_790_812_800_000 + (day - 1) * DAY_MS)
         for day in range(1, 13)
     )
-    return LiveState(
+    live = LiveState(
         portal=PortalInfo(
             id=FIELD_ID,
             name="Field Office",
@@ -137,13 +138,6 @@ def field_live() -> LiveState:
                 hostPortalId=HQ_ID,
             )
         },
-        webhookSettings={
-            "notificationAttempts": 3,
-            "notificationTimeOutInSeconds": 10,
-            "notificationElapsedTimeInSeconds": 5,
-            "numberOfFailures": 5,
-            "daysInPast": 5,
-        },
         webhooks={
             "w1": Webhook("w1", "audit-hook"),
             "w2": Webhook("w2", "old-sync-hook"),
@@ -163,6 +157,19 @@ def field_live() -> LiveState:
             ]
         },
     )
+    live.put(
+        LIVE,
+        LiveSettings(
+            {
+                "notificationAttempts": 3,
+                "notificationTimeOutInSeconds": 10,
+                "notificationElapsedTimeInSeconds": 5,
+                "numberOfFailures": 5,
+                "daysInPast": 5,
+            }
+        ),
+    )
+    return live
 
 
 def field_desired(**overrides: object) -> DesiredState:

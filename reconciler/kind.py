@@ -1,44 +1,30 @@
-"""The registry of manifest kinds (as octoDNS registers its record types).
+"""The kind contract and its registry (as octoDNS registers its record types): the
+kernel every layer may use.
 
-A kind is one module that builds one `Kind` and registers it. The code that works on
-every kind (validation, desired state, planning, the fingerprint, export, adopt) loops
-over `registered()`, so it names no kind. Registering a kind twice is refused, and a kind
-that lacks a part fails where it is built, at import, never silently at run time.
+A kind is one module under `reconciler/kinds/` that builds one `Kind`; the package's
+`__init__.py` imports the built-in ones and hands them to `builtin` in their order. The
+code that works on every kind (validation, desired state, planning, the fingerprint,
+export, adopt) loops over `registered()`, so it names no kind. Registering a kind twice
+is refused, and a kind that lacks a part fails where it is built, at import, never
+silently at run time.
+
+This module imports only the kernel below it. The engine's own types (a loaded manifest
+document, a rule's context, the planner's draft, the live client) are named here by the
+small protocols a kind's parts are typed against, and a `Kind` is generic in them: a kind
+module names the engine's concrete classes, which the protocols' bounds check, while the
+engine, which holds every kind at once, sees them as `AnyKind`.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Coroutine, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, get_args
+from typing import Any, Generic, Protocol, TypeVar, get_args
 
-if TYPE_CHECKING:
-    from reconciler.adopt.addresses import Address
-    from reconciler.adopt.files import ManifestFiles
-    from reconciler.export.documents import Document as ExportedDocument
-    from reconciler.live.client import PortalClient
-    from reconciler.manifest.checks import RuleContext
-    from reconciler.manifest.loader import Document
-    from reconciler.manifest.models import Document as Model
-    from reconciler.manifest.problems import Problem
-    from reconciler.manifest.raw import KeyPath
-    from reconciler.operations import ReadName
-    from reconciler.plan.draft import Draft
-    from reconciler.state import DesiredState, LiveState
+from pydantic import BaseModel
 
-# The kinds orgctl ships, in the order they are validated, planned and exported (a plan's
-# problems are listed in this order).
-BUILTIN = (
-    "reconciler.kinds.role",
-    "reconciler.kinds.members",
-    "reconciler.kinds.collaboration",
-    "reconciler.kinds.webhook_settings",
-    "reconciler.kinds.organization_webhooks",
-    "reconciler.kinds.task_run_retention",
-    "reconciler.kinds.policy",
-    "reconciler.kinds.campaign",
-)
+from reconciler.operations import ReadName
+from reconciler.state import DesiredState, LiveState
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,27 +62,94 @@ class AddressForm:
 
 
 T = TypeVar("T")
-M = TypeVar("M", bound="Model")
+X = TypeVar("X")
+M = TypeVar("M", bound=BaseModel)
+
+
+class ManifestDocument(Protocol):
+    """A loaded manifest document (manifest/loader.py): its place and its model."""
+
+    @property
+    def file(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def model(self) -> BaseModel: ...
+
+
+# The engine's types a kind's parts take, each checked against what the kernel needs of it.
+ModelT = TypeVar("ModelT", bound=BaseModel)  # manifest/models.Document: the kind's model
+DocumentT = TypeVar("DocumentT", bound=ManifestDocument)  # manifest/loader.Document
+ContextT = TypeVar("ContextT")  # manifest/checks.RuleContext: what the rules know of the set
+ProblemT = TypeVar("ProblemT")  # manifest/problems.Problem: one finding of validation
+DraftT = TypeVar("DraftT")  # plan/draft.Draft: the plan being built
+ExportedT = TypeVar("ExportedT")  # export/documents.Document: one document export writes
+FilesT = TypeVar("FilesT")  # adopt/files.ManifestFiles: the manifests adopt edits
+AddressT = TypeVar("AddressT")  # adopt/addresses.Address: the address adopt was given
+
+
+class PortalReads(Protocol):
+    """What a kind's read may ask of the live client (live/client.py) itself: a read at
+    the admin root, where the reader's `pages` and `one` go to the portal's."""
+
+    @property
+    def admin_root(self) -> str | None: ...
+
+    def admin_url(self, path: str) -> str: ...
+
+    async def get_json(
+        self, path: str, params: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]: ...
 
 
 class LiveRead(Protocol):
     """What live/reader.py offers a kind's `read`: every kind's read goes out in the same
     round of concurrent requests as the rest, and shares the reader's bookkeeping."""
 
-    client: PortalClient
+    @property
+    def client(self) -> PortalReads: ...
+
     desired: DesiredState | None  # None: the whole portal is read (export)
     everything: bool  # the whole portal is read, whatever the manifests declare
     unread: dict[str, str]  # part -> why the signed-in member may not read it (403)
 
     async def portal_id(self) -> str: ...
 
+    async def pages(
+        self, read: ReadName, params: dict[str, str] | None = None, **arguments: str
+    ) -> list[dict[str, Any]]:
+        """Every entry of a paged listing of the reads table."""
+        ...
+
+    async def one(
+        self, read: ReadName, params: dict[str, Any] | None = None, **arguments: str
+    ) -> dict[str, Any]:
+        """One answer of the reads table."""
+        ...
+
+    # The guard and the containment every read goes through, so one refused or unreadable
+    # resource leaves the rest read and planned:
+    async def permitted(self, part: str, read: Awaitable[T], fallback: T) -> T:
+        """The read's answer, or `fallback` with `part` kept in `unread` (403)."""
+        ...
+
     def readable(self, convert: Callable[[], T]) -> T | None:
         """`convert()`, or None with the resource kept as unreadable."""
         ...
 
+    def kept(self, entries: Iterable[X], convert: Callable[[X], T]) -> list[T]:
+        """`readable` over a listing."""
+        ...
+
+    def distinct(
+        self, found: list[T], field: str, key: Callable[[T], str], address: Callable[[T], str]
+    ) -> list[T]:
+        """`found` less the entries whose `field` another one repeats (unreadable)."""
+        ...
+
 
 # What a kind's read returns: how its findings fill the live state, once every read is in.
-Fill = Callable[["LiveState"], None]
+Fill = Callable[[LiveState], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,24 +167,24 @@ class Unread:
 
 
 @dataclass(frozen=True, slots=True)
-class Identity:
+class Identity(Generic[DocumentT]):
     """A key a manifest set may declare once (a role name, a username): `what` names it in
     the message, `fold` says which spellings are the same key."""
 
     what: str
-    document: Document
-    path: KeyPath
+    document: DocumentT
+    path: tuple[str | int, ...]  # manifest/raw.KeyPath
     key: str
     fold: Callable[[str], str] = str
 
 
 @dataclass(frozen=True, slots=True)
-class Export:
+class Export(Generic[ExportedT]):
     """What `orgctl export` writes of the kind: its file, and its part of the export.
     A kind without a file states a policy no live portal can tell: its part is notes."""
 
     file: str | None
-    write: Callable[[ExportInput], ExportPart]
+    write: Callable[[ExportInput], ExportPart[ExportedT]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,36 +194,37 @@ class ExportInput:
 
 
 @dataclass(frozen=True, slots=True)
-class ExportPart:
-    documents: list[ExportedDocument]
+class ExportPart(Generic[ExportedT]):
+    documents: list[ExportedT]
     notes: list[str]
     phrase: str | None  # its part of the summary sentence ("12 roles"); None: nothing
 
 
 @dataclass(frozen=True, slots=True)
-class Adopt:
+class Adopt(Generic[FilesT, AddressT]):
     """How `orgctl adopt` writes a live value into the manifests: `write` returns the
     sentence saying what changed."""
 
-    write: Callable[[ManifestFiles, LiveState, Address], str]
+    write: Callable[[FilesT, LiveState, AddressT], str]
 
 
 @dataclass(frozen=True, slots=True)
-class Kind:
+class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     """Every part of one manifest kind. No part has a default: leaving one out is a
     TypeError where the kind is built. A part a kind does not have is stated as None
     (with its module saying why), never left to a missing branch somewhere else."""
 
     name: str  # the manifest's `kind`
-    model: type[Model]  # its manifest document
+    model: type[ModelT]  # its manifest document
     singleton: bool  # at most one document per manifest set
     # The plan addresses of its live resources ("Collaboration", "Workspace", "Invitation").
     addresses: tuple[AddressForm, ...]
     # The set-like lists an overlay may patch with {add, remove}: paths in the document.
     set_fields: tuple[tuple[str, ...], ...]
-    identities: Callable[[Document], Iterable[Identity]]  # keys unique across documents
-    rules: Callable[[Document, RuleContext], Iterable[Problem]]  # the offline rules
-    desired: Callable[[DesiredState, Document], None]  # adds the document's declarations
+    # The keys unique across documents.
+    identities: Callable[[DocumentT], Iterable[Identity[DocumentT]]]
+    rules: Callable[[DocumentT, ContextT], Iterable[ProblemT]]  # the offline rules
+    desired: Callable[[DesiredState, DocumentT], None]  # adds the document's declarations
     # How it reads its live resources: the reader gathers it with every other read and
     # calls what it returns on the live state. None for the kinds live/reader.py reads
     # together (roles, members, collaborations, tasks share their round trips).
@@ -180,12 +234,14 @@ class Kind:
     # compares an omitted field as this value, so it never shows as drift).
     defaults: Mapping[str, Any]
     unread: Unread | None  # a part the planning account may be refused; None: none
-    plan: Callable[[Draft], None]  # its changes and calls
+    plan: Callable[[DraftT], None]  # its changes and calls
     # Planned after every kind's `plan`, for calls that wait on other kinds' outcome (a
     # role is deleted only after no member holds it); None when the kind has none.
-    plan_last: Callable[[Draft], None] | None
-    export: Export
-    adopt: Adopt | None  # None: its manifests are edited by hand (and why, in `unadoptable`)
+    plan_last: Callable[[DraftT], None] | None
+    export: Export[Any]
+    adopt: (
+        Adopt[Any, Any] | None
+    )  # None: its manifests are edited by hand (and why, in `unadoptable`)
     unadoptable: Mapping[str, str]  # address head -> why it cannot be adopted
 
     def __post_init__(self) -> None:
@@ -201,33 +257,52 @@ class Kind:
             raise TypeError(f"kind {self.name}: its model declares kind {declared}")
 
 
+AnyKind = Kind[Any, Any, Any, Any, Any]  # a kind as the engine holds it, among the others
+
 _MAY_BE_EMPTY = frozenset(
     {"set_fields", "read", "defaults", "unread", "plan_last", "adopt", "unadoptable"}
 )
-_KINDS: dict[str, Kind] = {}
-_loaded = False
+_KINDS: dict[str, AnyKind] = {}
+_builtin_loaded = False
 
 
-def model_reader(model: type[M]) -> Callable[[Document], M]:
+def model_reader(model: type[M]) -> Callable[[ManifestDocument], M]:
     """A kind's reader of its own documents' models, typed as its class: the registry
     hands a kind's parts only documents of that kind."""
 
-    def read(document: Document) -> M:
+    def read(document: ManifestDocument) -> M:
         assert isinstance(document.model, model)  # the registry routes by kind
         return document.model
 
     return read
 
 
-def register(kind: Kind) -> Kind:
-    """Add `kind`; a second kind of the same name (or claiming an address another kind
-    owns) is refused with a ValueError."""
-    _load_builtin()
+def builtin(*kinds: AnyKind) -> None:
+    """Register the kinds orgctl ships, in the order they are validated, planned and
+    exported (a plan's problems are listed in this order): `reconciler/kinds/__init__.py`
+    calls it once, so importing that package is what loads them."""
+    global _builtin_loaded
+    if _builtin_loaded or _KINDS:
+        raise ValueError("the built-in kinds are registered once, ahead of any other")
+    try:
+        for kind in kinds:
+            _add(kind)
+    except BaseException:
+        # A kind that fails to load fails every use of the registry, never leaves it short.
+        _KINDS.clear()
+        raise
+    _builtin_loaded = True
+
+
+def register(kind: AnyKind) -> AnyKind:
+    """Add `kind` after the built-in ones; a second kind of the same name (or claiming an
+    address another kind owns) is refused with a ValueError."""
+    _require_builtin()
     _add(kind)
     return kind
 
 
-def _add(kind: Kind) -> None:
+def _add(kind: AnyKind) -> None:
     if kind.name in _KINDS:
         raise ValueError(f"kind {kind.name} is registered twice")
     heads = {form.head for other in _KINDS.values() for form in other.addresses}
@@ -245,7 +320,7 @@ def unregister(name: str) -> None:
 def field_defaults(kind: str) -> Mapping[str, Any]:
     """The service's default of every field kind `kind` says it may leave out, by field
     name; kept apart per kind, as two kinds may give one field name different defaults."""
-    _load_builtin()
+    _require_builtin()
     found = _KINDS.get(kind)
     return found.defaults if found is not None else {}
 
@@ -258,23 +333,23 @@ def unread_part(part: str) -> Unread | None:
     return None
 
 
-def registered() -> tuple[Kind, ...]:
+def registered() -> tuple[AnyKind, ...]:
     """Every kind, the built-in ones first, in registration order."""
-    _load_builtin()
+    _require_builtin()
     return tuple(_KINDS.values())
 
 
-def kind_named(name: str) -> Kind:
+def kind_named(name: str) -> AnyKind:
     """The registered kind `name`; LookupError for any other (the loader admits only
     registered kinds, so this is a bug, never user input)."""
-    _load_builtin()
+    _require_builtin()
     found = _KINDS.get(name)
     if found is None:
         raise LookupError(f"no kind {name!r} is registered")
     return found
 
 
-def owner(head: str) -> tuple[Kind, AddressForm] | None:
+def owner(head: str) -> tuple[AnyKind, AddressForm] | None:
     """The kind and address form whose addresses start with `head` ("Workspace"), or None."""
     for kind in registered():
         for form in kind.addresses:
@@ -296,18 +371,10 @@ def grouped() -> Iterator[str]:
         yield from (form.head + "/" for form in kind.addresses if form.parts > 1)
 
 
-def _load_builtin() -> None:
-    # Imported on first use, not at the top: the kind modules use the layers that loop
-    # over this registry (manifest, plan, export), which must not import them back.
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True  # before the imports: a kind module may ask for the registry
-    try:
-        for module in BUILTIN:
-            _add(importlib.import_module(module).KIND)
-    except BaseException:
-        # A kind that fails to load fails every use of the registry, never leaves it short.
-        _KINDS.clear()
-        _loaded = False
-        raise
+def _require_builtin() -> None:
+    # The kinds stand above the engine that loops over them, so the kernel cannot import
+    # them: whoever stands above both (the CLI, a program using the library, the test
+    # suite's conftest) imports `reconciler.kinds` once. Forgetting it is a bug of that
+    # caller, said here rather than seen as a portal with no kinds.
+    if not _builtin_loaded:
+        raise RuntimeError("no kinds are loaded: import reconciler.kinds before using them")

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reconciler import catalog
-from reconciler.kinds.forms import MEMBER
+from reconciler.address_forms import MEMBER
+from reconciler.kinds.role.plan import role_creation, role_reference
 from reconciler.operations import OperationName
 from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft
 from reconciler.plan.quota import LevelMove, note_unchecked_quotas, order_level_moves
-from reconciler.plan.roles import final_privileges, role_creation, role_reference
 from reconciler.state import Member
 
 
@@ -145,7 +145,7 @@ def _warn_disabled_privileges(draft: Draft, username: str, have: Member, outcome
     )
     if outcome.role == have.role and have.level == 1 and not privileges_change:
         return  # nothing this plan does makes a difference to the member
-    privileges = final_privileges(draft, outcome.role) or frozenset()
+    privileges = draft.final_privileges(outcome.role) or frozenset()
     extra = sorted(privileges - catalog.LEVEL_ONE_PRIVILEGES)
     if extra:
         draft.warn(

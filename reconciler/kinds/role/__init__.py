@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 from ruamel.yaml.comments import CommentedMap
 
+from reconciler import address_forms as forms
 from reconciler import catalog, state
 from reconciler.adopt.addresses import Address
 from reconciler.adopt.adopter import added, outcome
@@ -17,8 +18,7 @@ from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
 from reconciler.export.summary import counted
-from reconciler.kinds import forms
-from reconciler.kinds.registry import (
+from reconciler.kind import (
     Adopt,
     Export,
     ExportInput,
@@ -36,7 +36,7 @@ from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import to_node
 from reconciler.names import ROLE_NAMES
-from reconciler.plan.roles import plan_role_deletions, plan_roles
+from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 
 ADDRESS = forms.ROLE
@@ -84,7 +84,7 @@ class Role(models.Document):
 _model = model_reader(Role)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     yield Identity("role", document, ("metadata", "name"), document.name, ROLE_NAMES.key)
 
 
@@ -252,7 +252,7 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
         yield ADDRESS.of(name), role
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     roles, twins = _exported_roles(given.live)
     documents = [role_document(role) for role in roles]
     fixed = sorted(r.name for r in given.live.roles.values() if not r.editable)
@@ -348,6 +348,19 @@ def _mark_absent(spec: CommentedMap) -> list[str]:
     return ["state"]
 
 
+def _plan(draft: Draft) -> None:
+    # Loaded when it runs: validate loads every kind, not its planning (import budget).
+    from reconciler.kinds.role.plan import plan_roles
+
+    plan_roles(draft)
+
+
+def _plan_deletions(draft: Draft) -> None:
+    from reconciler.kinds.role.plan import plan_role_deletions  # as in `_plan`
+
+    plan_role_deletions(draft)
+
+
 KIND = Kind(
     name=NAME,
     model=Role,
@@ -361,8 +374,8 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
-    plan=plan_roles,
-    plan_last=plan_role_deletions,
+    plan=_plan,
+    plan_last=_plan_deletions,
     export=Export("roles.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

@@ -10,19 +10,22 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from reconciler import address_forms as forms
 from reconciler import catalog, state
-from reconciler.adopt import adopter
+from reconciler.adopt.addresses import Address
+from reconciler.adopt.files import ManifestFiles
 from reconciler.catalog import Feature
-from reconciler.export import documents as docs
+from reconciler.export.documents import Document as Exported
 from reconciler.export.summary import counted
-from reconciler.kinds import forms
-from reconciler.kinds.registry import (
+from reconciler.kind import (
     Adopt,
     Export,
     ExportInput,
     ExportPart,
+    Fill,
     Identity,
     Kind,
+    LiveRead,
     Unread,
     model_reader,
 )
@@ -32,7 +35,7 @@ from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.operations import OPERATIONS, OperationName, ReadName
-from reconciler.plan.collaborations import plan_collaborations
+from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 from reconciler.versions import Platform
 
@@ -89,7 +92,7 @@ class Collaboration(models.Document):
 _model = model_reader(Collaboration)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     model = _model(document)
     yield Identity("collaboration id", document, ("metadata", "id"), model.metadata.id)
     for wid in model.spec.workspaces:
@@ -260,8 +263,10 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
             yield INVITATION.of(cid, iid), status
 
 
-def _export(given: ExportInput) -> ExportPart:
-    found = docs.collaboration_documents(given.live)
+def _export(given: ExportInput) -> ExportPart[Exported]:
+    from reconciler.kinds.collaboration.export import collaboration_documents  # when run
+
+    found = collaboration_documents(given.live)
     phrase = counted(len(found.documents), "collaboration")
     if found.documents:
         phrase += f" ({counted(found.workspaces, 'workspace')})"
@@ -290,6 +295,27 @@ def _forget(live: LiveState, why: str) -> LiveState:
     return replace(live, collaborations={})
 
 
+async def _read(source: LiveRead) -> Fill:
+    # Loaded when a portal is read: validate loads the kind, not its read's asyncio.
+    from reconciler.kinds.collaboration.live import read
+
+    return await read(source)
+
+
+def _plan(draft: Draft) -> None:
+    # Loaded when it runs: validate loads every kind, not its planning, export or
+    # adoption (import budget).
+    from reconciler.kinds.collaboration.plan import plan_collaborations
+
+    plan_collaborations(draft)
+
+
+def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
+    from reconciler.kinds.collaboration.adopt import adopt_collaboration  # as in `_plan`
+
+    return adopt_collaboration(files, live, address)
+
+
 KIND = Kind(
     name="Collaboration",
     model=Collaboration,
@@ -299,13 +325,13 @@ KIND = Kind(
     identities=_identities,
     rules=_rules,
     desired=_desired,
-    read=None,  # with the other built-in kinds, by live/reader.py
+    read=_read,
     live=_live,
     defaults=DEFAULTS,
     unread=Unread(ADDRESS.every(), ReadName.COLLABORATIONS, _depending, _forget),
-    plan=plan_collaborations,
+    plan=_plan,
     plan_last=None,
     export=Export("collaborations.yaml", _export),
-    adopt=Adopt(adopter.adopt_collaboration),
+    adopt=Adopt(_adopt),
     unadoptable={"Invitation": "adopt Collaboration/<id> to write its invalidInvitations"},
 )

@@ -8,7 +8,7 @@ layer may use it without importing a kind module back.
 
 from __future__ import annotations
 
-from reconciler.kinds.registry import AddressForm
+from reconciler.kind import AddressForm
 
 ROLE = AddressForm("Role", ("name",))
 MEMBER = AddressForm("Member", ("username",))

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import Field
 from ruamel.yaml.comments import CommentedMap
 
+from reconciler import address_forms as forms
 from reconciler import catalog, state
 from reconciler.adopt.addresses import Address
 from reconciler.adopt.adopter import added, outcome
@@ -18,8 +19,7 @@ from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
 from reconciler.export.summary import counted
-from reconciler.kinds import forms
-from reconciler.kinds.registry import (
+from reconciler.kind import (
     Adopt,
     Export,
     ExportInput,
@@ -39,7 +39,7 @@ from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import FlowMap, to_node
 from reconciler.names import ROLE_NAMES, USERNAMES
 from reconciler.operations import OperationName, availability_problem
-from reconciler.plan.members import plan_members
+from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 
 NAME = "Members"
@@ -72,7 +72,7 @@ class Members(models.Document):
 _model = model_reader(Members)
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identity[Document]]:
     for username in _model(document).spec.members:
         yield Identity("username", document, ("spec", "members", username), username, USERNAMES.key)
 
@@ -155,7 +155,7 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
         yield ADDRESS.of(user), (planned, live.memberDetails.get(user))
 
 
-def _export(given: ExportInput) -> ExportPart:
+def _export(given: ExportInput) -> ExportPart[Exported]:
     document = members_document(given.live)
     return ExportPart(
         [document] if document else [], [], counted(len(given.live.members), "member")
@@ -248,6 +248,13 @@ def _add_member(files: ManifestFiles, username: str, entry: FlowMap) -> Path:
     return path
 
 
+def _plan(draft: Draft) -> None:
+    # Loaded when it runs: validate loads every kind, not its planning (import budget).
+    from reconciler.kinds.members.plan import plan_members
+
+    plan_members(draft)
+
+
 KIND = Kind(
     name=NAME,
     model=Members,
@@ -261,7 +268,7 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
-    plan=plan_members,
+    plan=_plan,
     plan_last=None,
     export=Export("members.yaml", _export),
     adopt=Adopt(_adopt),

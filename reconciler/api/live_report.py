@@ -40,9 +40,10 @@ def portal_time(server_clock: float | None, query: AccessQuery) -> float:
 def policy_findings(live: LiveState, desired: DesiredState, now: float) -> list[Finding]:
     """The manifests' policies judged on the live state alone, as findings of kind
     `policy` (none without a policy: the CEL engine is then not loaded)."""
-    if not desired.kinds.get("Policy"):
+    from reconciler.kinds.policy import declared, live_verdicts
+
+    if not declared(desired):
         return []
-    from reconciler.kinds.policy import live_verdicts
 
     moment = datetime.fromtimestamp(now, UTC)
     return [

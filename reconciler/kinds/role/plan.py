@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from reconciler import catalog
-from reconciler.kinds.forms import MEMBER, ROLE
+from reconciler.address_forms import MEMBER, ROLE
 from reconciler.names import ROLE_NAMES, Spellings, did_you_mean
 from reconciler.operations import OperationName, call_key
 from reconciler.plan.diff import created, deleted, diff_record
@@ -133,14 +133,6 @@ def role_reference(draft: Draft, name: str) -> Value | None:
 def role_creation(name: str) -> str:
     """Key of the createRole call an assignment of role `name` waits for."""
     return call_key(OperationName.CREATE_ROLE, role_address(name))
-
-
-def final_privileges(draft: Draft, name: str) -> frozenset[str] | None:
-    declared = draft.desired.roles.get(name)
-    if declared is not None and declared.privileges is not None:
-        return declared.privileges
-    live = draft.live.roles.get(name)
-    return live.privileges if live else None
 
 
 def plan_role_deletions(draft: Draft) -> None:

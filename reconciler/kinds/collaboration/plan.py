@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any
 
-from reconciler.kinds.forms import COLLABORATION, INVITATION, WORKSPACE
+from reconciler.address_forms import COLLABORATION, INVITATION, WORKSPACE
 from reconciler.operations import OPERATIONS, OperationName
 from reconciler.plan.diff import deleted, diff_record
 from reconciler.plan.draft import Draft
