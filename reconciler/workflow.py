@@ -6,7 +6,6 @@ primitives), so the whole of an apply — plan, confirm, send, verify — is one
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,16 +40,23 @@ class Planned:
     plan: Plan
 
 
-def connect(desired: DesiredState, *, parallelism: int = 8, in_fleet: bool = False) -> PortalClient:
+def connect(
+    desired: DesiredState,
+    environ: Mapping[str, str],
+    *,
+    parallelism: int = 8,
+    in_fleet: bool = False,
+) -> PortalClient:
+    """The client for the portal of `desired`, with the credentials `environ` holds."""
     name = desired.portal.name
     # Portals of a fleet are read at once: each retry line must say whose it is.
     notice = (lambda line: say_on_stderr(f"{name}: {line}")) if in_fleet else say_on_stderr
     return client_for(
         desired.portal,
-        env=os.environ,
+        env=environ,
         concurrency=max(8, parallelism),
         retry_notice=notice,
-        sources=url_origins(desired, os.environ),
+        sources=url_origins(desired, environ),
     )
 
 
@@ -69,9 +75,9 @@ def url_origins(desired: DesiredState, environ: Mapping[str, str]) -> UrlSources
     return UrlSources(said("spec.url", url_from), said("spec.adminUrl", admin_from))
 
 
-def warn_in_ci(environ: Mapping[str, str] | None = None) -> None:
+def warn_in_ci(environ: Mapping[str, str]) -> None:
     """Once per plan, apply or drift run in CI without ORGCTL_TRUSTED_ORIGINS."""
-    warning = ci_warning(os.environ if environ is None else environ)
+    warning = ci_warning(environ)
     if warning is not None:
         say_on_stderr(f"Warning: {warning}")
 

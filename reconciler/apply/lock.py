@@ -31,7 +31,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -42,12 +42,11 @@ from reconciler.live.client import PortalClient
 from reconciler.live.errors import NotFoundError
 from reconciler.operations import OPERATIONS, READS, OperationName, ReadName
 from reconciler.plan.model import Plan
-from reconciler.values import seconds
+from reconciler.settings import LEASE_BOUNDS, Settings
 
 KEY = "orgctl-apply-lock.json"
 LEASE_SECONDS = 300.0  # a dead holder blocks others this long after a rival first sees it
-LEASE_ENV = "ORGCTL_LOCK_LEASE"  # another period, e.g. 90s; the lease states its own
-LEASE_BOUNDS = (3.0, 3600.0)
+# ORGCTL_LOCK_LEASE sets another period (settings.py), e.g. 90s; the lease states its own.
 POLL_SECONDS = 5.0  # how often a waiting apply looks again
 TELL_SECONDS = 10.0  # how often a waiting apply says it still waits
 # The holder stops starting calls this share of a period before its lease could be broken:
@@ -109,18 +108,9 @@ def lease_from(raw: dict[str, Any]) -> Lease:
     return lease
 
 
-def lease_seconds(env: Mapping[str, str]) -> float:
+def lease_seconds(given: Settings) -> float:
     """The lease period this apply takes: $ORGCTL_LOCK_LEASE (`90s`, `10m`) or 5 minutes."""
-    text = (env.get(LEASE_ENV) or "").strip()
-    if not text:
-        return LEASE_SECONDS
-    period = seconds(text)
-    if period is None or not LEASE_BOUNDS[0] <= period <= LEASE_BOUNDS[1]:
-        raise UserError(
-            f"{LEASE_ENV}={text!r} is not a lease period from {LEASE_BOUNDS[0]:g}s to 1h"
-            " (like 90s or 10m)"
-        )
-    return period
+    return LEASE_SECONDS if given.lock_lease is None else given.lock_lease
 
 
 def _bounded(seconds: float) -> float:

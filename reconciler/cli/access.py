@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -53,6 +53,7 @@ class AccessRequest:
     fail_on: frozenset[str]
     jobs: int
     verbose: bool
+    environ: Mapping[str, str] = field(repr=False)  # the variables the command read
 
 
 @click.command(
@@ -108,19 +109,20 @@ def command(
 
     Several paths, or a fleet root holding several portal folders, report each portal on
     its own, up to --jobs at once; the exit code is the worst of them."""
-    warn_in_ci()
+    environ = options.settings().environ
+    warn_in_ci(environ)
     query = AccessQuery(stale_days, tuple(dict.fromkeys(patterns)))
-    request = AccessRequest(query, fmt, frozenset(fail_on), jobs, verbose)
+    request = AccessRequest(query, fmt, frozenset(fail_on), jobs, verbose, environ)
     fleet = select(paths)
     if fleet is not None:
         ctx.exit(access_fleet(fleet, request, out))
     manifests = paths[0].as_posix()
     with markdown_failure(fmt, "access", manifests):
-        desired = fleet_report.load(paths[0], verbose)
+        desired = fleet_report.load(paths[0], verbose, environ)
         if out is not None:
             check_writable(out, "report")
         with reading(desired.portal.url):
-            document = run(read_access(desired, manifests, query))
+            document = run(read_access(desired, environ, manifests, query))
     if out is None:
         write_access(document, fmt, sys.stdout)
         sys.stdout.flush()
@@ -131,10 +133,15 @@ def command(
 
 
 async def read_access(
-    desired: DesiredState, manifests: str, query: AccessQuery, *, in_fleet: bool = False
+    desired: DesiredState,
+    environ: Mapping[str, str],
+    manifests: str,
+    query: AccessQuery,
+    *,
+    in_fleet: bool = False,
 ) -> Json:
     """The report of one portal, read live on the portal's own clock."""
-    async with connect(desired, in_fleet=in_fleet) as client:
+    async with connect(desired, environ, in_fleet=in_fleet) as client:
         live = await read_people(client)
         now = client.server_clock or time.time()
         root = client.root
@@ -183,7 +190,7 @@ def gate(document: Json, fail_on: frozenset[str]) -> int:
 
 def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | None) -> int:
     """Report every portal, print (and write to `out`) the fleet's report; the worst code."""
-    fleet_report.refuse_shared_urls()
+    fleet_report.refuse_shared_urls(request.environ)
     if out is not None:
         check_writable(out, "report")
     outcomes = run(
@@ -210,8 +217,10 @@ def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | 
 
 
 async def _reported(target: Target, request: AccessRequest) -> Outcome:
-    desired = fleet_report.load(target.path, request.verbose)
-    document = await read_access(desired, target.path.as_posix(), request.query, in_fleet=True)
+    desired = fleet_report.load(target.path, request.verbose, request.environ)
+    document = await read_access(
+        desired, request.environ, target.path.as_posix(), request.query, in_fleet=True
+    )
     status = STATUSES[1] if document["findings"] else STATUSES[2]
     text = render_access(document, request.fmt) if request.fmt in ("text", "markdown") else ""
     return Outcome(target, status, gate(document, request.fail_on), text, document)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from reconciler.manifest import load_desired
 from reconciler.notify import Notifier, apply_text, plan_text
 from reconciler.plan import Plan
 from reconciler.plan.model import Action
+from reconciler.settings import Settings
 from reconciler.shown import safe
 from reconciler.state import DesiredState
 from reconciler.windows import window_state
@@ -58,6 +58,7 @@ class Request:
     lock_timeout: float
     saved: SavedPlan | None
     notifier: Notifier
+    settings: Settings = field(repr=False)  # the variables the command read
     verbose: bool = False
     # Names this apply in its journal lines and its lease on the portal.
     run_id: str = field(default_factory=new_run_id)
@@ -127,9 +128,10 @@ def command(
     ignore_windows: bool,
 ) -> None:
     """Converge the portal on MANIFESTS (or on a saved --plan)."""
-    warn_in_ci()
+    given = options.settings()
+    warn_in_ci(given.environ)
     label = (manifests or saved_path or Path(".")).as_posix()
-    notifier = Notifier.create(notify_url, "apply", label)
+    notifier = Notifier.create(notify_url, "apply", label, given)
     with notifier.failures():
         saved = SavedPlan.read(saved_path) if saved_path else None
         if saved is not None and (targets or allow_deletes):
@@ -137,7 +139,7 @@ def command(
                 "--target and --allow-deletes shape a plan when it is made: pass them to"
                 " `orgctl plan -o`; a saved plan is applied as it was made"
             )
-        desired = load_desired(_manifests(manifests, saved))
+        desired = load_desired(_manifests(manifests, saved), given.environ)
         if not (dry_run or ignore_windows):
             _inside_window(desired)
         if journal is not None:
@@ -153,6 +155,7 @@ def command(
             lock_timeout,
             saved,
             notifier,
+            given,
             verbose,
             label=label,
         )
@@ -189,7 +192,8 @@ async def _apply(desired: DesiredState, request: Request) -> bool:
 
 
 async def _apply_connected(desired: DesiredState, request: Request, interrupts: Interrupts) -> bool:
-    async with connect(desired, parallelism=request.parallelism) as client:
+    environ = request.settings.environ
+    async with connect(desired, environ, parallelism=request.parallelism) as client:
         if request.dry_run or not request.lock:
             return await _apply_planned(client, desired, request, None, interrupts)
         if request.saved is not None:
@@ -197,7 +201,9 @@ async def _apply_connected(desired: DesiredState, request: Request, interrupts: 
             # (a reviewer's, say) is refused before it, naming them.
             await _replan_saved(client, desired, request.saved)
         held = ApplyLock(
-            LeaseStore(client), lease_seconds=lease_seconds(os.environ), notice=say_on_stderr
+            LeaseStore(client),
+            lease_seconds=lease_seconds(request.settings),
+            notice=say_on_stderr,
         )
         with reading(desired.portal.url, "taking the apply lock of"):
             await held.acquire(request.lock_timeout, request.run_id)

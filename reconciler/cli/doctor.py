@@ -6,7 +6,7 @@ differences named, 1 it cannot."""
 from __future__ import annotations
 
 import asyncio
-import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
@@ -69,16 +69,18 @@ def command(
     fleet root, check each portal; the exit code is the worst of them."""
     if bool(paths) == bool(portal_url):
         raise UserError("give manifest PATHs or --portal-url URL (one of the two)")
-    warn_in_ci()
+    given = options.settings()
+    warn_in_ci(given.environ)
     if portal_url is not None:
-        auth = auth_from_environment(os.environ)
-        examined = run(examine_url(portal_url, admin_url, auth))
+        examined = run(
+            examine_url(portal_url, admin_url, auth_from_environment(given), given.environ)
+        )
         ctx.exit(_echoed(examined, fmt))
     fleet = select(paths)
     if fleet is not None:
-        ctx.exit(_fleet(fleet, fmt, jobs, verbose))
-    desired = fleet_report.load(paths[0], verbose)
-    ctx.exit(_echoed(run(examine_portal(desired)), fmt))
+        ctx.exit(_fleet(fleet, fmt, jobs, verbose, given.environ))
+    desired = fleet_report.load(paths[0], verbose, given.environ)
+    ctx.exit(_echoed(run(examine_portal(desired, given.environ)), fmt))
 
 
 def _echoed(examined: Examined, fmt: str) -> int:
@@ -86,19 +88,21 @@ def _echoed(examined: Examined, fmt: str) -> int:
     return examined.report.exit_code
 
 
-def _fleet(targets: list[Target], fmt: str, jobs: int, verbose: bool) -> int:
-    fleet_report.refuse_shared_urls()
+def _fleet(
+    targets: list[Target], fmt: str, jobs: int, verbose: bool, environ: Mapping[str, str]
+) -> int:
+    fleet_report.refuse_shared_urls(environ)
     outcomes = asyncio.run(
-        each_portal(targets, jobs, lambda t: _examined(t, fmt, verbose), _failed)
+        each_portal(targets, jobs, lambda t: _examined(t, fmt, verbose, environ), _failed)
     )
     line = fleet_report.summary(outcomes, STATUSES)
     fleet_report.echo(outcomes, fmt, line)
     return fleet_report.worst([o.code for o in outcomes])
 
 
-async def _examined(target: Target, fmt: str, verbose: bool) -> Outcome:
-    desired = fleet_report.load(target.path, verbose)
-    examined = await examine_portal(desired, in_fleet=True)
+async def _examined(target: Target, fmt: str, verbose: bool, environ: Mapping[str, str]) -> Outcome:
+    desired = fleet_report.load(target.path, verbose, environ)
+    examined = await examine_portal(desired, environ, in_fleet=True)
     report, seen = examined.report, examined.observations
     code = report.exit_code
     text = rendered(report, fmt, seen) if fmt != "json" else ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -80,7 +81,8 @@ def command(
     Several paths, or a fleet root holding several portal folders, check each portal on
     its own, up to --jobs at once, and end with a summary ("3 portals: 1 drifted, 2 in
     sync"); the exit code is the worst of them."""
-    warn_in_ci()
+    given = options.settings()
+    warn_in_ci(given.environ)
     fleet = select(paths)
     if fleet is not None:
         if fail_on:
@@ -88,16 +90,16 @@ def command(
                 "--fail-on gates one portal folder's drift; for a fleet, run"
                 " orgctl access PATH... --fail-on FINDING beside it"
             )
-        options = PlanOptions(allow_deletes=True, live_admin=True)
-        request = FleetRequest("drift", fmt, jobs, options, False, verbose, notify_url)
+        plan_options = PlanOptions(allow_deletes=True, live_admin=True)
+        request = FleetRequest("drift", fmt, jobs, plan_options, False, verbose, notify_url, given)
         ctx.exit(fleet_command(fleet, request, out))
     manifests = paths[0]
-    notifier = Notifier.create(notify_url, "drift", manifests.as_posix())
+    notifier = Notifier.create(notify_url, "drift", manifests.as_posix(), given)
     with notifier.failures(), markdown_failure(fmt, "drift", manifests.as_posix()):
-        desired = fleet_report.load(manifests, verbose)
+        desired = fleet_report.load(manifests, verbose, given.environ)
         if out is not None:
             check_writable(out, "report")
-        checked = run(_read(desired, manifests.as_posix(), frozenset(fail_on)))
+        checked = run(_read(desired, given.environ, manifests.as_posix(), frozenset(fail_on)))
     plan = checked.planned.plan
     if out is None:
         echo_report(plan, fmt, "drift")
@@ -114,16 +116,18 @@ def command(
         ctx.exit(2)
 
 
-async def _read(desired: DesiredState, manifests: str, fail_on: frozenset[str]) -> Checked:
+async def _read(
+    desired: DesiredState, environ: Mapping[str, str], manifests: str, fail_on: frozenset[str]
+) -> Checked:
     # Drift reports every difference: the delete threshold guards applies, not reports,
     # and who may send the calls matters to an apply (drift may run read-only).
-    async with connect(desired) as client:
+    async with connect(desired, environ) as client:
         with reading(desired.portal.url):
             # Policies are judged on the live state alone, not against the plan.
-            options = PlanOptions(
+            plan_options = PlanOptions(
                 allow_deletes=True, check_caller=False, live_admin=True, judge_policies=False
             )
-            planned = await plan_live(client, desired, options)
+            planned = await plan_live(client, desired, plan_options)
         now = client.server_clock or time.time()
         planned = _with_policies(planned, desired, now)
         if not fail_on:

@@ -7,7 +7,6 @@ Portal document names the variables that were used, never their values.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -19,30 +18,29 @@ from reconciler.cli import help, options
 from reconciler.errors import UserError
 from reconciler.export import check_output_folder, write_manifests
 from reconciler.live import PortalClient, Scope, read_live
+from reconciler.live.credentials import PLAIN
 from reconciler.live.origins import UrlSources
 from reconciler.runtime import run
+from reconciler.settings import PASSWORD, TOKEN, USERNAME, Settings
 from reconciler.state import Auth, LiveState
 from reconciler.workflow import say_on_stderr
 
-TOKEN_ENV = "ORGCTL_TOKEN"
-USERNAME_ENV = "ORGCTL_USERNAME"
-PASSWORD_ENV = "ORGCTL_PASSWORD"
 
-
-def auth_from_environment(environ: Mapping[str, str]) -> Auth:
+def auth_from_environment(given: Settings) -> Auth:
     """The token when set, else username and password; neither is a clear error."""
-    if environ.get(TOKEN_ENV):
-        return Auth(tokenEnv=TOKEN_ENV)
-    if environ.get(USERNAME_ENV) and environ.get(PASSWORD_ENV):
-        return Auth(usernameEnv=USERNAME_ENV, passwordEnv=PASSWORD_ENV)
+    token, pair = PLAIN
+    if given.token:
+        return token
+    if given.username and given.password:
+        return pair
     raise UserError(
-        f"export needs credentials in the environment: set {TOKEN_ENV}, or both"
-        f" {USERNAME_ENV} and {PASSWORD_ENV}"
+        f"export needs credentials in the environment: set {TOKEN.name}, or both"
+        f" {USERNAME.name} and {PASSWORD.name}"
     )
 
 
 async def read_portal(
-    portal_url: str, admin_url: str | None, auth: Auth
+    portal_url: str, admin_url: str | None, auth: Auth, environ: Mapping[str, str]
 ) -> tuple[LiveState, datetime]:
     """Everything the portal shows, and when: its own clock (the answers' Date header),
     else this machine's."""
@@ -50,6 +48,7 @@ async def read_portal(
         portal_url,
         auth=auth,
         admin_root=admin_url,
+        env=environ,
         retry_notice=say_on_stderr,
         sources=UrlSources("--portal-url", "--admin-url"),
     )
@@ -66,10 +65,7 @@ async def read_portal(
             "orgctl export --portal-url https://gis.example.com/portal/sharing/rest"
             " -o portals/prod",
         ],
-        (
-            ("ORGCTL_TOKEN, or ORGCTL_USERNAME and ORGCTL_PASSWORD", "the credentials"),
-            *help.CONNECTION,
-        ),
+        help.PLAIN_CREDENTIALS + help.CONNECTION,
     ),
 )
 @click.option("--portal-url", required=True, help="The portal's sharing REST root.")
@@ -90,11 +86,12 @@ def command(
     portal_url: str, admin_url: str | None, output: Path, name: str | None, force: bool
 ) -> None:
     """Read a live portal and write manifests that describe it (adoption)."""
-    auth = auth_from_environment(os.environ)
+    given = options.settings()
+    auth = auth_from_environment(given)
     check_output_folder(output, force)  # before the long read, not after it
     if sys.stderr.isatty():
         click.echo(f"Reading {portal_url} ...", err=True)
-    live, clock = run(read_portal(portal_url, admin_url, auth))
+    live, clock = run(read_portal(portal_url, admin_url, auth, given.environ))
     summary = write_manifests(
         live,
         output,

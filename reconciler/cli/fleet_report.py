@@ -7,7 +7,6 @@ Kept free of the network stack: `validate` of a fleet imports this, never the cl
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,12 +82,11 @@ def rendered(outcomes: Sequence[Outcome], fmt: str, line: str) -> str:
     return "\n".join(sections) + f"\n{line}\n"
 
 
-def refuse_shared_urls(environ: Mapping[str, str] | None = None) -> None:
+def refuse_shared_urls(environ: Mapping[str, str]) -> None:
     """A fleet must not be sent to one address: the plain URL overrides would point every
     portal at the same one, so a fleet takes only the portals' own."""
-    env = os.environ if environ is None else environ
     for variable in (PORTAL_URL_ENV, ADMIN_URL_ENV):
-        if env.get(variable):
+        if environ.get(variable):
             own = "ORGCTL_<NAME>_" + variable.removeprefix("ORGCTL_")
             raise UserError(
                 f"{variable} is set, which would point every portal of the fleet at one"
@@ -103,9 +101,9 @@ def note_skipped(checked: Checked) -> None:
         click.echo(safe(note), err=True)
 
 
-def load(path: Path, verbose: bool) -> DesiredState:
+def load(path: Path, verbose: bool, environ: Mapping[str, str]) -> DesiredState:
     """The desired state of one portal folder, the skipped files named when `verbose`."""
-    checked = check(path)
+    checked = check(path, environ)
     if verbose:
         note_skipped(checked)
-    return desired_from(checked, os.environ)
+    return desired_from(checked, environ)

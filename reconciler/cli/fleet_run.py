@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -31,6 +31,7 @@ from reconciler.plan.model import Plan
 from reconciler.plan.render.json import plan_document
 from reconciler.processes import in_processes, process_count
 from reconciler.runtime import run
+from reconciler.settings import Settings
 from reconciler.shown import safe
 from reconciler.windows import window_state
 from reconciler.workflow import PlanOptions, connect, plan_live
@@ -45,6 +46,7 @@ class FleetRequest:
     detailed_exitcode: bool  # plan: exit 2 on changes (drift always does)
     verbose: bool
     notify_url: str | None
+    settings: Settings = field(repr=False)  # the variables the command read
 
 
 # The summary's words for each outcome, in the order the summary counts them.
@@ -57,7 +59,7 @@ STATUSES: dict[Mode, tuple[str, ...]] = {
 def fleet_command(targets: Sequence[Target], request: FleetRequest, out: Path | None = None) -> int:
     """Run `request` on every portal, print the report (and write it to `out`), notify;
     the worst exit code."""
-    fleet_report.refuse_shared_urls()
+    fleet_report.refuse_shared_urls(request.settings.environ)
     if out is not None:
         check_writable(out, "report")
     outcomes = run_fleet(targets, request)
@@ -130,8 +132,9 @@ async def each_portal(
 
 
 async def _planned(target: Target, request: FleetRequest) -> Outcome:
-    desired = fleet_report.load(target.path, request.verbose)
-    async with connect(desired, in_fleet=True) as client:
+    environ = request.settings.environ
+    desired = fleet_report.load(target.path, request.verbose, environ)
+    async with connect(desired, environ, in_fleet=True) as client:
         planned = await plan_live(client, desired, request.options)
     plan = planned.plan.with_manifests(target.path.as_posix())
     # The HTML report is made of every portal's plan at the end, not of sections.
@@ -166,7 +169,7 @@ def notify(outcomes: Sequence[Outcome], request: FleetRequest) -> None:
     """One message per portal, as a run of each portal alone would post."""
     for outcome in outcomes:
         where = outcome.target.path.as_posix()
-        notifier = Notifier.create(request.notify_url, request.mode, where)
+        notifier = Notifier.create(request.notify_url, request.mode, where, request.settings)
         plan = outcome.plan
         if not isinstance(plan, Plan):
             notifier.send(f"failed: {outcome.document.get('error', '')}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -92,7 +93,8 @@ def command(
     its own, up to --jobs at once, and end with a summary."""
     if split_size is not None and fmt != "markdown":
         raise UserError("--split cuts a Markdown report: add --format markdown")
-    warn_in_ci()
+    given = options.settings()
+    warn_in_ci(given.environ)
     fleet = select(paths)
     plan_options = PlanOptions(allow_deletes, target_list(targets))
     if fleet is not None:
@@ -103,16 +105,16 @@ def command(
                 "-o saves one portal's plan for apply --plan: plan each portal folder on its own"
             )
         request = FleetRequest(
-            "plan", fmt, jobs, plan_options, detailed_exitcode, verbose, notify_url
+            "plan", fmt, jobs, plan_options, detailed_exitcode, verbose, notify_url, given
         )
         ctx.exit(fleet_command(fleet, request))
     manifests = paths[0]
-    notifier = Notifier.create(notify_url, "plan", manifests.as_posix())
+    notifier = Notifier.create(notify_url, "plan", manifests.as_posix(), given)
     with notifier.failures(), markdown_failure(fmt, "plan", manifests.as_posix()):
-        desired = fleet_report.load(manifests, verbose)
+        desired = fleet_report.load(manifests, verbose, given.environ)
         if out is not None:
             check_writable(out, "plan file")
-        planned = run(_plan(desired, plan_options))
+        planned = run(_plan(desired, given.environ, plan_options))
     plan = planned.plan.with_manifests(manifests.as_posix())
     if out is not None and fmt == "json":
         # The saved plan is this very JSON: printed again it would only double the output.
@@ -148,7 +150,9 @@ def _save(plan: Plan, out: Path, fmt: str) -> None:
     click.echo(safe(said), err=fmt != "text")
 
 
-async def _plan(desired: DesiredState, plan_options: PlanOptions) -> Planned:
-    async with connect(desired) as client:
+async def _plan(
+    desired: DesiredState, environ: Mapping[str, str], plan_options: PlanOptions
+) -> Planned:
+    async with connect(desired, environ) as client:
         with reading(desired.portal.url):
             return await plan_live(client, desired, plan_options)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import click
 
-from reconciler.cli import fleet_report, help
+from reconciler.cli import fleet_report, help, options
 from reconciler.cli.output import reading
 from reconciler.errors import UserError
 from reconciler.live.reader import read_people
@@ -74,7 +75,8 @@ def command(
     the options name: each member who gains or loses an effective privilege (with their
     last sign-in) and the policy verdicts that change (exit 0; 2 with
     --fail-on-new-access when anyone gains; 1 on errors). Changes nothing."""
-    warn_in_ci()
+    environ = options.settings().environ
+    warn_in_ci(environ)
     levels = []
     for user, level in _pairs(set_level, "--set-level"):
         if level not in ("1", "2"):
@@ -86,19 +88,19 @@ def command(
         _pairs(set_role, "--set-role"),
         tuple(levels),
     )
-    desired = fleet_report.load(path, False)
+    desired = fleet_report.load(path, False, environ)
     with reading(desired.portal.url):
-        live, now = run(_read(desired))
+        live, now = run(_read(desired, environ))
     report = what_if(desired, live, changes, now)
     click.echo(_rendered(report, fmt), nl=False)
     gained = any(m["gained"] for m in report["members"])
     ctx.exit(2 if fail_on_new_access and gained else 0)
 
 
-async def _read(desired: DesiredState) -> tuple[LiveState, float]:
+async def _read(desired: DesiredState, environ: Mapping[str, str]) -> tuple[LiveState, float]:
     import time
 
-    async with connect(desired) as client:
+    async with connect(desired, environ) as client:
         live = await read_people(client)
         return live, client.server_clock or time.time()
 

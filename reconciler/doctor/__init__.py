@@ -7,8 +7,7 @@ is, 2 with differences named, 1 it cannot) and what the readers took from the an
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from reconciler.doctor.checks import examine
@@ -28,7 +27,9 @@ class Examined:
     observations: Observations | None  # None: no read was made
 
 
-async def examine_portal(desired: DesiredState, *, in_fleet: bool = False) -> Examined:
+async def examine_portal(
+    desired: DesiredState, environ: Mapping[str, str], *, in_fleet: bool = False
+) -> Examined:
     """The portal of a manifest set, with the credentials its Portal names, read as plan
     reads it."""
     portal = desired.portal
@@ -40,22 +41,29 @@ async def examine_portal(desired: DesiredState, *, in_fleet: bool = False) -> Ex
             portal.url,
             auth=portal.auth,
             admin_root=portal.adminUrl,
-            env=os.environ,
+            env=environ,
             portal=name,
             retry_notice=notice,
-            sources=url_origins(desired, os.environ),
+            sources=url_origins(desired, environ),
         )
 
     return await _examined(Report(name, portal.url), desired, client)
 
 
-async def examine_url(url: str, admin_url: str | None, auth: Auth) -> Examined:
+async def examine_url(
+    url: str, admin_url: str | None, auth: Auth, environ: Mapping[str, str]
+) -> Examined:
     """A portal named by its URL alone, read whole, as export reads it."""
 
     def client() -> RecordingClient:
         sources = UrlSources("--portal-url", "--admin-url")
         return RecordingClient(
-            url, auth=auth, admin_root=admin_url, retry_notice=say_on_stderr, sources=sources
+            url,
+            auth=auth,
+            admin_root=admin_url,
+            env=environ,
+            retry_notice=say_on_stderr,
+            sources=sources,
         )
 
     return await _examined(Report(url, url), None, client)

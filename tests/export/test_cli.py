@@ -9,6 +9,7 @@ import pytest
 
 from reconciler.cli.export import auth_from_environment
 from reconciler.errors import UserError
+from reconciler.settings import Settings
 from reconciler.state import Auth
 from tests.cli import env_with, orgctl
 
@@ -24,12 +25,12 @@ def run_export(tmp_path: Path, out: Path, **env: str) -> subprocess.CompletedPro
 
 def test_the_token_wins_when_both_kinds_are_set() -> None:
     env = {"ORGCTL_TOKEN": "t", "ORGCTL_USERNAME": "u", "ORGCTL_PASSWORD": "p"}
-    assert auth_from_environment(env) == Auth(tokenEnv="ORGCTL_TOKEN")
+    assert auth_from_environment(Settings.read(env)) == Auth(tokenEnv="ORGCTL_TOKEN")
 
 
 def test_username_and_password_name_both_variables() -> None:
     env = {"ORGCTL_USERNAME": "u", "ORGCTL_PASSWORD": "p"}
-    assert auth_from_environment(env) == Auth(
+    assert auth_from_environment(Settings.read(env)) == Auth(
         usernameEnv="ORGCTL_USERNAME", passwordEnv="ORGCTL_PASSWORD"
     )
 
@@ -37,7 +38,7 @@ def test_username_and_password_name_both_variables() -> None:
 @pytest.mark.parametrize("env", [{}, {"ORGCTL_USERNAME": "u"}, {"ORGCTL_TOKEN": ""}])
 def test_missing_credentials_name_the_variables(env: dict[str, str]) -> None:
     with pytest.raises(UserError) as caught:
-        auth_from_environment(env)
+        auth_from_environment(Settings.read(env))
     for name in ("ORGCTL_TOKEN", "ORGCTL_USERNAME", "ORGCTL_PASSWORD"):
         assert name in str(caught.value)
 
