@@ -5,7 +5,7 @@ whether its value is a secret. The command line builds one `Settings` from the p
 environment (`Settings.from_process`, the only read of `os.environ` besides `EXCEPTIONS`)
 and hands it down: a command passes its fields, or `environ` where a variable's name
 depends on the portal (`ORGCTL_<NAME>_TOKEN`) or on the manifests (`Portal.spec.auth`).
-`orgctl --help` is made from `TABLE`.
+`orgctl --help` and the README's table of variables are made from `TABLE`.
 
 A bad value ends the run with one line naming the variable; a secret's value is never
 repeated in it.
@@ -348,6 +348,30 @@ def setting(row: Variable, environ: Mapping[str, str]) -> Any:
 def is_row(name: str) -> bool:
     """Whether `name` is a variable of the table (one named after a portal included)."""
     return any(row.pattern.fullmatch(name) for row in TABLE)
+
+
+# The README's table stands between these lines (scripts/settings_table.py writes it).
+README_START = "<!-- made from reconciler/settings.py by scripts/settings_table.py -->"
+README_END = "<!-- end of the settings table -->"
+
+
+def markdown_table() -> str:
+    """The README's table of variables (tests/test_settings.py keeps the two equal)."""
+    lines = [
+        "| variable | meaning | value | default | secret | read by |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in TABLE:
+        cells = (
+            f"`{row.name}`",
+            row.meaning,
+            row.value,
+            f"`{row.default}`" if row.default and row.default[0].isdigit() else row.default,
+            "yes" if row.secret else "",
+            row.reader,
+        )
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 # Each variable orgctl reads has its field, and each field its variable.

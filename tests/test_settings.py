@@ -1,6 +1,6 @@
 """One table of ORGCTL_* variables: every name the code and the README spell is a row of
 it, only `reconciler/settings.py` (and its named exceptions) reads the environment, and
-`orgctl --help` is made from it."""
+the README's table and `orgctl --help` are made from it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import reconciler
 from reconciler import settings
 from reconciler.cli import cli
 from reconciler.errors import UserError
-from reconciler.settings import TABLE, Settings, Variable, is_row, setting
+from reconciler.settings import TABLE, Settings, Variable, is_row, markdown_table, setting
 from tests.cli import env_with, orgctl
 
 ROOT = Path(reconciler.__file__).resolve().parents[1]
@@ -155,3 +155,11 @@ def test_a_bad_value_stops_a_command_at_once_without_a_traceback(
     done = orgctl("plan", ROOT / "examples" / "hq", env=env, cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [f"Error: {variable}: {said}"]
+
+
+def test_the_readme_table_is_the_settings_table() -> None:
+    text = README.read_text(encoding="utf-8")
+    between = text.split(settings.README_START, 1)[1].split(settings.README_END, 1)[0]
+    assert between.strip("\n") == markdown_table().strip("\n"), (
+        "run: python scripts/settings_table.py"
+    )
