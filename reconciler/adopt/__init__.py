@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,14 +25,17 @@ class Adopted:
     written: tuple[Path, ...]  # the files that changed
 
 
-def adopt_into(root: Path, addresses: Sequence[Address], live: LiveState) -> Adopted:
+def adopt_into(
+    root: Path, addresses: Sequence[Address], live: LiveState, environ: Mapping[str, str]
+) -> Adopted:
     """Write the live value of each address into the manifests under `root`. The result
-    must validate: if it does not, every file is put back and the problems are raised."""
+    must validate (under `environ`'s URL overrides, as it was read): if it does not, every
+    file is put back and the problems are raised."""
     files = ManifestFiles.read(root)
     lines = tuple(adopt(files, live, address) for address in addresses)
     written = files.write()
     try:
-        load_desired(root)
+        load_desired(root, environ)
     except ManifestError as exc:
         files.restore()
         raise ManifestError(

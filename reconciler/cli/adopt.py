@@ -47,7 +47,7 @@ def command(arguments: tuple[str, ...], drifted: bool) -> None:
     live, clock = run(_read(desired, environ))
     if drifted:
         addresses += _drifted(desired, live, clock, addresses)
-    adopted = adopt_into(manifests, addresses, live)
+    adopted = adopt_into(manifests, addresses, live, environ)
     _report(adopted)
 
 

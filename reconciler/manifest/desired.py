@@ -20,7 +20,8 @@ from reconciler.windows import Window
 
 
 def load_desired(path: Path, environ: Mapping[str, str] | None = None) -> state.DesiredState:
-    """Everything the manifests under `path` declare; `ManifestError` lists every problem."""
+    """Everything the manifests under `path` declare; `ManifestError` lists every problem.
+    `environ` holds the URL overrides (None: none; the command line passes its settings')."""
     env = {} if environ is None else environ
     return desired_from(check(path, env), env)
 

@@ -22,6 +22,7 @@ class Checked:
 
 
 def check(path: Path, environ: Mapping[str, str] | None = None) -> Checked:
+    """The manifests under `path`, checked with `environ`'s URL overrides (None: none)."""
     env = {} if environ is None else environ
     loaded = loader.load(path)
     problems = loaded.problems + rules.check(
