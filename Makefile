@@ -63,6 +63,7 @@ bench: install
 	$(BIN)/python benchmarks/render.py
 	$(BIN)/python benchmarks/html_access.py
 	$(BIN)/python benchmarks/access.py
+	$(BIN)/python benchmarks/certify.py
 	$(BIN)/python benchmarks/service_load.py
 	$(BIN)/python benchmarks/service_pages.py
 	$(BIN)/python benchmarks/plan_scale.py

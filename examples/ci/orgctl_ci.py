@@ -10,6 +10,10 @@ workflows in `examples/ci/` call it. Standard library only: it runs wherever org
                                             request; when stale, post a fresh plan instead
     python ci/orgctl_ci.py drift NAME DIR   schedule: open, update or close one issue per
                                             portal; save drift.html and access.html
+    python ci/orgctl_ci.py what-if NAME DIR pull request: who gains or loses an effective
+                                            privilege against the base branch (the job's
+                                            summary); exit 2, failing the step, when
+                                            anyone gains one
 
 NAME is the Portal's metadata.name (as `orgctl targets --json` prints it), DIR its folder.
 orgctl runs with NAME's credentials only, under its own ORGCTL_<NAME>_* names, and never
@@ -22,7 +26,9 @@ bound to its portal (NAME=origin): README, "CI".
 The hosting API is read from the variables each CI sets: GITHUB_API_URL,
 GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_EVENT_PATH, GITHUB_SHA; or CI_API_V4_URL,
 CI_PROJECT_ID, GITLAB_API_TOKEN (api scope), CI_MERGE_REQUEST_IID, CI_COMMIT_SHA. Tokens
-go in headers only and never into output.
+go in headers only and never into output. what-if compares with the pull request's base
+commit (the event's `pull_request.base.sha`; CI_MERGE_REQUEST_DIFF_BASE_SHA), which the
+checkout must hold: fetch the whole history.
 """
 
 from __future__ import annotations
@@ -189,6 +195,12 @@ class GitHub:
             pull = json.load(file)["pull_request"]
         return int(pull["number"]), str(pull["head"]["sha"])
 
+    def base(self) -> str | None:
+        """The commit the pull request is compared with, from the event."""
+        with open(_need(self.env, "GITHUB_EVENT_PATH"), encoding="utf-8") as file:
+            base = json.load(file)["pull_request"].get("base") or {}
+        return str(base["sha"]) if base.get("sha") else None
+
     def commit(self) -> str:
         return _need(self.env, "GITHUB_SHA")
 
@@ -310,6 +322,10 @@ class GitLab:
         iid = int(_need(self.env, "CI_MERGE_REQUEST_IID"))
         head = self.env.get("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA") or self.commit()
         return iid, head
+
+    def base(self) -> str | None:
+        """The merge request's base: where its branch left the target branch."""
+        return self.env.get("CI_MERGE_REQUEST_DIFF_BASE_SHA") or None
 
     def commit(self) -> str:
         return _need(self.env, "CI_COMMIT_SHA")
@@ -788,7 +804,43 @@ def drift_here(host: Hosting, name: str, folder: str) -> int:
     return drift_job(host, name, folder, os.environ)
 
 
-JOBS = {"plan": plan_job, "apply": apply_job, "drift": drift_here}
+def what_if_job(host: Hosting, name: str, folder: str) -> int:
+    """Pull request: `orgctl what-if --against` the base commit, read with the portal's
+    read-only account, as the job's summary; its exit code, 2 when anyone gains a
+    privilege (Access Analyzer's "no new access" check), so the step shows it."""
+    try:
+        refused = unbound_origins(host.env)
+        if refused is not None:
+            raise Refused(refused)
+        base = host.base()
+        if base is None:
+            raise Refused("no base commit in the event: what-if runs on pull requests only")
+        env = read_only_env(name, host.env)
+    except Refused as exc:
+        return refusal(exc).code
+    run = orgctl(
+        "what-if",
+        folder,
+        "--against",
+        base,
+        "--format",
+        "markdown",
+        "--fail-on-new-access",
+        env=env,
+    )
+    job_summary(report(run, f"orgctl what-if: {name}"), host.env)
+    return run.code
+
+
+def job_summary(text: str, env: Mapping[str, str]) -> None:
+    """Markdown on the run's page (GitHub's GITHUB_STEP_SUMMARY); elsewhere the log holds it."""
+    path = env.get("GITHUB_STEP_SUMMARY")
+    if path:
+        with open(path, "a", encoding="utf-8") as file:
+            file.write(text + "\n")
+
+
+JOBS = {"plan": plan_job, "apply": apply_job, "drift": drift_here, "what-if": what_if_job}
 
 
 def main(argv: Sequence[str]) -> int:

@@ -97,7 +97,7 @@ def member_findings(
     if admin and member.disabled:
         add(ADMIN_DISABLED, f"{name} is disabled and still holds {counted}", admin)
     if admin and not member.disabled:
-        stale = _staleness(member.lastLogin, now_ms, stale_days)
+        stale = staleness(member.lastLogin, now_ms, stale_days)
         if stale is not None:
             add(ADMIN_STALE, f"{name} {stale} and holds {counted}", admin)
     if name in default_admins:
@@ -111,7 +111,7 @@ def member_findings(
     return found
 
 
-def _staleness(last_login: int | None, now_ms: int, stale_days: int) -> str | None:
+def staleness(last_login: int | None, now_ms: int, stale_days: int) -> str | None:
     """How the last sign-in is stale ("has never signed in"), or None when it is not or
     the portal does not say."""
     if last_login is None:

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +16,7 @@ from reconciler.errors import ManifestError
 from reconciler.manifest.desired import load_desired
 from reconciler.state import LiveState
 
-__all__ = ["Address", "Adopted", "adopt_into", "parse_address"]
+__all__ = ["Address", "Adopted", "adopt_into", "edit_manifests", "parse_address"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,17 +28,33 @@ class Adopted:
 def adopt_into(
     root: Path, addresses: Sequence[Address], live: LiveState, environ: Mapping[str, str]
 ) -> Adopted:
-    """Write the live value of each address into the manifests under `root`. The result
-    must validate (under `environ`'s URL overrides, as it was read): if it does not, every
-    file is put back and the problems are raised."""
+    """Write the live value of each address into the manifests under `root`."""
+    return edit_manifests(
+        root,
+        lambda files: [adopt(files, live, address) for address in addresses],
+        "adopting",
+        environ,
+    )
+
+
+def edit_manifests(
+    root: Path,
+    edit: Callable[[ManifestFiles], Sequence[str]],
+    doing: str,
+    environ: Mapping[str, str],
+) -> Adopted:
+    """Make `edit` (one sentence per resource) in the manifests under `root`, comments
+    kept. The result must validate (under `environ`'s URL overrides, as it was read): if
+    it does not, every file is put back and the problems are raised, led by what was being
+    done (`doing`: "adopting")."""
     files = ManifestFiles.read(root)
-    lines = tuple(adopt(files, live, address) for address in addresses)
+    lines = tuple(edit(files))
     written = files.write()
     try:
         load_desired(root, environ)
     except ManifestError as exc:
         files.restore()
         raise ManifestError(
-            ["adopting would leave the manifests invalid, so nothing was written:", *exc.lines]
+            [f"{doing} would leave the manifests invalid, so nothing was written:", *exc.lines]
         ) from None
     return Adopted(lines, tuple(written))

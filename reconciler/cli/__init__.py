@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "adopt": "reconciler.cli.adopt:command",
     "agent": "reconciler.cli.agent:command",
     "apply": "reconciler.cli.apply:command",
+    "certify": "reconciler.cli.certify:command",
     "doctor": "reconciler.cli.doctor:command",
     "drift": "reconciler.cli.drift:command",
     "export": "reconciler.cli.export:command",
@@ -33,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "schema": "reconciler.cli.schema:command",
     "serve": "reconciler.cli.serve:command",
     "targets": "reconciler.cli.targets:command",
+    "test": "reconciler.cli.cases:command",
     "validate": "reconciler.cli.validate:command",
     "what-if": "reconciler.cli.what_if:command",
 }
@@ -44,6 +46,7 @@ SUMMARIES: dict[str, str] = {
     "adopt": "Write live values of drifted resources into the manifests.",
     "agent": "Keep portals reconciled from Git: report drift, or self-heal.",
     "apply": "Converge the portal on the manifests (or on a saved --plan).",
+    "certify": "Run a certification campaign: review files, close, evidence.",
     "doctor": "Check the live portal against orgctl's model of it (reads only).",
     "drift": "Report every difference between the portal and the manifests.",
     "export": "Read a live portal and write manifests that describe it.",
@@ -54,6 +57,7 @@ SUMMARIES: dict[str, str] = {
     "schema": "Print the JSON Schema of the manifest format.",
     "serve": "Run the reference service (every portal of a state file).",
     "targets": "List the portal folders below a fleet root.",
+    "test": "Run kind: Test scenarios, each against its own reference service.",
     "validate": "Check manifests offline: every problem at once.",
     "what-if": "Who would gain or lose a privilege if roles or members changed.",
 }

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +12,12 @@ import click
 
 from reconciler.access import AccessQuery
 from reconciler.access.document import PortalNames
-from reconciler.access.findings import POLICY, policy_finding
+from reconciler.access.findings import POLICY
 from reconciler.cli import fleet_report, help, options
 from reconciler.cli.access import failing, live_access
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
+from reconciler.cli.live_policies import finding_line, policy_findings, with_live_policies
 from reconciler.cli.output import (
     check_writable,
     echo_report,
@@ -28,7 +28,6 @@ from reconciler.cli.output import (
 from reconciler.errors import UserError
 from reconciler.fleet import select
 from reconciler.notify import Notifier, drift_text
-from reconciler.plan.model import PolicyVerdict
 from reconciler.plan.render.lines import summary_line
 from reconciler.shown import safe
 from reconciler.state import DesiredState
@@ -85,13 +84,17 @@ def command(
     warn_in_ci(given.environ)
     fleet = select(paths)
     if fleet is not None:
-        if fail_on:
+        if set(fail_on) - {POLICY}:
             raise UserError(
-                "--fail-on gates one portal folder's drift; for a fleet, run"
-                " orgctl access PATH... --fail-on FINDING beside it"
+                "--fail-on gates a fleet's drift on policy findings alone; for the access"
+                " review's other findings, run orgctl access PATH... --fail-on FINDING"
+                " beside it"
             )
-        plan_options = PlanOptions(allow_deletes=True, live_admin=True)
-        request = FleetRequest("drift", fmt, jobs, plan_options, False, verbose, notify_url, given)
+        # Policies are judged on the live state alone, not against the plan.
+        plan_options = PlanOptions(allow_deletes=True, live_admin=True, judge_policies=False)
+        request = FleetRequest(
+            "drift", fmt, jobs, plan_options, False, verbose, notify_url, given, frozenset(fail_on)
+        )
         ctx.exit(fleet_command(fleet, request, out))
     manifests = paths[0]
     notifier = Notifier.create(notify_url, "drift", manifests.as_posix(), given)
@@ -129,9 +132,9 @@ async def _read(
             )
             planned = await plan_live(client, desired, plan_options)
         now = client.server_clock or time.time()
-        planned = _with_policies(planned, desired, now)
+        planned = with_live_policies(planned, desired, now)
         if not fail_on:
-            return Checked(planned, [], _policy_findings(planned.plan.policies))
+            return Checked(planned, [], policy_findings(planned.plan.policies))
         # The access review of the state just read: no second read of the portal.
         names = PortalNames(desired.portal.name, client.root, manifests)
         document = live_access(planned.live, desired, names, AccessQuery(), now)
@@ -139,35 +142,11 @@ async def _read(
         return Checked(planned, failing(document, fail_on), policies)
 
 
-def _with_policies(planned: Planned, desired: DesiredState, now: float) -> Planned:
-    """The plan with the policies' violations on the live state (each `existing`, no
-    cause) as its `policies`; unchanged without a policy."""
-    if not desired.kinds.get("Policy"):
-        return planned
-    from reconciler.kinds.policy import live_verdicts
-
-    verdicts = live_verdicts(desired, planned.live, datetime.fromtimestamp(now, UTC))
-    return Planned(planned.live, replace(planned.plan, policies=tuple(verdicts)))
-
-
-def _policy_findings(verdicts: tuple[PolicyVerdict, ...] | None) -> list[dict[str, Any]]:
-    return [
-        {
-            "kind": POLICY,
-            "subject": v.subject,
-            "message": policy_finding(v.policy, v.enforcement, v.subject, v.message).message,
-        }
-        for v in verdicts or ()
-    ]
-
-
 def _echo_findings(findings: list[dict[str, Any]], policies: list[dict[str, Any]]) -> None:
     """Each finding that fails the check, then each policy's violation that does not,
     on stderr, beside a report of any format."""
     for finding in findings:
-        line = f"Finding ({finding['kind']}, --fail-on): {finding['subject']}: {finding['message']}"
-        click.echo(safe(line), err=True)
+        click.echo(safe(finding_line(finding, gating=True)), err=True)
     for finding in policies:
         if finding not in findings:
-            line = f"Finding ({POLICY}): {finding['subject']}: {finding['message']}"
-            click.echo(safe(line), err=True)
+            click.echo(safe(finding_line(finding, gating=False)), err=True)

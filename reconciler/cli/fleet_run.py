@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -18,9 +19,11 @@ from pathlib import Path
 
 import click
 
+from reconciler.access.findings import POLICY
 from reconciler.cli import fleet_report
 from reconciler.cli.failure import failure_markdown
 from reconciler.cli.fleet_report import Outcome
+from reconciler.cli.live_policies import finding_line, policy_findings, with_live_policies
 from reconciler.cli.output import check_writable, is_terminal, render, save_instead_of_printing
 from reconciler.errors import UserError
 from reconciler.fleet import Target
@@ -47,13 +50,16 @@ class FleetRequest:
     verbose: bool
     notify_url: str | None
     settings: Settings = field(repr=False)  # the variables the command read
+    # drift: the finding kinds that fail a portal (a fleet gates on `policy` alone).
+    fail_on: frozenset[str] = frozenset()
 
 
 # The summary's words for each outcome, in the order the summary counts them.
 STATUSES: dict[Mode, tuple[str, ...]] = {
     "plan": ("failed", "with changes", "without changes"),
-    "drift": ("failed", "drifted", "in sync"),
+    "drift": ("failed", "drifted", "with findings", "in sync"),
 }
+WITH_FINDINGS = "with findings"  # in sync, with a policy finding --fail-on names
 
 
 def fleet_command(targets: Sequence[Target], request: FleetRequest, out: Path | None = None) -> int:
@@ -72,6 +78,8 @@ def fleet_command(targets: Sequence[Target], request: FleetRequest, out: Path | 
         click.echo(line, err=True)  # stdout stays one page
     else:
         fleet_report.echo(outcomes, request.fmt, line)
+    if request.mode == "drift":
+        _echo_findings(outcomes, request)
     notify(outcomes, request)
     return fleet_report.worst([o.code for o in outcomes])
 
@@ -131,11 +139,25 @@ async def each_portal(
     return list(await asyncio.gather(*(one(t) for t in targets)))
 
 
+def _echo_findings(outcomes: Sequence[Outcome], request: FleetRequest) -> None:
+    """Each portal's policy findings on stderr, beside a report of any format, as the
+    drift of one portal says them."""
+    gating = POLICY in request.fail_on
+    for outcome in outcomes:
+        if isinstance(outcome.plan, Plan):
+            for finding in policy_findings(outcome.plan.policies):
+                line = finding_line(finding, gating, outcome.target.name)
+                click.echo(safe(line), err=True)
+
+
 async def _planned(target: Target, request: FleetRequest) -> Outcome:
     environ = request.settings.environ
     desired = fleet_report.load(target.path, request.verbose, environ)
     async with connect(desired, environ, in_fleet=True) as client:
         planned = await plan_live(client, desired, request.options)
+        if request.mode == "drift":
+            now = client.server_clock or time.time()
+            planned = with_live_policies(planned, desired, now)
     plan = planned.plan.with_manifests(target.path.as_posix())
     # The HTML report is made of every portal's plan at the end, not of sections.
     html = request.fmt == "html"
@@ -148,13 +170,16 @@ async def _planned(target: Target, request: FleetRequest) -> Outcome:
 
 
 def _judged(plan: Plan, request: FleetRequest) -> tuple[str, int]:
-    failed, changed, same = STATUSES[request.mode]
+    statuses = STATUSES[request.mode]
+    failed, changed, same = statuses[0], statuses[1], statuses[-1]
     if plan.errors:
         return failed, 1
     changes = bool(plan.changes) if request.mode == "drift" else not plan.empty
-    if not changes:
-        return same, 0
-    return changed, 2 if request.mode == "drift" or request.detailed_exitcode else 0
+    if changes:
+        return changed, 2 if request.mode == "drift" or request.detailed_exitcode else 0
+    if POLICY in request.fail_on and plan.policies:
+        return WITH_FINDINGS, 2
+    return same, 0
 
 
 def _failed(target: Target, request: FleetRequest, lines: list[str]) -> Outcome:

@@ -9,17 +9,20 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from reconciler.cli import fleet_report, help, options
 from reconciler.cli.output import reading
-from reconciler.errors import UserError
+from reconciler.errors import ManifestError, UserError
 from reconciler.live.reader import read_people
 from reconciler.shown import safe
 from reconciler.state import DesiredState, LiveState, Member, Role
 from reconciler.workflow import connect, run, warn_in_ci
+
+if TYPE_CHECKING:
+    from reconciler.policy.variables import Access
 
 Json = dict[str, Any]
 
@@ -49,6 +52,7 @@ def _pairs(values: tuple[str, ...], option: str) -> tuple[tuple[str, str], ...]:
             "orgctl what-if portals/prod --remove-privilege Analyst=portal:user:shareToGroup",
             "orgctl what-if portals/prod --set-role gina=org_admin --fail-on-new-access",
             "orgctl what-if portals/prod --set-level erin=2 --format json",
+            "orgctl what-if portals/prod --against origin/main --fail-on-new-access",
         ],
         help.LIVE,
     ),
@@ -58,6 +62,13 @@ def _pairs(values: tuple[str, ...], option: str) -> tuple[tuple[str, str], ...]:
 @click.option("--add-privilege", "add", multiple=True, metavar="ROLE=PRIV")
 @click.option("--set-role", "set_role", multiple=True, metavar="USER=ROLE")
 @click.option("--set-level", "set_level", multiple=True, metavar="USER=N")
+@click.option(
+    "--against",
+    "ref",
+    metavar="GIT_REF",
+    help="Compare with the state the manifests at this revision produce (same path, in the"
+    " Git repository holding PATH) instead of naming changes.",
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text")
 @click.option("--fail-on-new-access", is_flag=True, help="Exit 2 when anyone gains a privilege.")
 @click.pass_context
@@ -68,6 +79,7 @@ def command(
     add: tuple[str, ...],
     set_role: tuple[str, ...],
     set_level: tuple[str, ...],
+    ref: str | None,
     fmt: str,
     fail_on_new_access: bool,
 ) -> None:
@@ -77,24 +89,55 @@ def command(
     --fail-on-new-access when anyone gains; 1 on errors). Changes nothing."""
     environ = options.settings().environ
     warn_in_ci(environ)
+    changes = _changes(remove, add, set_role, set_level)
+    if ref is not None and changes != Changes((), (), (), ()):
+        raise UserError("--against compares two revisions: name no change beside it")
+    desired = fleet_report.load(path, False, environ)
+    earlier = _at_revision(path, ref, environ) if ref is not None else None
+    with reading(desired.portal.url):
+        live, now = run(_read(desired, environ))
+    if earlier is None:
+        report = what_if(desired, live, changes, now)
+    else:
+        report = against(desired, earlier, live, now)
+        report["against"] = ref
+    click.echo(_rendered(report, fmt), nl=False)
+    gained = any(m["gained"] for m in report["members"])
+    ctx.exit(2 if fail_on_new_access and gained else 0)
+
+
+def _changes(
+    remove: tuple[str, ...],
+    add: tuple[str, ...],
+    set_role: tuple[str, ...],
+    set_level: tuple[str, ...],
+) -> Changes:
     levels = []
     for user, level in _pairs(set_level, "--set-level"):
         if level not in ("1", "2"):
             raise click.BadParameter(f"{user}={level}: a level is 1 or 2", param_hint="--set-level")
         levels.append((user, int(level)))
-    changes = Changes(
+    return Changes(
         _pairs(remove, "--remove-privilege"),
         _pairs(add, "--add-privilege"),
         _pairs(set_role, "--set-role"),
         tuple(levels),
     )
-    desired = fleet_report.load(path, False, environ)
-    with reading(desired.portal.url):
-        live, now = run(_read(desired, environ))
-    report = what_if(desired, live, changes, now)
-    click.echo(_rendered(report, fmt), nl=False)
-    gained = any(m["gained"] for m in report["members"])
-    ctx.exit(2 if fail_on_new_access and gained else 0)
+
+
+def _at_revision(path: Path, ref: str, environ: Mapping[str, str]) -> DesiredState:
+    """The desired state of PATH's manifests at `ref`. Their problems name the files as
+    the repository holds them, with the revision, not the temporary copy."""
+    from reconciler.revision import checked_out
+
+    with checked_out(path, ref) as then:
+        try:
+            return fleet_report.load(then, False, environ)
+        except ManifestError as error:
+            where = str(then)
+            raise ManifestError(
+                [f"at {ref}: {line.replace(where, path.as_posix())}" for line in error.problems]
+            ) from None
 
 
 async def _read(desired: DesiredState, environ: Mapping[str, str]) -> tuple[LiveState, float]:
@@ -107,21 +150,9 @@ async def _read(desired: DesiredState, environ: Mapping[str, str]) -> tuple[Live
 
 def what_if(desired: DesiredState, live: LiveState, changes: Changes, now: float) -> Json:
     """The report: members whose effective privileges differ, and changed verdicts."""
-    from reconciler.kinds.policy import declared, rule_of
-    from reconciler.policy.builtin import BUILTINS
-    from reconciler.policy.variables import (
-        access_subjects,
-        planned_access,
-        portal_variable,
-        timestamp,
-    )
-    from reconciler.policy.verdicts import compiled, judge
+    from reconciler.policy.variables import planned_access
 
-    extra = desired.portal.extraPrivileges
-    final = {
-        u: d.role for u, d in desired.members.items() if d.role is not None and u in live.members
-    }
-    base = planned_access(live, desired.roles, desired.members, final, extra)
+    base = _produced(desired, live)
     roles = {
         name: Role(name, privileges=frozenset(h.privileges))
         for name, h in base.roles.items()
@@ -155,7 +186,61 @@ def what_if(desired: DesiredState, live: LiveState, changes: Changes, now: float
     based = replace(live, members=dict(base.members))
     final_after = {u: m.role for u, m in members.items()}
     declared_members = {u: Member(u, m.role, m.level) for u, m in members.items()}
+    extra = desired.portal.extraPrivileges
     after = planned_access(based, roles, declared_members, final_after, extra)
+    return compared(desired, live, base, after, now)
+
+
+def against(desired: DesiredState, earlier: DesiredState, live: LiveState, now: float) -> Json:
+    """The report of `--against`: the state the manifests produced at the revision
+    (`earlier`) against the working tree's, both on the live portal read once; verdicts
+    by the working tree's policies."""
+    return compared(desired, live, _produced(earlier, live), _produced(desired, live), now)
+
+
+def _produced(desired: DesiredState, live: LiveState) -> Access:
+    """The access the manifests produce on the live portal: declared roles and
+    privileges, each live member at its declared role and level."""
+    from reconciler.policy.variables import planned_access
+
+    final = {
+        u: d.role for u, d in desired.members.items() if d.role is not None and u in live.members
+    }
+    extra = desired.portal.extraPrivileges
+    return planned_access(live, desired.roles, desired.members, final, extra)
+
+
+def compared(
+    desired: DesiredState, live: LiveState, base: Access, after: Access, now: float
+) -> Json:
+    """Each member whose effective privileges differ between `base` and `after`, and the
+    verdicts of the manifests' policies and the built-ins that change between them."""
+    from reconciler.kinds.policy import declared, rule_of
+    from reconciler.policy.builtin import BUILTINS
+    from reconciler.policy.variables import access_subjects, portal_variable
+    from reconciler.policy.verdicts import compiled, judge
+
+    rules = [rule_of(p) for p in declared(desired)]
+    rules += [
+        compiled(p.name, p.enforcement, p.subject, p.match, p.rule, p.message, ()) for p in BUILTINS
+    ]
+    name = desired.portal.name
+    was_subjects = access_subjects(base, base)
+    was_subjects["portal"] = [portal_variable(name, live, base)]
+    will = access_subjects(base, after)
+    will["portal"] = [portal_variable(name, live, after, base)]
+    moment = dt.datetime.fromtimestamp(now, dt.UTC)
+    verdicts = [
+        v.to_json()
+        for v in judge(rules, was_subjects, will, moment, {})
+        if str(v.status) != "existing"
+    ]
+    return {"portal": name, "members": _differing(base, after), "policies": verdicts}
+
+
+def _differing(base: Access, after: Access) -> list[Json]:
+    from reconciler.policy.variables import timestamp
+
     shown = []
     for username in sorted(after.members):
         member = after.members[username]
@@ -173,29 +258,15 @@ def what_if(desired: DesiredState, live: LiveState, changes: Changes, now: float
                     "lost": sorted(before - now_),
                 }
             )
-    rules = [rule_of(p) for p in declared(desired)]
-    rules += [
-        compiled(p.name, p.enforcement, p.subject, p.match, p.rule, p.message, ()) for p in BUILTINS
-    ]
-    name = desired.portal.name
-    was_subjects = access_subjects(base, base)
-    was_subjects["portal"] = [portal_variable(name, live, base)]
-    will = access_subjects(base, after)
-    will["portal"] = [portal_variable(name, live, after, base)]
-    moment = dt.datetime.fromtimestamp(now, dt.UTC)
-    verdicts = [
-        v.to_json()
-        for v in judge(rules, was_subjects, will, moment, {})
-        if str(v.status) != "existing"
-    ]
-    return {"portal": name, "members": shown, "policies": verdicts}
+    return shown
 
 
 def _rendered(report: Json, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(report, indent=2) + "\n"
     markdown = fmt == "markdown"
-    lines = [f"{'## ' if markdown else ''}What if: {report['portal']}", ""]
+    versus = f", against {report['against']}" if "against" in report else ""
+    lines = [f"{'## ' if markdown else ''}What if: {report['portal']}{versus}", ""]
     if not report["members"]:
         lines.append("Nobody gains or loses an effective privilege.")
     for m in report["members"]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -13,7 +13,7 @@ from reconciler import catalog, state
 from reconciler.adopt.addresses import Address
 from reconciler.adopt.adopter import added, outcome
 from reconciler.adopt.files import ManifestFiles
-from reconciler.adopt.merge import merge_declared
+from reconciler.adopt.merge import merge_declared, merge_fields
 from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
@@ -103,7 +103,7 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
 def _unknown_roles(document: Document, context: RuleContext) -> Iterator[Problem]:
     """Each role of the document that is neither built-in nor declared, once, at the
     first member holding it."""
-    roles = _known_roles(context)
+    roles = known_member_roles(context)
     found: dict[str, tuple[str, int]] = {}  # role -> its first member, and how many
     for username, member in _model(document).spec.members.items():
         if member.role is not None and not roles.knows(member.role):
@@ -113,7 +113,9 @@ def _unknown_roles(document: Document, context: RuleContext) -> Iterator[Problem
         yield unknown_role(document, username, role, count, roles)
 
 
-def _known_roles(context: RuleContext) -> KnownRoles:
+def known_member_roles(context: RuleContext) -> KnownRoles:
+    """The roles a member may be given, as far as the manifests tell (a campaign's
+    revokeTo asks too)."""
     found = context.memo.get("known roles")
     if found is None:
         declared = [d.model for d in context.documents if isinstance(d.model, Role)]
@@ -173,14 +175,7 @@ def member_entry(live: LiveState, username: str) -> FlowMap:
 
 def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
     username = address.key
-    declared = next(
-        (
-            (path, document)
-            for path, document in files.documents(NAME)
-            if username in ((document.get("spec") or {}).get("members") or {})
-        ),
-        None,
-    )
+    declared = _declaring(files, username)
     if username not in live.members:
         where = f" (declared in {declared[0]})" if declared else ""
         raise UserError(
@@ -195,6 +190,39 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
     if not isinstance(node, CommentedMap):  # `alice:` with nothing declared
         return outcome(address, path, [], files)
     return outcome(address, path, merge_declared(node, entry), files)
+
+
+def declare_member(files: ManifestFiles, username: str, values: Mapping[str, Any]) -> str:
+    """Declare `values` (its role, its level) for the member, whatever its entry declared
+    before: set in its entry, or an entry added where members are declared (a
+    certification campaign's revocations); a sentence saying what changed."""
+    address = Address(ADDRESS.head, (username,))
+    declared = _declaring(files, username)
+    if declared is None:
+        return added(address, _add_member(files, username, FlowMap(values)))
+    path, document = declared
+    members = document["spec"]["members"]
+    if not isinstance(members[username], CommentedMap):  # `alice:` with nothing declared
+        members[username] = to_node(FlowMap(values))
+        return outcome(address, path, list(values), files)
+    node = members[username]
+    fresh = [key for key in values if key not in node]
+    for key in fresh:
+        node[key] = to_node(values[key])
+    changed = merge_fields(node, values, [key for key in values if key not in fresh])
+    return outcome(address, path, [*fresh, *changed], files)
+
+
+def _declaring(files: ManifestFiles, username: str) -> tuple[Path, CommentedMap] | None:
+    """The Members document that declares `username`, and its file."""
+    return next(
+        (
+            (path, document)
+            for path, document in files.documents(NAME)
+            if username in ((document.get("spec") or {}).get("members") or {})
+        ),
+        None,
+    )
 
 
 def _add_member(files: ManifestFiles, username: str, entry: FlowMap) -> Path:

@@ -40,6 +40,7 @@ from reconciler.policy.verdicts import (
     Status,
     Verdict,
     causes,
+    collector_paused,
     compiled,
     judge,
     phrase,
@@ -143,7 +144,8 @@ def _judge(draft: Draft) -> None:
     policies = declared(draft.desired)
     if not policies or not draft.judge_policies:
         return
-    draft.policies = judge_plan([rule_of(p) for p in policies], draft)
+    with collector_paused():
+        draft.policies = judge_plan([rule_of(p) for p in policies], draft)
     for verdict in draft.policies:
         blocks = verdict.status is Status.INTRODUCED and verdict.enforcement == "mandatory"
         (draft.error if blocks else draft.warn)(verdict.subject, phrase(verdict))
@@ -172,7 +174,7 @@ def judge_plan(rules: list[Rule], draft: Draft) -> list[Verdict]:
     name = desired.portal.name
     was = access_subjects(before, before)
     was["portal"] = [portal_variable(name, live, before)]
-    will = access_subjects(before, after)
+    will = access_subjects(before, after, was)
     will["portal"] = [portal_variable(name, live, after, before)]
     will["change"] = [(c.address, change_variable(c)) for c in draft.changes]
     now = dt.datetime.fromtimestamp(draft.now_ms / 1000, dt.UTC)
@@ -187,10 +189,11 @@ def live_verdicts(desired: DesiredState, live: LiveState, now: dt.datetime) -> l
     policies = declared(desired)
     if not policies:
         return []
-    access = live_access(live, desired.portal.extraPrivileges)
-    subjects = access_subjects(access, access)
-    subjects["portal"] = [portal_variable(desired.portal.name, live, access)]
-    return judge([rule_of(p) for p in policies], subjects, subjects, now, {})
+    with collector_paused():
+        access = live_access(live, desired.portal.extraPrivileges)
+        subjects = access_subjects(access, access)
+        subjects["portal"] = [portal_variable(desired.portal.name, live, access)]
+        return judge([rule_of(p) for p in policies], subjects, subjects, now, {})
 
 
 def _export(given: ExportInput) -> ExportPart:

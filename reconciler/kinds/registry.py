@@ -37,6 +37,7 @@ BUILTIN = (
     "reconciler.kinds.organization_webhooks",
     "reconciler.kinds.task_run_retention",
     "reconciler.kinds.policy",
+    "reconciler.kinds.campaign",
 )
 
 

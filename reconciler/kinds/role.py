@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -32,6 +32,7 @@ from reconciler.manifest.checks import RuleContext, at, source, text
 from reconciler.manifest.ignoring import pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
+from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import to_node
 from reconciler.names import ROLE_NAMES
 from reconciler.plan.roles import plan_role_deletions, plan_roles
@@ -62,6 +63,11 @@ class RoleMetadata(models.DocumentMetadata):
         [],
         description="names the role had before: a live role of one of them (any case) is"
         " renamed to this name in place, keeping its id and every member who holds it",
+    )
+    owners: list[models.Username] = Field(
+        [],
+        description="usernames of the members who answer for the role: a certification"
+        " campaign (kind: Campaign) sends them the review of its holders",
     )
 
 
@@ -150,6 +156,7 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
     model = _model(document)
     name = model.metadata.name
     yield from _previous_names(document, context)
+    yield from listed_once(document, ("metadata", "owners"), model.metadata.owners, "owner")
     if len(name) > catalog.ROLE_NAME_MAX:
         yield document.problem(
             ("metadata", "name"),
@@ -188,6 +195,26 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
         problem = catalog.privilege_problem(privilege, context.platform, context.extra_privileges)
         if problem:
             yield document.problem(("spec", "privileges", index), problem)
+
+
+def listed_once(
+    document: Document, where: KeyPath, usernames: Sequence[str], what: str
+) -> Iterator[Problem]:
+    """A username listed twice (usernames compare exactly) is a slip, never two people."""
+    seen: set[str] = set()
+    for index, username in enumerate(usernames):
+        if username in seen:
+            yield document.problem((*where, index), f"{what} {username!r} is listed twice")
+        seen.add(username)
+
+
+def owners(documents: Iterable[Document]) -> dict[str, tuple[str, ...]]:
+    """Each declared role's owners (metadata.owners), by the role's name."""
+    return {
+        d.name: tuple(d.model.metadata.owners)
+        for d in documents
+        if isinstance(d.model, Role) and d.model.metadata.owners
+    }
 
 
 def _desired(desired: DesiredState, document: Document) -> None:

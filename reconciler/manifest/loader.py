@@ -314,6 +314,12 @@ def _check(loaded: Loaded, raw: Raw, keep: bool) -> None:
             loaded.documents.append(problem_or_doc)
 
 
+def document_problems(raw: Raw) -> list[Problem]:
+    """The problems of one document as its model finds them, each where it was written
+    (an overlay's field in the overlay's file)."""
+    return [found for found in _document(raw) if isinstance(found, Problem)]
+
+
 def _document(raw: Raw) -> Iterator[Document | Problem]:
     file, line, value = raw.file, raw.line, raw.value
     if not isinstance(value, dict):
@@ -330,12 +336,15 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
             if kind is not None
             else f"required field is missing (one of {expected})"
         )
+        if kind == "Test":  # a scenario of `orgctl test`, put where manifests are read
+            message = "a Test document is no manifest: `orgctl test` runs it; keep it in a"
+            message += " folder beside the portal folder (tests/ next to portals/)"
         yield Problem(at_file, at_line, at_column, resource, "kind", message + raw.origin)
         return
     try:
         model = _validate(value)
     except ValidationError as exc:
-        yield from _validation_problems(raw, resource, exc)
+        yield from validation_problems(raw, resource, exc)
         return
     yield Document(file, line, model, raw.positions, raw.origin)
 
@@ -344,7 +353,7 @@ def _document(raw: Raw) -> Iterator[Document | Problem]:
 _SORTS = {"extra_forbidden": "unknown keys", "missing": "missing fields"}
 
 
-def _validation_problems(raw: Raw, resource: str, exc: ValidationError) -> Iterator[Problem]:
+def validation_problems(raw: Raw, resource: str, exc: ValidationError) -> Iterator[Problem]:
     """The model's errors, the first few of each sort, and how many more there are."""
     by_sort: dict[str, list[Any]] = {}
     for error in exc.errors(include_url=False):

@@ -85,6 +85,13 @@ def string_set(
 
 StringSet = Annotated[list[str], string_set()]
 
+# A member's username as a manifest names one outside Members (a role's owners, a
+# campaign's reviewers): the portal's usernames hold no white space, and a reviewer's
+# name is the name of its review file, so no slash either.
+Username = Annotated[
+    str, Field(min_length=1, pattern=r"^[^\s/\\]+$", description="a member's username")
+]
+
 IGNORE_PRIVILEGES = (
     "shell-style patterns (fnmatch, e.g. features:user:*): a live privilege matching one is"
     " kept and never reported as drift, unless declared"

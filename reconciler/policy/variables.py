@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from reconciler.access.holdings import Holding, holdings, is_administrative, member_holds
@@ -55,6 +56,16 @@ FIELDS: Mapping[str, tuple[str, ...]] = {
     "change": ("address", "action", "before", "after"),
 }
 SUBJECTS = tuple(FIELDS)
+# A member's fields of its own; its other fields its role and level decide (before and
+# after the plan), so members of one role at one level share them, and a rule reading
+# only those is judged once per such group.
+OWN: Mapping[str, frozenset[str]] = {"member": frozenset({"username", "disabled", "lastLogin"})}
+GROUPED: Mapping[str, tuple[str, ...]] = {
+    subject: tuple(f for f in FIELDS[subject] if f not in own) for subject, own in OWN.items()
+}
+# The fields holding maps, which cannot key a result shared between subjects.
+MAPS: Mapping[str, frozenset[str]] = {"change": frozenset({"before", "after"})}
+Subject = tuple[str, dict[str, Any]]  # a subject's address and variable
 NOW = "now"  # every rule also sees the plan's evaluation time
 
 
@@ -115,12 +126,29 @@ def planned_access(
         declared = members.get(username)
         level = declared.level if declared and declared.level is not None else member.level
         holds = final_roles.get(username, member.role)
-        after[username] = Member(username, holds, level, member.disabled, member.lastLogin)
+        unchanged = holds == member.role and level == member.level
+        after[username] = (
+            member
+            if unchanged
+            else Member(username, holds, level, member.disabled, member.lastLogin)
+        )
     return Access(holdings(listed, live.portal.platform, extra), after)
 
 
 def _sorted(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(values))
+
+
+@cache
+def _listed(privileges: frozenset[str]) -> tuple[str, ...]:
+    """A role's privileges, sorted: roles keep one frozenset before and after a plan, and
+    a built-in role's hundreds are sorted once, not once per state and member."""
+    return _sorted(privileges)
+
+
+@cache
+def _administrative(privileges: frozenset[str] | tuple[str, ...]) -> bool:
+    return any(is_administrative(p) for p in privileges)
 
 
 def _difference(these: tuple[str, ...], those: tuple[str, ...]) -> tuple[str, ...]:
@@ -135,29 +163,67 @@ def timestamp(milliseconds: int | None) -> datetime | None:
     return datetime.fromtimestamp(milliseconds / 1000, UTC)
 
 
-def member_variables(before: Access, after: Access) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(address, `member`) for each member on the portal after the plan."""
+def member_variables(
+    before: Access, after: Access, earlier: Mapping[str, Subject] | None = None
+) -> list[Subject]:
+    """(address, `member`) for each member on the portal after the plan. `earlier`: the
+    members' subjects on the live state, by address; a member the plan leaves alike in
+    every field keeps that very subject, so judging it once serves both states (and the
+    collector sees no second copy)."""
+    # The fields a member's role and level decide, shared by every member whose role and
+    # level before and after are the same: built once per combination, not per member.
+    shared: dict[tuple[Any, ...], dict[str, Any]] = {}
+    alike: dict[tuple[Any, ...], bool] = {}  # the shared fields equal on the live state
+    head = MEMBER.head + "/"
+    found: list[Subject] = []
     for username, member in after.members.items():
-        privileges = after.effective(member)
+        address = head + username
         was = before.members.get(username)
-        earlier = before.effective(was) if was is not None else ()
-        role = after.role_of(member)
-        yield (
-            MEMBER.of(username),
-            {
-                "username": username,
-                "role": member.role,
-                "level": member.level,
-                "disabled": bool(member.disabled),
-                "lastLogin": timestamp(member.lastLogin),
-                "privileges": privileges,
-                "rolePrivileges": _sorted(role.privileges) if role else (),
-                "privilegesBefore": earlier,
-                "gained": _difference(privileges, earlier),
-                "lost": _difference(earlier, privileges),
-                "administrative": any(is_administrative(p) for p in privileges),
-            },
-        )
+        key = (member.role, member.level == 1) + ((was.role, was.level == 1) if was else (0,))
+        derived = shared.get(key)
+        if derived is None:
+            derived = shared[key] = _held(member, was, before, after)
+        if earlier is not None and was is not None and member.level == was.level:
+            same = alike.get(key)
+            if same is None:
+                same = alike[key] = _alike(earlier[address][1], derived, member, was)
+            if same:
+                found.append(earlier[address])
+                continue
+        variable = {
+            "username": username,
+            "role": member.role,
+            "level": member.level,
+            "disabled": bool(member.disabled),
+            "lastLogin": timestamp(member.lastLogin),
+        }
+        variable.update(derived)
+        found.append((address, variable))
+    return found
+
+
+def _alike(
+    earlier: Mapping[str, Any], derived: Mapping[str, Any], member: Member, was: Member
+) -> bool:
+    """Whether a member's variable after the plan is its live one: same role and level
+    (its other own fields are read from the live portal) and same shared fields."""
+    return member.role == was.role and all(earlier[n] == v for n, v in derived.items())
+
+
+def _held(member: Member, was: Member | None, before: Access, after: Access) -> dict[str, Any]:
+    """What a member holds after the plan against before it: the `member` fields its role
+    and level decide."""
+    privileges = after.effective(member)
+    earlier = before.effective(was) if was is not None else ()
+    role = after.role_of(member)
+    return {
+        "privileges": privileges,
+        "rolePrivileges": _listed(role.privileges) if role else (),
+        "privilegesBefore": earlier,
+        "gained": _difference(privileges, earlier),
+        "lost": _difference(earlier, privileges),
+        "administrative": _administrative(privileges),
+    }
 
 
 def role_variables(before: Access, after: Access) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -169,11 +235,11 @@ def role_variables(before: Access, after: Access) -> Iterator[tuple[str, dict[st
             ROLE.of(name),
             {
                 "name": name,
-                "privileges": _sorted(role.privileges),
-                "privilegesBefore": _sorted(was.privileges) if was else (),
+                "privileges": _listed(role.privileges),
+                "privilegesBefore": _listed(was.privileges) if was else (),
                 "holders": _sorted(holders.get(name, ())),
                 "holdersBefore": _sorted(holders_before.get(name, ())),
-                "administrative": any(is_administrative(p) for p in role.privileges),
+                "administrative": _administrative(role.privileges),
             },
         )
 
@@ -235,9 +301,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def access_subjects(before: Access, after: Access) -> dict[str, list[tuple[str, dict[str, Any]]]]:
-    """The member and role subjects of `after` against `before` (equal on live state)."""
+def access_subjects(
+    before: Access, after: Access, earlier: Mapping[str, list[Subject]] | None = None
+) -> dict[str, list[Subject]]:
+    """The member and role subjects of `after` against `before` (equal on live state).
+    `earlier`: the subjects of the live state (`access_subjects(before, before)`), whose
+    variables the members the plan leaves alike keep."""
+    members = {s[0]: s for s in earlier["member"]} if earlier is not None else None
     return {
-        "member": list(member_variables(before, after)),
+        "member": member_variables(before, after, members),
         "role": list(role_variables(before, after)),
     }

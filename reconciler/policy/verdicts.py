@@ -11,18 +11,22 @@ makes a holder break a rule is reported at the member, naming the role's change)
 from __future__ import annotations
 
 import datetime as dt
+import gc
+import operator
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import compress, repeat
 from typing import Any
 
 from reconciler.clock import moment
 from reconciler.kinds.forms import MEMBER, ROLE
 from reconciler.plan.model import PolicyStatus, PolicyVerdict
 from reconciler.policy.rules import cel_module, compile_rule, referenced_fields
-from reconciler.policy.variables import NOW, Access
+from reconciler.policy.variables import GROUPED, MAPS, NOW, Access, Subject
 
-Subjects = Sequence[tuple[str, dict[str, Any]]]  # (address, the subject's variable)
+Subjects = Sequence[Subject]
 
 
 Status = PolicyStatus
@@ -47,8 +51,10 @@ class Rule:
     rule: Any
     message: str
     exceptions: tuple[Exception_, ...] = ()
-    # The subject's fields match and rule read (None: the whole variable).
+    # The subject's fields the rule reads, and those the match reads (None: the whole
+    # variable).
     fields: frozenset[str] | None = None
+    match_fields: frozenset[str] | None = None
 
     def excepted(self, now: dt.datetime) -> frozenset[str]:
         """The addresses an exception still covers at `now`."""
@@ -60,41 +66,136 @@ def until_time(value: dt.datetime | dt.date | str | None) -> dt.datetime | None:
     return moment(value)
 
 
-def violations(rules: Iterable[Rule], subjects: Subjects, now: dt.datetime) -> set[tuple[str, str]]:
-    """(policy, address) of each violation. A rule's verdict depends only on the fields it
-    reads, so subjects alike in those (members of one role and level) share one
-    evaluation: converting a subject into CEL is most of an evaluation's cost."""
-    cel = cel_module()
-    found = set()
-    for rule in rules:
-        seen: dict[tuple[Any, ...], bool] = {}
-        excepted = rule.excepted(now)
-        fields = sorted(rule.fields) if rule.fields is not None else None
-        for address, variable in subjects:
-            if address in excepted:
-                continue
-            if fields is None:
-                shown, key = variable, (address,)
-            else:
-                # Lists are tuples in every variable (reconciler.policy.variables), so
-                # the values themselves are the key.
-                shown = {f: variable[f] for f in fields}
-                key = tuple(shown.values())
-            if key not in seen:
-                seen[key] = _violated(rule, cel.Context({rule.subject: shown, NOW: now}))
-            if seen[key]:
-                found.add((rule.name, address))
+@dataclass(frozen=True, slots=True)
+class _State:
+    """One state's subjects of a kind, prepared once for every rule that judges them:
+    their addresses and variables and, when subjects fall into groups alike in the
+    `grouped` fields (members of one role at one level), each subject's group number and
+    one variable of each group."""
+
+    addresses: list[str]
+    variables: list[Mapping[str, Any]]
+    grouped: frozenset[str]
+    group_of: list[int]
+    groups: dict[int, Mapping[str, Any]]
+
+    @classmethod
+    def of(cls, subjects: Subjects, grouped: Sequence[str]) -> _State:
+        addresses = [address for address, _ in subjects]
+        variables: list[Mapping[str, Any]] = [variable for _, variable in subjects]
+        # Numbers, not the keys themselves, stand for groups: a key holds lists of
+        # privileges, which would be hashed again for every rule; and each key is let go
+        # once numbered, not kept in a list of tens of thousands.
+        numbers: dict[Any, int] = {}
+        try:
+            keys: Iterator[Any] = (
+                map(operator.itemgetter(*grouped), variables) if grouped else iter(())
+            )
+            group_of = [numbers.setdefault(key, len(numbers)) for key in keys]
+        except KeyError:  # variables without every grouped field are judged one by one
+            group_of = []
+        groups: dict[int, Mapping[str, Any]] = dict(zip(group_of, variables, strict=False))
+        return cls(addresses, variables, frozenset(grouped), group_of, groups)
+
+
+def violated(rule: Rule, states: Sequence[_State], now: dt.datetime) -> list[set[str]]:
+    """The addresses breaking `rule` in each of `states` (the live state, the state after
+    the plan). A verdict depends only on the fields match and rule read, so each distinct
+    combination of those is evaluated once across every state: turning Python values into
+    CEL is most of an evaluation's cost, and a subject the plan leaves alike in those
+    fields is not judged twice. A rule reading only fields its subjects share by group is
+    judged group by group, not subject by subject; the per-subject work left is done by
+    C-level maps, as a portal has tens of thousands of members."""
+    held = _Outcomes(rule.rule, rule.fields, rule.subject, now)
+    matched = _Outcomes(rule.match, rule.match_fields, rule.subject, now) if rule.match else None
+    read = [rule.fields, rule.match_fields if rule.match else frozenset()]
+    excepted = rule.excepted(now)
+    found = []
+    for state in states:
+        if state.groups and all(f is not None and f <= state.grouped for f in read):
+            numbers = _breaking(held, matched, list(state.groups), list(state.groups.values()))
+            hits = map(numbers.__contains__, state.group_of)
+            breaking = set(compress(state.addresses, hits))
+        else:
+            breaking = _breaking(held, matched, state.addresses, state.variables)
+        found.append(breaking - excepted if excepted else breaking)
     return found
 
 
-def _violated(rule: Rule, context: Any) -> bool:
-    try:
-        if rule.match is not None and rule.match.execute(context) is not True:
-            return False
-        return rule.rule.execute(context) is not True
-    except (TypeError, ValueError, RuntimeError, KeyError):
-        # A rule that cannot be judged on a subject is not known to hold: it fails closed.
-        return True
+def _breaking(
+    held: _Outcomes, matched: _Outcomes | None, labels: list[Any], variables: list[Any]
+) -> set[Any]:
+    """The labels of the variables that break the rule."""
+    keys = held.keys(variables)
+    breaking: set[Any] = set()
+    if matched is not None:
+        outcomes = matched.outcomes(matched.keys(variables))
+        # A match that fails to evaluate fails closed, as the rule does.
+        breaking.update(compress(labels, map(operator.is_, outcomes, repeat(_FAILED))))
+        hits = list(map(operator.is_, outcomes, repeat(True)))
+        labels, keys = list(compress(labels, hits)), list(compress(keys, hits))
+    holds = held.outcomes(keys)
+    breaking.update(compress(labels, map(operator.is_not, holds, repeat(True))))
+    return breaking
+
+
+_FAILED = object()  # an expression that raised: not known to hold
+
+
+class _Outcomes:
+    """One compiled expression's result per distinct combination of the subject's fields
+    it reads (`fields`; None: the whole variable). A field holding a map (a change's
+    `before`) cannot key a shared result: such variables are judged one by one, each
+    shown with the fields read alone."""
+
+    def __init__(
+        self, program: Any, fields: frozenset[str] | None, subject: str, now: dt.datetime
+    ) -> None:
+        self.program = program
+        self.subject = subject
+        self.names = sorted(fields) if fields is not None else None
+        self.one_by_one = fields is None or not fields.isdisjoint(MAPS.get(subject, ()))
+        # One context for every evaluation, holding `now` (for an expression that reads
+        # it): each evaluation replaces the subject alone, and `now` is converted once.
+        self.context = cel_module().Context({NOW: now} if NOW in program.variables() else {})
+        self.seen: dict[Any, object] = {}
+        self.variables: dict[int, Mapping[str, Any]] = {}  # by id, judged one by one
+
+    def keys(self, variables: Sequence[Mapping[str, Any]]) -> list[Any]:
+        """Each variable's key: the values of the fields read (lists are tuples in every
+        variable, reconciler.policy.variables), or the variable's identity."""
+        if self.one_by_one:
+            self.variables.update((id(v), v) for v in variables)
+            return list(map(id, variables))
+        if not self.names:
+            return [()] * len(variables)
+        return list(map(operator.itemgetter(*self.names), variables))
+
+    def outcomes(self, keys: Sequence[Any]) -> list[object]:
+        """The result for each key: True, another value, or _FAILED."""
+        seen = self.seen
+        for key in set(keys).difference(seen):
+            seen[key] = self._run(self._shown(key))
+        return list(map(seen.__getitem__, keys))
+
+    def _shown(self, key: Any) -> dict[str, Any]:
+        if self.one_by_one:
+            variable = self.variables[key]
+            names = variable if self.names is None else self.names
+            return {name: variable[name] for name in names}
+        values = (key,) if len(self.names or ()) == 1 else key
+        return dict(zip(self.names or (), values, strict=True))
+
+    def _run(self, shown: dict[str, Any]) -> object:
+        context = self.context
+        context.add_variable(self.subject, shown)
+        try:
+            result: object = self.program.execute(context)
+        except (TypeError, ValueError, RuntimeError, KeyError):
+            # A rule that cannot be judged on a subject is not known to hold: it fails
+            # closed.
+            return _FAILED
+        return result
 
 
 def judge(
@@ -110,11 +211,17 @@ def judge(
     by_name = {rule.name: rule for rule in rules}
     was: set[tuple[str, str]] = set()
     now_: set[tuple[str, str]] = set()
-    for subject in ("member", "role", "portal", "change"):
-        of_subject = [r for r in rules if r.subject == subject]
-        if of_subject:
-            was |= violations(of_subject, before.get(subject, ()), now)
-            now_ |= violations(of_subject, after.get(subject, ()), now)
+    prepared: dict[str, tuple[_State, _State]] = {}
+    for rule in rules:
+        if rule.subject not in prepared:
+            grouped = GROUPED.get(rule.subject, ())
+            prepared[rule.subject] = (
+                _State.of(before.get(rule.subject, ()), grouped),
+                _State.of(after.get(rule.subject, ()), grouped),
+            )
+        breaking_before, breaking_after = violated(rule, prepared[rule.subject], now)
+        was.update((rule.name, address) for address in breaking_before)
+        now_.update((rule.name, address) for address in breaking_after)
     verdicts = []
     templated = any(FIELD_IN_MESSAGE.search(rule.message) for rule in rules)
     seen_before = _by_address(before) if templated else {}
@@ -165,21 +272,55 @@ def _by_address(subjects: Mapping[str, Subjects]) -> dict[tuple[str, str], dict[
     }
 
 
-def causes(changed: set[str], before: Access, after: Access) -> dict[str, str]:
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector held off while policies are judged. Judging keeps a
+    variable per member and state alive until its verdicts are out (tens of thousands of
+    dicts, none in a cycle), and each few thousand of them would set off a collection
+    of the younger generations and, every tenth, a full pass over the plan and both
+    states: as much CPU as the judging itself (benchmarks/policy.py). Held off, the
+    collector looks at them once, afterwards. Nesting and other threads are safe: it is
+    switched back on only by whoever found it on."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def causes(changed: set[str], before: Access, after: Access) -> Mapping[str, str]:
     """Subject address -> the address of the planned change causing its verdict. A member
     untouched itself takes the change of its role, after the plan or (for a cure by
-    leaving a role) before it."""
-    found = {address: address for address in changed}
-    for username, member in after.members.items():
-        address = MEMBER.of(username)
-        if address in found:
-            continue
-        was = before.members.get(username)
+    leaving a role) before it. Worked out for the addresses asked about alone: only
+    introduced and cured violations have a cause."""
+    return _Causes(changed, before, after)
+
+
+class _Causes(Mapping[str, str]):
+    def __init__(self, changed: set[str], before: Access, after: Access) -> None:
+        self.changed, self.before, self.after = changed, before, after
+
+    def __getitem__(self, address: str) -> str:
+        if address in self.changed:
+            return address
+        head, _, username = address.partition("/")
+        member = self.after.members.get(username) if head == MEMBER.head else None
+        if member is None:
+            raise KeyError(address)
+        was = self.before.members.get(username)
         for role in (member.role, was.role if was else None):
-            if role is not None and ROLE.of(role) in changed:
-                found[address] = ROLE.of(role)
-                break
-    return found
+            if role is not None and ROLE.of(role) in self.changed:
+                return ROLE.of(role)
+        raise KeyError(address)
+
+    def __iter__(self) -> Iterator[str]:
+        members = (MEMBER.of(username) for username in self.after.members)
+        return (a for a in {*self.changed, *members} if a in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def phrase(verdict: Verdict) -> str:
@@ -202,10 +343,6 @@ def compiled(
     message: str,
     exceptions: Iterable[tuple[str, str, Any]],
 ) -> Rule:
-    read = [referenced_fields(e, subject) for e in (match, rule) if e]
-    # A change's before and after are maps, not shared between subjects: no memo.
-    whole = subject == "change" or None in read
-    fields = None if whole else frozenset().union(*(f for f in read if f is not None))
     return Rule(
         name,
         enforcement,
@@ -214,5 +351,10 @@ def compiled(
         compile_rule(rule),
         message,
         tuple(Exception_(s, r, until_time(u)) for s, r, u in exceptions),
-        fields,
+        _read(rule, subject),
+        _read(match, subject) if match else None,
     )
+
+
+def _read(expression: str, subject: str) -> frozenset[str] | None:
+    return referenced_fields(expression, subject)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -206,3 +207,67 @@ def test_a_retry_in_a_fleet_names_its_portal(demo: World, fleet: Path) -> None:
     retries = [line for line in done.stderr.splitlines() if "trying again" in line]
     # Portals are read at once: a bare retry line would not say whose portal waits.
     assert retries and all(line.startswith("branch: ") for line in retries), done.stderr
+
+
+# A policy in the fleet's base, broken by the base's own role once it is on a portal.
+NO_FLEET_READER = """\
+---
+apiVersion: orgctl/v1
+kind: Policy
+metadata: {name: no-fleet-reader}
+spec:
+  enforcement: mandatory
+  subject: role
+  rule: 'role.name != "Fleet Reader"'
+  message: Fleet Reader must not exist
+"""
+
+
+def _drift_with_policy(demo: World, fleet: Path) -> tuple[Any, dict[str, Any]]:
+    """The fleet's JSON drift once its base holds NO_FLEET_READER."""
+    (fleet / "base" / "policies.yaml").write_text(NO_FLEET_READER)
+    done = demo.orgctl("drift", fleet, "--format", "json", portal="", env=demo.fleet_env(PORTALS))
+    return done, json.loads(done.stdout)
+
+
+def test_drift_of_a_fleet_judges_policies_on_the_live_state_alone(demo: World, fleet: Path) -> None:
+    # Against the plan, creating Fleet Reader would introduce the violation (a plan
+    # error); on the live portals there is no Fleet Reader: drift, and no violation.
+    done, body = _drift_with_policy(demo, fleet)
+    assert done.returncode == 2, output_of(done)
+    for name in PORTALS:
+        assert body[name]["errors"] == [], body[name]["errors"]
+        assert body[name]["policies"] == []
+    assert "2 portals: 2 drifted" in done.stderr
+    assert "Finding (policy" not in done.stderr
+
+
+def test_drift_of_a_fleet_reports_live_violations_and_fails_only_when_asked(
+    demo: World, fleet: Path
+) -> None:
+    _apply_each(demo, fleet)
+    done, body = _drift_with_policy(demo, fleet)
+    assert done.returncode == 0, output_of(done)
+    for name in PORTALS:
+        assert body[name]["policies"] == [
+            {
+                "policy": "no-fleet-reader",
+                "enforcement": "mandatory",
+                "subject": "Role/Fleet Reader",
+                "message": "Fleet Reader must not exist",
+                "cause": None,
+                "status": "existing",
+            }
+        ]
+    for name in PORTALS:
+        assert f"Finding (policy) in {name}: Role/Fleet Reader: policy no-fleet-reader" in (
+            done.stderr
+        ), done.stderr
+    env = demo.fleet_env(PORTALS)
+    gated = demo.orgctl("drift", fleet, "--fail-on", "policy", portal="", env=env)
+    assert gated.returncode == 2, output_of(gated)
+    assert "Finding (policy, --fail-on) in main: Role/Fleet Reader" in gated.stderr
+    assert gated.stdout.endswith("\n2 portals: 2 with findings\n"), gated.stdout
+    # The access review's other kinds need its own read: orgctl access, beside the fleet.
+    other = demo.orgctl("drift", fleet, "--fail-on", "role-unheld", portal="", env=env)
+    assert other.returncode == 1 and "orgctl access" in other.stderr, output_of(other)

@@ -128,8 +128,9 @@ def test_kind() -> Iterator[None]:
 
 
 # Kinds that declare no live resource, so have nothing to apply, export or adopt: each
-# is driven against the service by its own tests (Policy: tests/e2e/test_policies.py).
-JUDGED_ONLY = {"Policy"}
+# is driven against the service by its own tests (Policy: tests/e2e/test_policies.py,
+# Campaign: tests/e2e/test_certify.py).
+JUDGED_ONLY = {"Policy", "Campaign"}
 
 
 def test_every_registered_kind_has_its_round_trip(test_kind: None) -> None:

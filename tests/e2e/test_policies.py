@@ -109,6 +109,10 @@ def test_a_violation_already_on_the_live_portal_warns_without_blocking(demo: Wor
         "existing",
         None,
     )
+    # Nor does it block the apply of the unrelated changes.
+    applied = demo.orgctl("apply", folder, "--auto-approve", portal="hq")
+    assert applied.returncode == 0, output_of(applied)
+    assert SHARE in demo.api("hq").roles()["Analyst"]["privileges"]
 
 
 @pytest.mark.parametrize(
@@ -130,6 +134,37 @@ def test_an_exception_stops_applying_once_its_until_is_past(
     assert (
         sorted(e["address"] for e in errors if "analysts-share-nothing" in e["message"]) == blocked
     )
+
+
+# Separation of duties: nobody both creates content and shares it with groups.
+CREATES_OR_SHARES = (
+    '!("portal:user:createItem" in member.privileges && "portal:user:shareToGroup" in'
+    " member.privileges)"
+)
+
+
+def test_a_role_edit_breaking_separation_of_duties_is_reported_at_the_holder(
+    demo: World,
+) -> None:
+    # dave creates content through Analyst on the live portal; the manifests let Analyst
+    # share with groups too. dave's own entry is untouched: the role edit makes him
+    # break the rule, and the violation is his, naming the role's change.
+    folder = _hq_with(demo, _policy("create-or-share", "mandatory", "member", CREATES_OR_SHARES))
+    planned = demo.orgctl("plan", folder, "--format", "json", portal="hq")
+    assert planned.returncode == 1, output_of(planned)
+    plan = plan_json(planned)
+    verdicts = {v["subject"]: v for v in plan["policies"]}
+    assert "Role/Analyst" not in verdicts
+    assert (verdicts["Member/dave"]["status"], verdicts["Member/dave"]["cause"]) == (
+        "introduced",
+        "Role/Analyst",
+    )
+    [error] = [
+        e["message"]
+        for e in plan["errors"]
+        if e["address"] == "Member/dave" and "create-or-share" in e["message"]
+    ]
+    assert "caused by Role/Analyst" in error, error
 
 
 def test_a_role_policy_sees_the_holders_after_the_plan(demo: World) -> None:

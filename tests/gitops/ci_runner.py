@@ -43,6 +43,7 @@ class Sandbox:
     bin: Path
     pip_log: Path
     service_url: str = ""  # where the portals' URLs point
+    base: str = ""  # the commit holding the layout as created: a pull request's base
 
     @classmethod
     def create(cls, root: Path, portals: dict[str, Path], service_url: str) -> Sandbox:
@@ -55,7 +56,23 @@ class Sandbox:
         shutil.copy(CI / "orgctl_ci.py", repo / "ci" / "orgctl_ci.py")
         sandbox = cls(root, repo, root / "bin", root / "pip.log", service_url)
         sandbox._shims()
+        sandbox.base = sandbox._commit()
         return sandbox
+
+    def _commit(self) -> str:
+        """The repository as created, committed: the checkout holds its history, as a
+        full-depth checkout does, and later edits are the pull request's."""
+        for args in (("init", "-q", "-b", "main"), ("add", "."), ("commit", "-qm", "base")):
+            subprocess.run(
+                ["git", "-c", "user.name=ci", "-c", "user.email=ci@example.com", *args],
+                cwd=self.repo,
+                check=True,
+                capture_output=True,
+            )
+        done = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=self.repo, check=True, capture_output=True, text=True
+        )
+        return done.stdout.strip()
 
     def _shims(self) -> None:
         self.bin.mkdir()
@@ -438,6 +455,7 @@ class GitLabPipeline:
         if self.merge_request is not None:
             env["CI_MERGE_REQUEST_IID"] = str(self.merge_request)
             env["CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"] = self.sha
+            env["CI_MERGE_REQUEST_DIFF_BASE_SHA"] = self.sandbox.base
         return env
 
     def run(self) -> Pipeline:
@@ -448,14 +466,17 @@ class GitLabPipeline:
         for name, job in self.jobs():
             if not any(rule_matches(r["if"], variables) for r in job.get("rules", [])):
                 continue
-            for portal in self.portals:  # the PORTAL list the user keeps in .portals
+            # The PORTAL list the user keeps in .portals; a job of no portal runs once.
+            portals = self.portals if job.get("extends") == ".portals" else [""]
+            for portal in portals:
+                job_name = f"{name}: [{portal}]" if portal else name
                 job_dir = self.sandbox.checkout(workdir / f"{name}-{portal}")
                 env = {**self.sandbox.base_env(), **variables, "PORTAL": portal}
                 script = "\n".join([*job["before_script"], *job["script"]])
                 code, text = run_shell(script, job_dir, env, ["bash", "-eo", "pipefail", "-c"])
-                pipeline.steps.append(StepRun(f"{name}: [{portal}]", "script", code, text))
+                pipeline.steps.append(StepRun(job_name, "script", code, text))
                 if code != 0:
-                    pipeline.failed_jobs.append(f"{name}: [{portal}]")
+                    pipeline.failed_jobs.append(job_name)
         return pipeline
 
 

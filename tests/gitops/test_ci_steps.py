@@ -59,7 +59,7 @@ def github(
     box: Sandbox, hosting: Hosting, world: World, workflow: str, sha: str, run_id: int = 1
 ) -> Pipeline:
     event = (
-        {"pull_request": {"number": PR, "head": {"sha": sha}}}
+        {"pull_request": {"number": PR, "head": {"sha": sha}, "base": {"sha": box.base}}}
         if workflow == "orgctl-pull-request.yml"
         else {"after": sha}
     )
@@ -98,8 +98,9 @@ def test_github_plan_comment_then_apply_the_reviewed_plan_then_drift(
     hq = next(b for b in bodies if "orgctl-plan:hq:" in b)
     assert "## orgctl plan: " in hq and "Role/Field Analyst" in hq, hq
     assert {f"orgctl-plan-{n}-{HEAD}" for n in ("hq", "field", "cloud")} <= set(hosting.artifacts)
-    # Installed from the one pinned requirement, in every job.
-    assert box.pip_log.read_text().splitlines() == [f"install {REQUIREMENT}"] * 4
+    # Installed from the one pinned requirement, in every job: targets, a plan per portal,
+    # test.
+    assert box.pip_log.read_text().splitlines() == [f"install {REQUIREMENT}"] * 5
 
     pushed = github(box, hosting, world, "orgctl-pull-request.yml", HEAD2, run_id=2)
     assert pushed.failed_jobs == [], pushed.log()
@@ -237,6 +238,7 @@ def test_gitlab_plan_note_then_apply_the_reviewed_plan_then_drift(
     assert {s.job for s in merge_request.steps} == {
         "validate: [hq]",
         "validate: [cloud]",
+        "test",
         "plan: [hq]",
         "plan: [cloud]",
     }
@@ -260,7 +262,8 @@ def test_gitlab_plan_note_then_apply_the_reviewed_plan_then_drift(
     assert scheduled.failed_jobs == [], scheduled.log()
     assert {s.job for s in scheduled.steps} == {"drift: [hq]", "drift: [cloud]"}
     assert hosting.issues == []
-    assert box.pip_log.read_text().splitlines() == [f"install {REQUIREMENT}"] * 8
+    # Every job installs: validate, plan, apply and drift for each portal, test once.
+    assert box.pip_log.read_text().splitlines() == [f"install {REQUIREMENT}"] * 9
 
 
 def test_gitlab_portal_down_is_said_in_the_note(
@@ -367,3 +370,45 @@ def test_github_plan_too_long_for_one_comment_is_posted_in_parts_holding_everyth
     assert all(f"+ Role/Bulk {n:03d}" in joined for n in range(300))
     assert all(f'description: "bulk role number {n}"' in joined for n in range(300))
     assert "left out" not in joined
+
+
+SCENARIO = """\
+apiVersion: orgctl/v1
+kind: Test
+metadata:
+  name: hq-plans-cleanly
+spec:
+  state: state.yaml
+  manifests: ../portals/hq
+  portal: hq
+  expect:
+    errors: []
+"""
+
+
+def test_github_pull_request_runs_the_scenarios_and_fails_on_new_access_against_the_base(
+    world: World, hosting: Hosting, tmp_path: Path
+) -> None:
+    box = sandbox(tmp_path, world.service.url, "hq")
+    # The pull request, on top of the base commit: a scenario folder beside portals/, and
+    # an administrative privilege for the Analyst role (dave, erin).
+    (box.repo / "tests").mkdir()
+    shutil.copy(EXAMPLES / "demo" / "state.yaml", box.repo / "tests" / "state.yaml")
+    (box.repo / "tests" / "hq.yaml").write_text(SCENARIO)
+    roles = box.repo / "portals" / "hq" / "roles.yaml"
+    granted = "    - portal:user:shareToGroup\n    - portal:admin:deleteUsers\n"
+    roles.write_text(roles.read_text().replace("    - portal:user:shareToGroup\n", granted, 1))
+    pull = github(box, hosting, world, "orgctl-pull-request.yml", HEAD)
+    # The plan is commented and saved; then the what-if step fails the job: new access.
+    assert [j.split("{")[0] for j in pull.failed_jobs] == ["plan"], pull.log()
+    what_if = next(s for s in pull.steps if s.name.startswith("Who gains or loses access"))
+    assert what_if.code == 2, pull.log()
+    assert "## What if: hq, against " in what_if.output, what_if.output
+    assert "gains `portal:admin:deleteUsers`" in what_if.output, what_if.output
+    assert f"orgctl-plan-hq-{HEAD}" in hosting.artifacts
+    scenarios = next(s for s in pull.steps if s.name.startswith("Run the policy scenarios"))
+    assert scenarios.code == 0, pull.log()
+    assert "hq-plans-cleanly PASSED" in scenarios.output and "1 passed in " in scenarios.output
+    with zipfile.ZipFile(io.BytesIO(hosting.artifacts["orgctl-tests"][-1])) as kept:
+        report = kept.read("orgctl-tests.xml").decode()
+    assert '<testsuite name="orgctl test" tests="1" failures="0"' in report, report

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from ruamel.yaml import YAML
 from reconciler.manifest.schema import schema_text
 from tests.manifest.conftest import EXAMPLES, REPO, run_cli
 
-EXAMPLE_SETS = ["hq", "field", "cloud"]
+EXAMPLE_SETS = ["hq", "field", "cloud", "reviews", "policies"]
 SCHEMA_FILE = REPO / "schemas" / "orgctl-v1.schema.json"
 MODELINE = "# yaml-language-server: $schema=../../schemas/orgctl-v1.schema.json"
 
@@ -41,8 +41,9 @@ def test_schema_command_prints_json_with_one_branch_per_kind() -> None:
         "OrganizationWebhooks",
         "TaskRunRetention",
         "Policy",
+        "Campaign",
     }
-    assert len(schema["oneOf"]) == 8
+    assert len(schema["oneOf"]) == 9
     for ref in mapping.values():
         definition = schema["$defs"][ref.removeprefix("#/$defs/")]
         assert definition["additionalProperties"] is False
@@ -82,7 +83,7 @@ def _errors(document: Any) -> list[str]:
 
 
 def _isoformat(value: Any) -> str:
-    if isinstance(value, datetime):
+    if isinstance(value, datetime | date):  # a date: a campaign's due
         return value.isoformat()
     raise TypeError(f"{type(value).__name__} is not JSON")
 
