@@ -31,7 +31,7 @@
     │       ├── PortalStopped ... not sent: the portal stopped answering, or refused the
     │       │                     credentials for good (live/breaker.py)
     │       ├── LimitExceeded ... an answer too slow, too large, too deep, or a listing
-    │       │                     with too many pages or going backwards (live/limits.py)
+    │       │                     with too many pages or going backwards
     │       └── AmbiguousRequestError  a write was sent and its reply lost: it may or
     │                             may not have taken effect (never resent blindly)
     ├── ValueError
@@ -53,7 +53,7 @@
     │                             (orgctl_service/store.py)
     ├── ApiError ................ the reference service refusing a request; answered as
     │                             the error envelope, never raised to a client
-    │                             (service/errors.py)
+    │                             (orgctl_service/errors.py)
     └── UnexpectedAnswer ........ the reference service, driven by its test bench, answered
                                   what its caller did not expect: a 500, a refused
                                   sign-in, an error envelope (orgctl_service/testing)

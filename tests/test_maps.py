@@ -1,6 +1,6 @@
-"""The maps a reader trusts stay true: the exception tree drawn in `errors.py` and the
-layout the README draws name what the code has, so adding a class or a module without
-drawing it fails here."""
+"""The maps a reader trusts stay true: the exception tree drawn in `errors.py` names what
+the code has, each class under its base and its file notes where it lives, so adding or
+moving a class without drawing it fails here (the README's layout: test_readme_layout.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import reconciler
 from reconciler import errors
 
 ROOT = Path(reconciler.__file__).parent
-README = ROOT.parent / "README.md"
 BUILTIN_ROOTS = {"Exception", "ValueError"}
 
 
@@ -65,18 +64,49 @@ def test_the_tree_draws_each_class_under_its_base() -> None:
         assert parent in bases, f"{name} is drawn under {parent}, its bases are {bases}"
 
 
-def _top_level_names() -> set[str]:
-    names = {path.name for path in ROOT.glob("*.py") if path.name != "__init__.py"}
-    return names | {f"{path.parent.name}/" for path in ROOT.glob("*/__init__.py")}
+# A file note: a path in an entry's text, relative to reconciler/ (or the repository root
+# for orgctl_service/), or "here", errors.py itself. Digits never start one ("498/499").
+NOTE = re.compile(r"\bhere\b|(?<![\w/])(?:[a-z_]+/)*[a-z_]+\.py\b|(?<![\w/])(?:[a-z_]+/)+[a-z_]+\b")
 
 
-def _readme_layout() -> set[str]:
-    text = README.read_text(encoding="utf-8")
-    block = text[text.index("```\nreconciler/\n") :]
-    block = block[: block.index("\n```", 4)]
-    return {line.split()[0] for line in block.splitlines()[2:] if line.strip()}
+def _entries() -> dict[str, str]:
+    """Each class drawn in the tree and the text beside it, continuation lines included."""
+    entries: dict[str, str] = {}
+    current = ""
+    for line in (errors.__doc__ or "").splitlines():
+        match = re.search(r"[├└]── (\w+)", line)
+        if match:
+            current = match.group(1)
+            entries[current] = line[match.end() :]
+        elif current and line.strip():
+            entries[current] += " " + re.sub(r"^[\s│]*", "", line)
+    return entries
 
 
-def test_the_readme_layout_names_every_top_level_module_and_package() -> None:
-    assert sorted(_top_level_names() - _readme_layout()) == []
-    assert sorted(_readme_layout() - _top_level_names()) == []
+def _noted_file(note: str) -> Path:
+    if note == "here":
+        return Path(errors.__file__)
+    return (ROOT.parent if note.startswith("orgctl_service/") else ROOT) / note
+
+
+def test_every_file_note_names_the_file_that_holds_its_class() -> None:
+    """A note says where its class lives: the file exists and defines the class (a
+    package: one of its modules does)."""
+    classes = _exception_classes()
+    wrong = []
+    for name, text in _entries().items():
+        for note in NOTE.findall(text):
+            where = _noted_file(note)
+            held = name in classes and Path(inspect.getfile(classes[name])).is_relative_to(where)
+            if not where.exists() or not held:
+                wrong.append(f"{name}: ({note})")
+    assert wrong == []
+
+
+def test_the_notes_are_found() -> None:
+    """The pattern finds the notes as written, and no status code or error code."""
+    entries = _entries()
+    assert NOTE.findall(entries["PlanFileError"]) == ["plan/render/json.py"]
+    assert NOTE.findall(entries["LiveRecordError"]) == ["here"]
+    assert NOTE.findall(entries["UnexpectedAnswer"]) == ["orgctl_service/testing"]
+    assert NOTE.findall(entries["AuthError"] + entries["TransientError"]) == []

@@ -10,7 +10,7 @@ from datetime import date, datetime
 import pytest
 
 from reconciler import values
-from reconciler.plan.normalize import canonical
+from reconciler.plan.normalize import canonical, fields_at
 
 START_UTC_MS = 1796083200000  # 2026-12-01T00:00:00Z
 
@@ -40,7 +40,7 @@ def new_york(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 )
 def test_a_time_is_the_same_instant_in_any_time_zone(given: object) -> None:
     assert values.epoch_ms(given) == START_UTC_MS
-    assert canonical("startTime", given) == START_UTC_MS
+    assert canonical(fields_at("Workspace/c1/ws1"), "startTime", given) == START_UTC_MS
 
 
 @pytest.mark.parametrize("given", [300_000_000_000_000, -5, "10000-01-01T00:00:00Z"])

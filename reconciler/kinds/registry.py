@@ -205,7 +205,6 @@ _MAY_BE_EMPTY = frozenset(
     {"set_fields", "read", "defaults", "unread", "plan_last", "adopt", "unadoptable"}
 )
 _KINDS: dict[str, Kind] = {}
-_DEFAULTS: dict[str, Any] = {}  # every kind's `defaults`, kept merged for normalize
 _loaded = False
 
 
@@ -236,25 +235,19 @@ def _add(kind: Kind) -> None:
     if taken:
         raise ValueError(f"kind {kind.name}: addresses {sorted(taken)} belong to another kind")
     _KINDS[kind.name] = kind
-    _merge_defaults()
 
 
 def unregister(name: str) -> None:
     """Remove a kind (a test's own kind, when the test is over)."""
     _KINDS.pop(name, None)
-    _merge_defaults()
 
 
-def _merge_defaults() -> None:
-    _DEFAULTS.clear()
-    for kind in _KINDS.values():
-        _DEFAULTS.update(kind.defaults)
-
-
-def field_defaults() -> Mapping[str, Any]:
-    """The service's default of every field a kind says it may leave out, by field name."""
+def field_defaults(kind: str) -> Mapping[str, Any]:
+    """The service's default of every field kind `kind` says it may leave out, by field
+    name; kept apart per kind, as two kinds may give one field name different defaults."""
     _load_builtin()
-    return _DEFAULTS
+    found = _KINDS.get(kind)
+    return found.defaults if found is not None else {}
 
 
 def unread_part(part: str) -> Unread | None:
@@ -316,6 +309,5 @@ def _load_builtin() -> None:
     except BaseException:
         # A kind that fails to load fails every use of the registry, never leaves it short.
         _KINDS.clear()
-        _DEFAULTS.clear()
         _loaded = False
         raise

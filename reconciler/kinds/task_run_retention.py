@@ -26,10 +26,13 @@ from reconciler.manifest.problems import Problem
 from reconciler.operations import OperationName
 from reconciler.plan.diff import deleted
 from reconciler.plan.draft import Draft
+from reconciler.plan.normalize import shows
 from reconciler.plan.unread import task_runs
 from reconciler.state import DesiredState, LiveState, RunRetention, Task, TaskRun
 
 NAME = "TaskRunRetention"
+# A run it deletes is shown with its creation time, which no manifest field holds.
+shows(NAME, created=models.Meaning.TIME)
 POLICY = AddressForm(NAME, ("name",))  # where a policy was declared (not a live resource)
 RUN = forms.TASK_RUN
 

@@ -40,7 +40,7 @@ from reconciler.operations import READS, OperationName, ReadName, availability_p
 from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change
-from reconciler.plan.normalize import canonical_fields, form_value
+from reconciler.plan.normalize import canonical_fields, fields_at, form_value
 from reconciler.plan.unread import needs
 from reconciler.state import DesiredState, LiveState
 from reconciler.values import integer
@@ -186,7 +186,9 @@ def _plan(draft: Draft) -> None:
         if unknown is None:
             return
         sent = unknown
-        draft.changes.append(Change(address, Action.UPDATE, None, canonical_fields(sent)))
+        draft.changes.append(
+            Change(address, Action.UPDATE, None, canonical_fields(fields_at(address), sent))
+        )
     else:
         change = diff_record(address, live, declared)
         if change is None:

@@ -8,6 +8,7 @@ the portal's platform or several documents live in `rules.py`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from enum import Enum
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
@@ -24,6 +25,25 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+class Meaning(Enum):
+    """What a field's values are, beyond their Python type: the planner compares the
+    service's spellings of a field by it (`reconciler.plan.meanings` reads it off each
+    kind's model). A field's type says most; these mark what a type cannot say."""
+
+    BOOLEAN = "boolean"
+    NUMBER = "number"
+    TIME = "time"  # Unix milliseconds, however the manifest or the service spells it
+    TEXT = "text"  # a text the service may answer as null when it is empty
+    SET = "set"  # a list whose order and duplicates do not matter
+
+
+class SetSchema(WithJsonSchema):
+    """The JSON Schema of a set-like list (`string_set`); being of this type is what marks
+    the field as a set, as pydantic keeps it among the field's metadata."""
+
+    __slots__ = ()
+
+
 def _to_epoch_ms(value: Any) -> Any:
     """ISO 8601 (a YAML timestamp or a string) or Unix milliseconds, as Unix milliseconds;
     without an offset, UTC (`reconciler.values`). A plain integer is left to the field's
@@ -38,6 +58,7 @@ def _to_epoch_ms(value: Any) -> Any:
 
 StartTime = Annotated[
     int,
+    Meaning.TIME,
     BeforeValidator(_to_epoch_ms),
     WithJsonSchema(
         {
@@ -80,7 +101,7 @@ def string_set(
         "properties": {key: {"type": "array", "items": element} for key in ("add", "remove")},
     }
     forms = [whole, patch, *([{"type": "null"}] if nullable else [])]
-    return WithJsonSchema({"anyOf": forms})
+    return SetSchema({"anyOf": forms})
 
 
 StringSet = Annotated[list[str], string_set()]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from reconciler.plan.model import Action, Change
-from reconciler.plan.normalize import canonical_fields
+from reconciler.plan.normalize import canonical_fields, fields_at
 
 
 def changed_fields(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
@@ -50,8 +50,9 @@ def diff_record(address: str, live: Mapping[str, Any], desired: Mapping[str, Any
 
     `live` may hold more fields than `desired`; only the desired ones are compared.
     """
-    want = canonical_fields({k: v for k, v in desired.items() if v is not None})
-    have = canonical_fields({k: live.get(k) for k in want})
+    fields = fields_at(address)
+    want = canonical_fields(fields, {k: v for k, v in desired.items() if v is not None})
+    have = canonical_fields(fields, {k: live.get(k) for k in want})
     names = changed_fields(have, want)
     if not names:
         return None
@@ -63,10 +64,12 @@ def diff_record(address: str, live: Mapping[str, Any], desired: Mapping[str, Any
 
 
 def created(address: str, desired: Mapping[str, Any]) -> Change:
-    after = canonical_fields({k: v for k, v in desired.items() if v is not None})
+    after = canonical_fields(
+        fields_at(address), {k: v for k, v in desired.items() if v is not None}
+    )
     return Change(address, Action.CREATE, None, after)
 
 
 def deleted(address: str, live: Mapping[str, Any]) -> Change:
-    before = canonical_fields({k: v for k, v in live.items() if v is not None})
+    before = canonical_fields(fields_at(address), {k: v for k, v in live.items() if v is not None})
     return Change(address, Action.DELETE, before, None)

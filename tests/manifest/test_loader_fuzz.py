@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reconciler.kinds import registry
 from reconciler.manifest import validate
 
 HEADER = "apiVersion: orgctl/v1\nkind: {kind}\nmetadata: {{name: x, id: c1}}\nspec:\n  "
 YAMLISH = st.text(alphabet=" \n\t:-[]{},&*!?|>'\"#%@`abcxyz019._", max_size=80)
-KINDS = st.sampled_from(["Portal", "Role", "Members", "Collaboration", "WebhookSettings"])
+KINDS = st.sampled_from(["Portal", *(kind.name for kind in registry.registered())])
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 
+from reconciler.kinds import registry
 from reconciler.manifest.schema import schema_text
 from tests.manifest.conftest import EXAMPLES, REPO, run_cli
 
@@ -32,18 +33,9 @@ def test_schema_command_prints_json_with_one_branch_per_kind() -> None:
     assert result.exit_code == 0
     schema = json.loads(result.output)
     mapping = schema["discriminator"]["mapping"]
-    assert set(mapping) == {
-        "Portal",
-        "Role",
-        "Members",
-        "Collaboration",
-        "WebhookSettings",
-        "OrganizationWebhooks",
-        "TaskRunRetention",
-        "Policy",
-        "Campaign",
-    }
-    assert len(schema["oneOf"]) == 9
+    kinds = {"Portal", *(kind.name for kind in registry.registered())}
+    assert set(mapping) == kinds
+    assert len(schema["oneOf"]) == len(kinds)
     for ref in mapping.values():
         definition = schema["$defs"][ref.removeprefix("#/$defs/")]
         assert definition["additionalProperties"] is False

@@ -5,49 +5,55 @@ from __future__ import annotations
 import pytest
 
 from reconciler.plan.diff import changed_fields, diff_record
-from reconciler.plan.normalize import canonical, form_value
+from reconciler.plan.normalize import canonical, fields_at, form_value
+
+WORKSPACE = "Workspace/c/w"
 
 
 @pytest.mark.parametrize(
-    ("name", "spelling", "value"),
+    ("address", "name", "spelling", "value"),
     [
-        ("maxItemSizeInMB", 1024.0, 1024),
-        ("maxItemSizeInMB", "1024", 1024),
-        ("level", "1", 1),
-        ("copyByRefIfCopyFail", "true", True),
-        ("enableRealtimeSync", "False", False),
-        ("startTime", "2026-01-01T00:00:00Z", 1_767_225_600_000),
-        ("startTime", "2026-01-01T01:00:00+01:00", 1_767_225_600_000),
-        ("startTime", 1_767_225_600_000.0, 1_767_225_600_000),
-        ("privileges", frozenset({"b", "a"}), ["a", "b"]),
-        ("description", None, ""),
-        ("privileges", None, []),
-        ("enableFeatureServiceBidirectionalSync", None, False),
-        ("interval", None, 24),
-        ("repeatCount", None, -1),
-        ("daysInPast", None, 5),
+        (WORKSPACE, "maxItemSizeInMB", 1024.0, 1024),
+        (WORKSPACE, "maxItemSizeInMB", "1024", 1024),
+        ("Member/a", "level", "1", 1),
+        (WORKSPACE, "copyByRefIfCopyFail", "true", True),
+        (WORKSPACE, "enableRealtimeSync", "False", False),
+        (WORKSPACE, "startTime", "2026-01-01T00:00:00Z", 1_767_225_600_000),
+        (WORKSPACE, "startTime", "2026-01-01T01:00:00+01:00", 1_767_225_600_000),
+        (WORKSPACE, "startTime", 1_767_225_600_000.0, 1_767_225_600_000),
+        ("Role/r", "privileges", frozenset({"b", "a"}), ["a", "b"]),
+        ("Role/r", "description", None, ""),
+        ("Role/r", "privileges", None, []),
+        (WORKSPACE, "enableFeatureServiceBidirectionalSync", None, False),
+        (WORKSPACE, "interval", None, 24),
+        (WORKSPACE, "repeatCount", None, -1),
+        ("WebhookSettings", "daysInPast", None, 5),
     ],
 )
-def test_service_spellings_are_one_value(name: str, spelling: object, value: object) -> None:
-    assert canonical(name, spelling) == value
+def test_service_spellings_are_one_value(
+    address: str, name: str, spelling: object, value: object
+) -> None:
+    assert canonical(fields_at(address), name, spelling) == value
 
 
 def test_fractional_numbers_stay_fractional() -> None:
-    assert canonical("maxItemSizeInMB", 1024.5) == 1024.5
+    assert canonical(fields_at(WORKSPACE), "maxItemSizeInMB", 1024.5) == 1024.5
 
 
 def test_a_group_id_that_looks_numeric_stays_text() -> None:
-    assert canonical("portalGroupId", "123") == "123"
+    assert canonical(fields_at(WORKSPACE), "portalGroupId", "123") == "123"
 
 
 def test_nested_records_are_normalized() -> None:
-    assert canonical("groupLink", {"enableRealtimeSync": "true"}) == {"enableRealtimeSync": True}
+    assert canonical(fields_at(WORKSPACE), "groupLink", {"enableRealtimeSync": "true"}) == {
+        "enableRealtimeSync": True
+    }
 
 
 def test_equal_after_normalization_is_no_change() -> None:
-    live = {"maxItemSizeInMB": 1024.0, "copyByRefIfCopyFail": "false", "privileges": ["b", "a"]}
-    desired = {"maxItemSizeInMB": 1024, "copyByRefIfCopyFail": False, "privileges": {"a", "b"}}
-    assert diff_record("Workspace/c/w", live, desired) is None
+    live = {"maxItemSizeInMB": 1024.0, "copyByRefIfCopyFail": "false", "description": None}
+    desired = {"maxItemSizeInMB": 1024, "copyByRefIfCopyFail": False, "description": ""}
+    assert diff_record(WORKSPACE, live, desired) is None
 
 
 def test_unmanaged_fields_are_not_compared() -> None:

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from reconciler.export.summary import counted
+from reconciler.manifest.models import Meaning
 from reconciler.plan.elements import (
     ADMIN_PREFIX,
     Elements,
@@ -18,24 +19,26 @@ from reconciler.plan.elements import (
     granted_privileges,
 )
 from reconciler.plan.model import Action, Call, Change, Holders, Ignored, Plan, PlanProblem
-from reconciler.plan.normalize import TIME_FIELDS
+from reconciler.plan.normalize import AS_IS, Fields, fields_at
 from reconciler.plan.render import Mode
 from reconciler.shown import safe
 
 SIGNS = {Action.CREATE: "+", Action.UPDATE: "~", Action.DELETE: "-"}
 
 
-def show(value: Any, name: str = "") -> str:
-    """A field's value for people: JSON, with epoch-millisecond times as ISO 8601 UTC, and
-    no character that could reorder the line or drive a terminal (`reconciler.shown`)."""
-    text = json.dumps(_readable(name, value), ensure_ascii=False, separators=(", ", ": "))
+def show(value: Any, name: str = "", fields: Fields = AS_IS) -> str:
+    """A field's value for people: JSON, with epoch-millisecond times (as its kind's
+    `fields` say) as ISO 8601 UTC, and no character that could reorder the line or drive
+    a terminal (`reconciler.shown`)."""
+    text = json.dumps(_readable(name, value, fields), ensure_ascii=False, separators=(", ", ": "))
     return safe(text)
 
 
-def _readable(name: str, value: Any) -> Any:
+def _readable(name: str, value: Any, fields: Fields) -> Any:
     if isinstance(value, dict):
-        return {key: _readable(key, item) for key, item in value.items()}
-    if name in TIME_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+        return {key: _readable(key, item, fields) for key, item in value.items()}
+    timed = fields.meanings.get(name) is Meaning.TIME
+    if timed and isinstance(value, int) and not isinstance(value, bool):
         moment = datetime.fromtimestamp(value / 1000, tz=UTC)
         return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
     return value
@@ -57,16 +60,17 @@ def field_parts(change: Change) -> Iterator[FieldPart]:
     before = change.before or {}
     after = change.after or {}
     sets = field_elements(change)
+    fields = fields_at(change.address)
     for name in sorted({*before, *after}):
         if change.action is Action.CREATE:
-            yield FieldPart(name, show(after.get(name), name))
+            yield FieldPart(name, show(after.get(name), name, fields))
         elif change.action is Action.DELETE:
-            yield FieldPart(name, show(before.get(name), name))
+            yield FieldPart(name, show(before.get(name), name, fields))
         elif name in sets:
             yield FieldPart(name, elements=sets[name])
         else:
-            old = show(before[name], name) if name in before else None
-            yield FieldPart(name, show(after.get(name), name), old, scalar_update=True)
+            old = show(before[name], name, fields) if name in before else None
+            yield FieldPart(name, show(after.get(name), name, fields), old, scalar_update=True)
 
 
 def field_lines(change: Change, mode: Mode = "plan") -> Iterator[str]:
