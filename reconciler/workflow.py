@@ -7,7 +7,7 @@ primitives), so the whole of an apply — plan, confirm, send, verify — is one
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from reconciler.environment import url_sources
@@ -18,6 +18,15 @@ from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
 from reconciler.runtime import run as run  # re-exported: the commands' one event loop
 from reconciler.state import DesiredState, LiveState
+
+# Told a line as it happens (a retry, a wait): stderr for the CLI, anything for a program.
+Notice = Callable[[str], None]
+
+
+def say_on_stderr(line: str) -> None:
+    """A retry told as it happens (a wait on an unreachable portal is seen, not silent),
+    on stderr, where it never mixes with a report on stdout."""
+    print(line, file=sys.stderr, flush=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,18 +55,27 @@ def connect(
     *,
     parallelism: int = 8,
     in_fleet: bool = False,
+    notice: Notice | None = say_on_stderr,
 ) -> PortalClient:
-    """The client for the portal of `desired`, with the credentials `environ` holds."""
-    name = desired.portal.name
-    # Portals of a fleet are read at once: each retry line must say whose it is.
-    notice = (lambda line: say_on_stderr(f"{name}: {line}")) if in_fleet else say_on_stderr
+    """The client of the desired state's portal, with the ORGCTL_* values `environ` holds
+    (credentials, trusted origins, limits): the command line's `Settings.environ`, or a
+    Python API `Connection`'s values. `notice` hears each retry as it happens; None keeps
+    quiet."""
     return client_for(
         desired.portal,
         env=environ,
         concurrency=max(8, parallelism),
-        retry_notice=notice,
+        retry_notice=fleet_notice(desired.portal.name, notice) if in_fleet else notice,
         sources=url_origins(desired, environ),
     )
+
+
+def fleet_notice(name: str, notice: Notice | None) -> Notice | None:
+    """Portals of a fleet are read at once: each retry line must say whose it is."""
+    if notice is None:
+        return None
+    told = notice
+    return lambda line: told(f"{name}: {line}")
 
 
 def url_origins(desired: DesiredState, environ: Mapping[str, str]) -> UrlSources:
@@ -80,12 +98,6 @@ def warn_in_ci(environ: Mapping[str, str]) -> None:
     warning = ci_warning(environ)
     if warning is not None:
         say_on_stderr(f"Warning: {warning}")
-
-
-def say_on_stderr(line: str) -> None:
-    """A retry told as it happens (a wait on an unreachable portal is seen, not silent),
-    on stderr, where it never mixes with a report on stdout."""
-    print(line, file=sys.stderr, flush=True)
 
 
 async def plan_live(

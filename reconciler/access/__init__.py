@@ -7,31 +7,29 @@ never disagree and a new one (HTML) needs only a renderer. `write_access` writes
 to a stream as it is made; `render_access` returns it as one string.
 """
 
-from __future__ import annotations
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
-from typing import TYPE_CHECKING
+from reconciler.lazy import exports as _exports
+from reconciler.lazy import listing as _listing
 
-from reconciler.lazy import exports
-
-if TYPE_CHECKING:
+if _TYPE_CHECKING:
     from reconciler.access.document import AccessQuery, access_document, fleet_document
     from reconciler.access.findings import FINDING_KINDS
     from reconciler.access.render import FORMATS, render_access, write_access
 
 # Imported on first use: policies read `access.holdings` at validate, which needs none of
 # the report's renderers (HTML, CSV, Markdown).
-__getattr__ = exports(
-    __name__,
-    {
-        "AccessQuery": "document",
-        "access_document": "document",
-        "fleet_document": "document",
-        "FINDING_KINDS": "findings",
-        "FORMATS": "render",
-        "render_access": "render",
-        "write_access": "render",
-    },
-)
+_HOMES = {
+    "AccessQuery": "document",
+    "access_document": "document",
+    "fleet_document": "document",
+    "FINDING_KINDS": "findings",
+    "FORMATS": "render",
+    "render_access": "render",
+    "write_access": "render",
+}
+__getattr__ = _exports(__name__, _HOMES)
+__dir__ = _listing(globals(), _HOMES)
 
 __all__ = [
     "FINDING_KINDS",

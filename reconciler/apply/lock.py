@@ -31,7 +31,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -42,7 +42,7 @@ from reconciler.live.client import PortalClient
 from reconciler.live.errors import NotFoundError
 from reconciler.operations import OPERATIONS, READS, OperationName, ReadName
 from reconciler.plan.model import Plan
-from reconciler.settings import LEASE_BOUNDS, Settings
+from reconciler.settings import LEASE_BOUNDS, LOCK_LEASE, setting
 
 KEY = "orgctl-apply-lock.json"
 LEASE_SECONDS = 300.0  # a dead holder blocks others this long after a rival first sees it
@@ -108,9 +108,12 @@ def lease_from(raw: dict[str, Any]) -> Lease:
     return lease
 
 
-def lease_seconds(given: Settings) -> float:
-    """The lease period this apply takes: $ORGCTL_LOCK_LEASE (`90s`, `10m`) or 5 minutes."""
-    return LEASE_SECONDS if given.lock_lease is None else given.lock_lease
+def lease_seconds(environ: Mapping[str, str]) -> float:
+    """The lease period this apply takes: ORGCTL_LOCK_LEASE (`90s`, `10m`) of `environ`
+    (the command line's `Settings.environ`, or an API connection's values), read by the
+    settings table's row, or 5 minutes."""
+    period: float | None = setting(LOCK_LEASE, environ)
+    return LEASE_SECONDS if period is None else period
 
 
 def _bounded(seconds: float) -> float:

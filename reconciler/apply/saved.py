@@ -45,6 +45,26 @@ class SavedPlan:
         return cls(path, plan_from_document(document, source=str(path)), document)
 
 
+def check_same_portal(desired: DesiredState, saved: SavedPlan) -> None:
+    """Refuse a plan made for another portal, or with a call outside the portal's URLs."""
+    if saved.plan.portal.url != desired.portal.url:
+        raise UserError(
+            f"{saved.path}: the plan is for {saved.plan.portal.url}, the manifests for"
+            f" {desired.portal.url}"
+        )
+    # The token goes with every call: a plan file must not send it anywhere else.
+    roots = tuple(
+        root.rstrip("/") + "/" for root in (desired.portal.url, desired.portal.adminUrl) if root
+    )
+    for call in saved.plan.calls:
+        if not call.url.startswith(roots):
+            raise UserError(
+                f"{saved.path}: call {call.seq} ({call.address}) goes to {call.url}, outside"
+                f" the portal's URLs ({', '.join(r.rstrip('/') for r in roots)}); refusing"
+                " to send credentials there"
+            )
+
+
 async def replan(client: PortalClient, desired: DesiredState, saved: SavedPlan) -> Plan:
     """The plan to apply: made now, as the saved one was (its targets, the parts its
     account could not read, the deletions it allowed), checked for every guard as the

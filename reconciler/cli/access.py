@@ -8,23 +8,23 @@ report each portal on its own, up to --jobs at once, as plan and drift do.
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import click
 
-from reconciler.access import FORMATS, AccessQuery, access_document, render_access
-from reconciler.access.document import FleetEntry, PortalNames, fleet_document
-from reconciler.access.findings import Finding, policy_finding
+from reconciler import api
+from reconciler.access import FORMATS, AccessQuery, render_access
+from reconciler.access.document import FleetEntry, fleet_document
+from reconciler.access.live_report import failing
 from reconciler.access.render import write_access
 from reconciler.access.spreadsheet import render_csv
 from reconciler.access.text import summary_line
-from reconciler.cli import fleet_report, help, options
+from reconciler.api import Manifests
+from reconciler.cli import fleet_report, help, options, session
 from reconciler.cli.failure import failure_markdown, markdown_failure
 from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.fleet_run import each_portal
@@ -36,10 +36,9 @@ from reconciler.cli.output import (
 )
 from reconciler.fleet import Target, select
 from reconciler.html import render_access_fleet_html
-from reconciler.live.reader import read_people
+from reconciler.settings import Settings
 from reconciler.shown import safe
-from reconciler.state import DesiredState, LiveState
-from reconciler.workflow import connect, run, say_on_stderr, warn_in_ci
+from reconciler.workflow import run, say_on_stderr, warn_in_ci
 
 Json = dict[str, Any]
 # The fleet summary's words, in the order it counts them.
@@ -53,7 +52,7 @@ class AccessRequest:
     fail_on: frozenset[str]
     jobs: int
     verbose: bool
-    environ: Mapping[str, str] = field(repr=False)  # the variables the command read
+    settings: Settings = field(repr=False)  # the variables the command read
 
 
 @click.command(
@@ -109,20 +108,19 @@ def command(
 
     Several paths, or a fleet root holding several portal folders, report each portal on
     its own, up to --jobs at once; the exit code is the worst of them."""
-    environ = options.settings().environ
-    warn_in_ci(environ)
+    given = options.settings()
+    warn_in_ci(given.environ)
     query = AccessQuery(stale_days, tuple(dict.fromkeys(patterns)))
-    request = AccessRequest(query, fmt, frozenset(fail_on), jobs, verbose, environ)
+    request = AccessRequest(query, fmt, frozenset(fail_on), jobs, verbose, given)
     fleet = select(paths)
     if fleet is not None:
         ctx.exit(access_fleet(fleet, request, out))
-    manifests = paths[0].as_posix()
-    with markdown_failure(fmt, "access", manifests):
-        desired = fleet_report.load(paths[0], verbose, environ)
+    with markdown_failure(fmt, "access", paths[0].as_posix()):
+        manifests = session.manifests(paths[0], verbose, given)
         if out is not None:
             check_writable(out, "report")
-        with reading(desired.portal.url):
-            document = run(read_access(desired, environ, manifests, query))
+        with reading(manifests.desired.portal.url):
+            document = run(read_access(manifests, query, given))
     if out is None:
         write_access(document, fmt, sys.stdout)
         sys.stdout.flush()
@@ -133,54 +131,18 @@ def command(
 
 
 async def read_access(
-    desired: DesiredState,
-    environ: Mapping[str, str],
-    manifests: str,
-    query: AccessQuery,
-    *,
-    in_fleet: bool = False,
+    manifests: Manifests, query: AccessQuery, given: Settings, *, in_fleet: bool = False
 ) -> Json:
-    """The report of one portal, read live on the portal's own clock."""
-    async with connect(desired, environ, in_fleet=in_fleet) as client:
-        live = await read_people(client)
-        now = client.server_clock or time.time()
-        root = client.root
-    prefix = f"{desired.portal.name}: " if in_fleet else ""
-    for _, why in sorted(live.unreadable.items()):  # each reason names its resource
+    """The report of one portal, each part left out of it named on stderr."""
+    portal = manifests.desired.portal.name if in_fleet else None
+    report = await api.access(manifests, session.connection(given, portal), query=query)
+    prefix = f"{portal}: " if portal else ""
+    for why in report.left_out:  # each reason names its resource
         say_on_stderr(safe(f"{prefix}Warning: left out of the report: {why}"))
-    return live_access(live, desired, PortalNames(desired.portal.name, root, manifests), query, now)
+    return report.document
 
 
-def live_access(
-    live: LiveState, desired: DesiredState, names: PortalNames, query: AccessQuery, now: float
-) -> Json:
-    """The access report of a live state already read (by access, or by drift for
-    --fail-on), at `now` (Unix seconds)."""
-    extra = sorted(desired.portal.extraPrivileges)
-    found = policy_findings(live, desired, now)
-    return access_document(live, names, query, int(now * 1000), extra, found)
-
-
-def policy_findings(live: LiveState, desired: DesiredState, now: float) -> list[Finding]:
-    """The manifests' policies judged on the live state alone, as findings of kind
-    `policy` (none without a policy: the CEL engine is then not loaded)."""
-    if not desired.kinds.get("Policy"):
-        return []
-    from reconciler.kinds.policy import live_verdicts
-
-    moment = datetime.fromtimestamp(now, UTC)
-    return [
-        policy_finding(v.policy, v.enforcement, v.subject, v.message)
-        for v in live_verdicts(desired, live, moment)
-    ]
-
-
-def failing(document: Json, fail_on: frozenset[str]) -> list[Json]:
-    """The report's findings of a kind --fail-on names."""
-    return [f for f in document["findings"] if f["kind"] in fail_on]
-
-
-def gate(document: Json, fail_on: frozenset[str]) -> int:
+def gate(document: Json, fail_on: Collection[str]) -> int:
     """2 when the report has a finding of a kind --fail-on names, else 0."""
     return 2 if failing(document, fail_on) else 0
 
@@ -190,7 +152,7 @@ def gate(document: Json, fail_on: frozenset[str]) -> int:
 
 def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | None) -> int:
     """Report every portal, print (and write to `out`) the fleet's report; the worst code."""
-    fleet_report.refuse_shared_urls(request.environ)
+    fleet_report.refuse_shared_urls(request.settings.environ)
     if out is not None:
         check_writable(out, "report")
     outcomes = run(
@@ -217,10 +179,8 @@ def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | 
 
 
 async def _reported(target: Target, request: AccessRequest) -> Outcome:
-    desired = fleet_report.load(target.path, request.verbose, request.environ)
-    document = await read_access(
-        desired, request.environ, target.path.as_posix(), request.query, in_fleet=True
-    )
+    manifests = session.manifests(target.path, request.verbose, request.settings)
+    document = await read_access(manifests, request.query, request.settings, in_fleet=True)
     status = STATUSES[1] if document["findings"] else STATUSES[2]
     text = render_access(document, request.fmt) if request.fmt in ("text", "markdown") else ""
     return Outcome(target, status, gate(document, request.fail_on), text, document)

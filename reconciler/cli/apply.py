@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import sys
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
-from reconciler.apply import ApplyResult, Journal, execute
-from reconciler.apply.lock import ApplyLock, LeaseStore, lease_seconds, new_run_id, not_released
-from reconciler.apply.saved import SavedPlan, replan
-from reconciler.cli import help, options
+from reconciler import api
+from reconciler.api import Manifests
+from reconciler.apply import ApplyResult
+from reconciler.apply.lock import new_run_id, not_released
+from reconciler.apply.saved import SavedPlan
+from reconciler.cli import help, options, session
 from reconciler.cli.interrupts import Interrupted, Interrupts
 from reconciler.cli.output import (
     apply_progress,
@@ -25,8 +26,6 @@ from reconciler.cli.output import (
     reading,
 )
 from reconciler.errors import UserError
-from reconciler.live import PortalClient
-from reconciler.manifest import load_desired
 from reconciler.notify import Notifier, apply_text, plan_text
 from reconciler.plan import Plan
 from reconciler.plan.model import Action
@@ -35,11 +34,7 @@ from reconciler.shown import safe
 from reconciler.state import DesiredState
 from reconciler.windows import window_state
 from reconciler.workflow import (
-    PlanOptions,
-    connect,
-    plan_live,
     run,
-    say_on_stderr,
     target_list,
     warn_in_ci,
 )
@@ -49,7 +44,8 @@ from reconciler.workflow import (
 class Request:
     """What the user asked of this apply."""
 
-    plan_options: PlanOptions
+    targets: tuple[str, ...]
+    allow_deletes: bool
     auto_approve: bool
     dry_run: bool
     parallelism: int
@@ -139,14 +135,15 @@ def command(
                 "--target and --allow-deletes shape a plan when it is made: pass them to"
                 " `orgctl plan -o`; a saved plan is applied as it was made"
             )
-        desired = load_desired(_manifests(manifests, saved), given.environ)
+        loaded = session.manifests(_manifests(manifests, saved), False, given)
         if not (dry_run or ignore_windows):
-            _inside_window(desired)
+            _inside_window(loaded.desired)
         if journal is not None:
             check_writable(journal, "journal")  # before the plan is shown and confirmed
         scope = saved.plan.targets if saved is not None else target_list(targets)
         request = Request(
-            PlanOptions(allow_deletes, scope, signed_in_applies=True),
+            scope,
+            allow_deletes,
             auto_approve,
             dry_run,
             parallelism,
@@ -159,7 +156,7 @@ def command(
             verbose,
             label=label,
         )
-        ok = run(_apply(desired, request))
+        ok = run(_apply(loaded, request))
     ctx.exit(0 if ok else 1)
 
 
@@ -186,54 +183,47 @@ def _manifests(given: Path | None, saved: SavedPlan | None) -> Path:
     raise UserError("apply needs a manifests folder, or --plan PLAN.json")
 
 
-async def _apply(desired: DesiredState, request: Request) -> bool:
+async def _apply(manifests: Manifests, request: Request) -> bool:
     interrupts = Interrupts()
-    return await interrupts.run(_apply_connected(desired, request, interrupts))
+    return await interrupts.run(_apply_connected(manifests, request, interrupts))
 
 
-async def _apply_connected(desired: DesiredState, request: Request, interrupts: Interrupts) -> bool:
-    environ = request.settings.environ
-    async with connect(desired, environ, parallelism=request.parallelism) as client:
+async def _apply_connected(manifests: Manifests, request: Request, interrupts: Interrupts) -> bool:
+    url = manifests.desired.portal.url
+    connection = session.connection(request.settings)
+    applying = api.Applying(
+        manifests, connection, parallelism=request.parallelism, run_id=request.run_id
+    )
+    async with applying:
         if request.dry_run or not request.lock:
-            return await _apply_planned(client, desired, request, None, interrupts)
+            return await _apply_planned(applying, request, interrupts)
         if request.saved is not None:
             # Taking the lock is a write: an account that may not make the plan's calls
             # (a reviewer's, say) is refused before it, naming them.
-            await _replan_saved(client, desired, request.saved)
-        held = ApplyLock(
-            LeaseStore(client),
-            lease_seconds=lease_seconds(request.settings),
-            notice=say_on_stderr,
-        )
-        with reading(desired.portal.url, "taking the apply lock of"):
-            await held.acquire(request.lock_timeout, request.run_id)
+            await _replan_saved(applying, request.saved)
+        with reading(url, "taking the apply lock of"):
+            await applying.lock(request.lock_timeout)
         try:
-            return await _apply_planned(client, desired, request, held, interrupts)
+            return await _apply_planned(applying, request, interrupts)
         finally:
-            await _release(held, request.label)
+            await _release(applying, request.label)
 
 
-async def _release(held: ApplyLock, label: str) -> None:
+async def _release(applying: api.Applying, label: str) -> None:
     """Give the lock back; when that fails (the portal stopped answering), say what holds
     it and how to break it, as the last thing printed."""
-    lease = held.lease
+    lease = applying.lease
     try:
-        await held.release()
+        await applying.release()
     except UserError as exc:
         if lease is not None:
             click.echo(safe(not_released(lease, exc, label)), err=True)
 
 
-async def _apply_planned(
-    client: PortalClient,
-    desired: DesiredState,
-    request: Request,
-    held: ApplyLock | None,
-    interrupts: Interrupts,
-) -> bool:
+async def _apply_planned(applying: api.Applying, request: Request, interrupts: Interrupts) -> bool:
     """Plan (under the lock, so no other apply changes what the plan was made on), show,
     confirm, send and verify."""
-    plan = await _plan_to_apply(client, desired, request)
+    plan = await _plan_to_apply(applying, request)
     echo_report(plan, "text", "plan")
     if plan.errors:
         request.notifier.send(plan_text(plan))
@@ -245,10 +235,8 @@ async def _apply_planned(
         echo_calls(plan)
         return True
     with interrupts.at_prompt():
-        _confirm(plan, desired.portal.name, request.auto_approve)
-    if held is not None:
-        await held.describe_plan(plan)
-    result = await _send(client, plan, request, held, interrupts)
+        _confirm(plan, applying.manifests.desired.portal.name, request.auto_approve)
+    result = await _send(applying, plan, request, interrupts)
     echo_result(result, request.verbose)
     if interrupts.received is not None:
         raise Interrupted(
@@ -258,44 +246,28 @@ async def _apply_planned(
         click.echo("Stopped before every call was sent (why: above); the portal was not verified.")
         request.notifier.send(apply_text(plan.portal.url, result, converged=False))
         return False
-    converged = await _verify(client, desired, request)
+    converged = await _verify(applying, request)
     request.notifier.send(apply_text(plan.portal.url, result, converged))
     return converged and result.ok
 
 
-async def _plan_to_apply(client: PortalClient, desired: DesiredState, request: Request) -> Plan:
+async def _plan_to_apply(applying: api.Applying, request: Request) -> Plan:
     if request.saved is None:
-        with reading(desired.portal.url):
-            return (await plan_live(client, desired, request.plan_options)).plan
-    return await _replan_saved(client, desired, request.saved)
+        return await _plan_now(applying, request)
+    return await _replan_saved(applying, request.saved)
 
 
-async def _replan_saved(client: PortalClient, desired: DesiredState, saved: SavedPlan) -> Plan:
+async def _plan_now(applying: api.Applying, request: Request) -> Plan:
+    with reading(applying.manifests.desired.portal.url):
+        return await applying.plan(targets=request.targets, allow_deletes=request.allow_deletes)
+
+
+async def _replan_saved(applying: api.Applying, saved: SavedPlan) -> Plan:
     """The saved plan as made now, when the file agrees with it: refused for another
     portal, planned on another state, edited, or with calls the signed-in account may
     not make."""
-    with reading(desired.portal.url):
-        _same_portal(desired, saved)
-        return await replan(client, desired, saved)
-
-
-def _same_portal(desired: DesiredState, saved: SavedPlan) -> None:
-    if saved.plan.portal.url != desired.portal.url:
-        raise UserError(
-            f"{saved.path}: the plan is for {saved.plan.portal.url}, the manifests for"
-            f" {desired.portal.url}"
-        )
-    # The token goes with every call: a plan file must not send it anywhere else.
-    roots = tuple(
-        root.rstrip("/") + "/" for root in (desired.portal.url, desired.portal.adminUrl) if root
-    )
-    for call in saved.plan.calls:
-        if not call.url.startswith(roots):
-            raise UserError(
-                f"{saved.path}: call {call.seq} ({call.address}) goes to {call.url}, outside"
-                f" the portal's URLs ({', '.join(r.rstrip('/') for r in roots)}); refusing"
-                " to send credentials there"
-            )
+    with reading(applying.manifests.desired.portal.url):
+        return await applying.replan(saved)
 
 
 def _confirm(plan: Plan, portal_name: str, auto_approve: bool) -> None:
@@ -337,37 +309,21 @@ def confirmation_summary(plan: Plan) -> str:
 
 
 async def _send(
-    client: PortalClient,
-    plan: Plan,
-    request: Request,
-    held: ApplyLock | None,
-    interrupts: Interrupts,
+    applying: api.Applying, plan: Plan, request: Request, interrupts: Interrupts
 ) -> ApplyResult:
-    journal = (
-        Journal(request.journal, run_id=request.run_id) if request.journal else nullcontext(None)
-    )
-
-    def guard() -> str | None:
-        """Why no further call may be sent: a signal, a dead portal, a lost lock."""
-        lost = held.still_held() if held is not None else None
-        return interrupts.reason() or client.breaker.stopped() or lost
-
-    with interrupts.sending(), journal as record, apply_progress(plan) as progress:
-        return await execute(
+    with interrupts.sending(), apply_progress(plan) as progress:
+        return await applying.send(
             plan,
-            client,
-            parallelism=request.parallelism,
-            journal=record,
+            journal=request.journal,
             on_event=progress,
-            guard=guard,
+            guard=interrupts.reason,
             abandon=interrupts.abandon,
         )
 
 
-async def _verify(client: PortalClient, desired: DesiredState, request: Request) -> bool:
+async def _verify(applying: api.Applying, request: Request) -> bool:
     """Read the portal again: an apply has converged only when nothing is left to do."""
-    with reading(desired.portal.url):
-        after = (await plan_live(client, desired, request.plan_options)).plan
+    after = await _plan_now(applying, request)
     if after.empty and not after.errors:
         click.echo("Converged: the portal matches the manifests.")
         return True

@@ -237,7 +237,7 @@ async def _portal_time(
 
 
 def _violations(desired: DesiredState, live: LiveState, now: dt.datetime) -> dict[str, list[str]]:
-    from reconciler.cli.access import policy_findings
+    from reconciler.access.live_report import policy_findings
 
     found: dict[str, list[str]] = {}
     for finding in policy_findings(live, desired, now.timestamp()):

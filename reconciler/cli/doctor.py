@@ -6,19 +6,19 @@ differences named, 1 it cannot."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
-from reconciler.cli import fleet_report, help, options
-from reconciler.cli.export import auth_from_environment
+from reconciler import api
+from reconciler.cli import fleet_report, help, options, session
 from reconciler.cli.fleet_report import Outcome
 from reconciler.cli.fleet_run import each_portal
-from reconciler.doctor import Examined, examine_portal, examine_url
+from reconciler.doctor import Examined
 from reconciler.doctor.render import FORMATS, rendered, report_document
 from reconciler.errors import UserError
 from reconciler.fleet import Target, select
+from reconciler.settings import Settings
 from reconciler.shown import safe
 from reconciler.workflow import run, warn_in_ci
 
@@ -72,15 +72,14 @@ def command(
     given = options.settings()
     warn_in_ci(given.environ)
     if portal_url is not None:
-        examined = run(
-            examine_url(portal_url, admin_url, auth_from_environment(given), given.environ)
-        )
+        connection = session.connection(given)
+        examined = run(api.doctor_url(portal_url, connection, admin_url=admin_url))
         ctx.exit(_echoed(examined, fmt))
     fleet = select(paths)
     if fleet is not None:
-        ctx.exit(_fleet(fleet, fmt, jobs, verbose, given.environ))
-    desired = fleet_report.load(paths[0], verbose, given.environ)
-    ctx.exit(_echoed(run(examine_portal(desired, given.environ)), fmt))
+        ctx.exit(_fleet(fleet, fmt, jobs, verbose, given))
+    manifests = session.manifests(paths[0], verbose, given)
+    ctx.exit(_echoed(run(api.doctor(manifests, session.connection(given))), fmt))
 
 
 def _echoed(examined: Examined, fmt: str) -> int:
@@ -88,21 +87,20 @@ def _echoed(examined: Examined, fmt: str) -> int:
     return examined.report.exit_code
 
 
-def _fleet(
-    targets: list[Target], fmt: str, jobs: int, verbose: bool, environ: Mapping[str, str]
-) -> int:
-    fleet_report.refuse_shared_urls(environ)
+def _fleet(targets: list[Target], fmt: str, jobs: int, verbose: bool, given: Settings) -> int:
+    fleet_report.refuse_shared_urls(given.environ)
     outcomes = asyncio.run(
-        each_portal(targets, jobs, lambda t: _examined(t, fmt, verbose, environ), _failed)
+        each_portal(targets, jobs, lambda t: _examined(t, fmt, verbose, given), _failed)
     )
     line = fleet_report.summary(outcomes, STATUSES)
     fleet_report.echo(outcomes, fmt, line)
     return fleet_report.worst([o.code for o in outcomes])
 
 
-async def _examined(target: Target, fmt: str, verbose: bool, environ: Mapping[str, str]) -> Outcome:
-    desired = fleet_report.load(target.path, verbose, environ)
-    examined = await examine_portal(desired, environ, in_fleet=True)
+async def _examined(target: Target, fmt: str, verbose: bool, given: Settings) -> Outcome:
+    manifests = session.manifests(target.path, verbose, given)
+    connection = session.connection(given, manifests.desired.portal.name)
+    examined = await api.doctor(manifests, connection)
     report, seen = examined.report, examined.observations
     code = report.exit_code
     text = rendered(report, fmt, seen) if fmt != "json" else ""

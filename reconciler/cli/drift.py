@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 
-from reconciler.access import AccessQuery
-from reconciler.access.document import PortalNames
+from reconciler import api
 from reconciler.access.findings import POLICY
-from reconciler.cli import fleet_report, help, options
-from reconciler.cli.access import failing, live_access
+from reconciler.cli import help, options, session
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
-from reconciler.cli.live_policies import finding_line, policy_findings, with_live_policies
+from reconciler.cli.live_policies import finding_line
 from reconciler.cli.output import (
     check_writable,
     echo_report,
@@ -30,18 +25,7 @@ from reconciler.fleet import select
 from reconciler.notify import Notifier, drift_text
 from reconciler.plan.render.lines import summary_line
 from reconciler.shown import safe
-from reconciler.state import DesiredState
-from reconciler.workflow import Planned, PlanOptions, connect, plan_live, run, warn_in_ci
-
-
-@dataclass(frozen=True, slots=True)
-class Checked:
-    """A drift report and the access findings of the kinds --fail-on names."""
-
-    planned: Planned
-    findings: list[dict[str, Any]]  # of a kind --fail-on names
-    # The policies' violations on the live state, as findings of kind `policy`.
-    policies: list[dict[str, Any]]
+from reconciler.workflow import PlanOptions, run, warn_in_ci
 
 
 @click.command(
@@ -96,14 +80,15 @@ def command(
             "drift", fmt, jobs, plan_options, False, verbose, notify_url, given, frozenset(fail_on)
         )
         ctx.exit(fleet_command(fleet, request, out))
-    manifests = paths[0]
-    notifier = Notifier.create(notify_url, "drift", manifests.as_posix(), given)
-    with notifier.failures(), markdown_failure(fmt, "drift", manifests.as_posix()):
-        desired = fleet_report.load(manifests, verbose, given.environ)
+    folder = paths[0].as_posix()
+    notifier = Notifier.create(notify_url, "drift", folder, given)
+    with notifier.failures(), markdown_failure(fmt, "drift", folder):
+        manifests = session.manifests(paths[0], verbose, given)
         if out is not None:
             check_writable(out, "report")
-        checked = run(_read(desired, given.environ, manifests.as_posix(), frozenset(fail_on)))
-    plan = checked.planned.plan
+        with reading(manifests.desired.portal.url):
+            checked = run(api.drift(manifests, session.connection(given), fail_on=fail_on))
+    plan = checked.plan
     if out is None:
         echo_report(plan, fmt, "drift")
     else:
@@ -117,29 +102,6 @@ def command(
         ctx.exit(1)
     if plan.changes or checked.findings:
         ctx.exit(2)
-
-
-async def _read(
-    desired: DesiredState, environ: Mapping[str, str], manifests: str, fail_on: frozenset[str]
-) -> Checked:
-    # Drift reports every difference: the delete threshold guards applies, not reports,
-    # and who may send the calls matters to an apply (drift may run read-only).
-    async with connect(desired, environ) as client:
-        with reading(desired.portal.url):
-            # Policies are judged on the live state alone, not against the plan.
-            plan_options = PlanOptions(
-                allow_deletes=True, check_caller=False, live_admin=True, judge_policies=False
-            )
-            planned = await plan_live(client, desired, plan_options)
-        now = client.server_clock or time.time()
-        planned = with_live_policies(planned, desired, now)
-        if not fail_on:
-            return Checked(planned, [], policy_findings(planned.plan.policies))
-        # The access review of the state just read: no second read of the portal.
-        names = PortalNames(desired.portal.name, client.root, manifests)
-        document = live_access(planned.live, desired, names, AccessQuery(), now)
-        policies = [f for f in document["findings"] if f["kind"] == POLICY]
-        return Checked(planned, failing(document, fail_on), policies)
 
 
 def _echo_findings(findings: list[dict[str, Any]], policies: list[dict[str, Any]]) -> None:

@@ -8,54 +8,15 @@ Portal document names the variables that were used, never their values.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
-from reconciler.cli import help, options
-from reconciler.errors import UserError
-from reconciler.export import check_output_folder, write_manifests
-from reconciler.live import PortalClient, Scope, read_live
-from reconciler.live.credentials import PLAIN
-from reconciler.live.origins import UrlSources
+from reconciler import api
+from reconciler.cli import help, options, session
+from reconciler.export import check_output_folder
+from reconciler.live.credentials import plain_auth
 from reconciler.runtime import run
-from reconciler.settings import PASSWORD, TOKEN, USERNAME, Settings
-from reconciler.state import Auth, LiveState
-from reconciler.workflow import say_on_stderr
-
-
-def auth_from_environment(given: Settings) -> Auth:
-    """The token when set, else username and password; neither is a clear error."""
-    token, pair = PLAIN
-    if given.token:
-        return token
-    if given.username and given.password:
-        return pair
-    raise UserError(
-        f"export needs credentials in the environment: set {TOKEN.name}, or both"
-        f" {USERNAME.name} and {PASSWORD.name}"
-    )
-
-
-async def read_portal(
-    portal_url: str, admin_url: str | None, auth: Auth, environ: Mapping[str, str]
-) -> tuple[LiveState, datetime]:
-    """Everything the portal shows, and when: its own clock (the answers' Date header),
-    else this machine's."""
-    client = PortalClient(
-        portal_url,
-        auth=auth,
-        admin_root=admin_url,
-        env=environ,
-        retry_notice=say_on_stderr,
-        sources=UrlSources("--portal-url", "--admin-url"),
-    )
-    async with client:
-        live = await read_live(client, None, Scope.EVERYTHING)
-        clock = client.server_clock
-    return live, datetime.fromtimestamp(clock, UTC) if clock is not None else datetime.now(UTC)
 
 
 @click.command(
@@ -86,22 +47,13 @@ def command(
     portal_url: str, admin_url: str | None, output: Path, name: str | None, force: bool
 ) -> None:
     """Read a live portal and write manifests that describe it (adoption)."""
-    given = options.settings()
-    auth = auth_from_environment(given)
+    connection = session.connection(options.settings())
+    plain_auth(connection.variables)  # credentials are named before the folder is
     check_output_folder(output, force)  # before the long read, not after it
     if sys.stderr.isatty():
         click.echo(f"Reading {portal_url} ...", err=True)
-    live, clock = run(read_portal(portal_url, admin_url, auth, given.environ))
-    summary = write_manifests(
-        live,
-        output,
-        portal_url=portal_url,
-        admin_url=admin_url,
-        auth=auth,
-        name=name,
-        exported_at=clock,
-        force=force,
-    )
+    exported = run(api.export(portal_url, connection, admin_url=admin_url, name=name, out=output))
+    summary = exported.write(output, force)
     for note in summary.notes:
         click.echo(f"Note: {note}", err=True)
     click.echo(summary.sentence())

@@ -17,7 +17,7 @@ import click
 from reconciler.errors import UserError
 from reconciler.fleet import Target
 from reconciler.manifest.desired import desired_from
-from reconciler.manifest.validation import Checked, check
+from reconciler.manifest.validation import check
 from reconciler.settings import ADMIN_URL, OWN_ADMIN_URL, OWN_PORTAL_URL, PORTAL_URL
 from reconciler.shown import safe
 from reconciler.state import DesiredState
@@ -93,9 +93,9 @@ def refuse_shared_urls(environ: Mapping[str, str]) -> None:
             )
 
 
-def note_skipped(checked: Checked) -> None:
+def note_skipped(files: Sequence[str]) -> None:
     """--verbose: name each file read as no manifest, on stderr."""
-    for file in checked.loaded.ignored:
+    for file in files:
         note = f"note: {file}: no orgctl document (no apiVersion: orgctl/v1), skipped"
         click.echo(safe(note), err=True)
 
@@ -104,5 +104,5 @@ def load(path: Path, verbose: bool, environ: Mapping[str, str]) -> DesiredState:
     """The desired state of one portal folder, the skipped files named when `verbose`."""
     checked = check(path, environ)
     if verbose:
-        note_skipped(checked)
+        note_skipped(checked.loaded.ignored)
     return desired_from(checked, environ)

@@ -20,10 +20,11 @@ from pathlib import Path
 import click
 
 from reconciler.access.findings import POLICY
+from reconciler.api.drifting import policy_findings, with_live_policies
 from reconciler.cli import fleet_report
 from reconciler.cli.failure import failure_markdown
 from reconciler.cli.fleet_report import Outcome
-from reconciler.cli.live_policies import finding_line, policy_findings, with_live_policies
+from reconciler.cli.live_policies import finding_line
 from reconciler.cli.output import check_writable, is_terminal, render, save_instead_of_printing
 from reconciler.errors import UserError
 from reconciler.fleet import Target

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
-from reconciler.cli import fleet_report, help, options
+from reconciler import api
+from reconciler.cli import help, options, session
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
 from reconciler.cli.output import (
@@ -25,13 +25,9 @@ from reconciler.plan import Plan, render_json
 from reconciler.plan.render.lines import summary_line
 from reconciler.plan.render.markdown_parts import MIN_SIZE, render_markdown_parts
 from reconciler.shown import safe
-from reconciler.state import DesiredState
 from reconciler.windows import window_state
 from reconciler.workflow import (
-    Planned,
     PlanOptions,
-    connect,
-    plan_live,
     run,
     target_list,
     warn_in_ci,
@@ -108,14 +104,22 @@ def command(
             "plan", fmt, jobs, plan_options, detailed_exitcode, verbose, notify_url, given
         )
         ctx.exit(fleet_command(fleet, request))
-    manifests = paths[0]
-    notifier = Notifier.create(notify_url, "plan", manifests.as_posix(), given)
-    with notifier.failures(), markdown_failure(fmt, "plan", manifests.as_posix()):
-        desired = fleet_report.load(manifests, verbose, given.environ)
+    folder = paths[0].as_posix()
+    notifier = Notifier.create(notify_url, "plan", folder, given)
+    with notifier.failures(), markdown_failure(fmt, "plan", folder):
+        manifests = session.manifests(paths[0], verbose, given)
         if out is not None:
             check_writable(out, "plan file")
-        planned = run(_plan(desired, given.environ, plan_options))
-    plan = planned.plan.with_manifests(manifests.as_posix())
+        desired = manifests.desired
+        with reading(desired.portal.url):
+            plan = run(
+                api.plan(
+                    manifests,
+                    session.connection(given),
+                    targets=plan_options.targets,
+                    allow_deletes=allow_deletes,
+                )
+            )
     if out is not None and fmt == "json":
         # The saved plan is this very JSON: printed again it would only double the output.
         save_instead_of_printing(out, "plan file", render_json(plan), summary_line(plan, "plan"))
@@ -148,11 +152,3 @@ def _save(plan: Plan, out: Path, fmt: str) -> None:
     write_output(out, "plan file", render_json(plan))
     said = f"Saved the plan to {out}: `orgctl apply --plan {out}` applies exactly it."
     click.echo(safe(said), err=fmt != "text")
-
-
-async def _plan(
-    desired: DesiredState, environ: Mapping[str, str], plan_options: PlanOptions
-) -> Planned:
-    async with connect(desired, environ) as client:
-        with reading(desired.portal.url):
-            return await plan_live(client, desired, plan_options)

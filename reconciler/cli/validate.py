@@ -115,7 +115,7 @@ def command(
         sys.exit(_fleet(targets, output_format, verbose, environ))
     checked = check(paths[0], environ)
     if verbose:
-        fleet_report.note_skipped(checked)
+        fleet_report.note_skipped(checked.loaded.ignored)
     problems = checked.problems
     output = _FORMATS[output_format](problems, checked.warnings)
     if output:
@@ -148,7 +148,7 @@ def _portal(
     else:
         problems, warnings = checked.problems, checked.warnings
         if verbose:
-            fleet_report.note_skipped(checked)
+            fleet_report.note_skipped(checked.loaded.ignored)
     status, code = ("invalid", 1) if problems else ("valid", 0)
     shown = (_github if output_format == "github" else _text)(problems, warnings)
     document = {"path": target.path.as_posix(), **_json_body(problems, warnings)}

@@ -6,6 +6,19 @@ and never talks to a portal. `orgctl export` reads the portal and calls it.
 """
 
 from reconciler.export.summary import ExportSummary
-from reconciler.export.writer import check_output_folder, write_manifests
+from reconciler.export.writer import (
+    Exported,
+    ManifestFile,
+    check_output_folder,
+    export_manifests,
+    write_manifests,
+)
 
-__all__ = ["ExportSummary", "check_output_folder", "write_manifests"]
+__all__ = [
+    "ExportSummary",
+    "Exported",
+    "ManifestFile",
+    "check_output_folder",
+    "export_manifests",
+    "write_manifests",
+]

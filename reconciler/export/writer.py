@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,9 +46,31 @@ def schema_modeline(out: Path) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class _File:
+class ManifestFile:
+    """One file of an export: its name in the folder and its YAML."""
+
     name: str
     content: bytes
+
+    @property
+    def text(self) -> str:
+        return self.content.decode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """The manifests that describe a live portal, not yet written: one file per kind."""
+
+    files: tuple[ManifestFile, ...]
+    counts: Mapping[str, int]  # documents, per kind
+    phrases: tuple[str, ...]  # what was exported, per kind: "12 roles", "240 members"
+    notes: tuple[str, ...]  # live facts the format cannot express, or left unread
+
+    def write(self, out: Path, force: bool = False) -> ExportSummary:
+        """Write the files into folder `out`: refused when it is not empty, unless
+        `force`; then an earlier export's files this one does not write are removed."""
+        written = _write(out, self.files, force)
+        return ExportSummary(out, dict(self.counts), self.phrases, written, self.notes)
 
 
 @dataclass(slots=True)
@@ -56,7 +79,7 @@ class _Export:
 
     live: LiveState
     header: list[str]
-    files: list[_File] = field(default_factory=list)
+    files: list[ManifestFile] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     phrases: list[str] = field(default_factory=list)
@@ -64,16 +87,10 @@ class _Export:
     def add(self, kind: str, name: str, documents: list[docs.Document]) -> None:
         self.counts[kind] = len(documents)
         if documents:
-            self.files.append(_File(name, render(documents, self.header)))
+            self.files.append(ManifestFile(name, render(documents, self.header)))
 
-    def summary(self, out: Path, written: tuple[Path, ...]) -> ExportSummary:
-        return ExportSummary(
-            folder=out,
-            counts=dict(self.counts),
-            phrases=tuple(self.phrases),
-            files=written,
-            notes=tuple(self.notes),
-        )
+    def done(self) -> Exported:
+        return Exported(tuple(self.files), self.counts, tuple(self.phrases), tuple(self.notes))
 
 
 def write_manifests(
@@ -94,14 +111,39 @@ def write_manifests(
     A non-empty `out` is refused unless `force`; then the files of an earlier export that
     this one does not write are removed, and any other file is left alone.
     """
+    exported = export_manifests(
+        live,
+        portal_url=portal_url,
+        admin_url=admin_url,
+        auth=auth,
+        name=name,
+        exported_at=exported_at,
+        out=out,
+    )
+    return exported.write(out, force)
+
+
+def export_manifests(
+    live: LiveState,
+    *,
+    portal_url: str,
+    admin_url: str | None,
+    auth: Auth,
+    name: str | None = None,
+    exported_at: datetime | None = None,
+    out: Path | None = None,
+) -> Exported:
+    """The manifests describing `live`, file by file, unwritten. `out`, the folder they
+    are meant for, gives each file the editor's line to the schema found above it."""
     _check_url("portal URL", portal_url)
     if admin_url:
         _check_url("admin URL", admin_url)
     _check_auth(auth)
-    export = _Export(live, _header(portal_url, exported_at, schema_modeline(out)))
+    modeline = schema_modeline(out) if out is not None else None
+    export = _Export(live, _header(portal_url, exported_at, modeline))
     _add_portal(export, name=name, url=portal_url, admin_url=admin_url, auth=auth)
     _add_kinds(export, ExportInput(live, admin_url))
-    return export.summary(out, _write(out, export.files, force))
+    return export.done()
 
 
 def _add_kinds(export: _Export, given: ExportInput) -> None:
@@ -206,7 +248,7 @@ def check_output_folder(out: Path, force: bool) -> None:
         )
 
 
-def _write(out: Path, files: list[_File], force: bool) -> tuple[Path, ...]:
+def _write(out: Path, files: tuple[ManifestFile, ...], force: bool) -> tuple[Path, ...]:
     check_output_folder(out, force)
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -54,6 +54,21 @@ PLAIN = (
 )
 
 
+def plain_auth(environ: Mapping[str, str]) -> Auth:
+    """The plain variables that are set, for a portal named by its URL alone (export,
+    doctor --portal-url): the token when set, else username and password; neither is a
+    clear error."""
+    token, pair = PLAIN
+    if _is_set(token, environ):
+        return token
+    if _is_set(pair, environ):
+        return pair
+    raise UserError(
+        f"export needs credentials in the environment: set {token.tokenEnv}, or both"
+        f" {pair.usernameEnv} and {pair.passwordEnv}"
+    )
+
+
 def portal_variables(name: str) -> Auth:
     """The variables named after a portal: `field-office` gives `ORGCTL_FIELD_OFFICE_TOKEN`,
     `_USERNAME` and `_PASSWORD`. Only A-Z, 0-9 and `_` remain, so each is a valid GitHub

@@ -1,11 +1,12 @@
 """Planning: the diff of desired against live state as a `Plan` value, its renderers
 (text, JSON, Markdown) and the check that a saved plan is still fresh."""
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
-from reconciler.lazy import exports
+from reconciler.lazy import exports as _exports
+from reconciler.lazy import listing as _listing
 
-if TYPE_CHECKING:
+if _TYPE_CHECKING:
     from reconciler.plan.fingerprint import StalePlan, check_fresh
     from reconciler.plan.model import Call, Change, Plan, PlanProblem, Ref
     from reconciler.plan.planner import build_plan
@@ -35,7 +36,8 @@ _HOMES = {
 }
 
 
-__getattr__ = exports(__name__, _HOMES)
+__getattr__ = _exports(__name__, _HOMES)
+__dir__ = _listing(globals(), _HOMES)
 
 
 __all__ = [

@@ -8,7 +8,6 @@ import pytest
 
 from reconciler.apply.lock import LEASE_SECONDS, Lease, LeaseWatch, lease_from, lease_seconds
 from reconciler.errors import UserError
-from reconciler.settings import Settings
 
 RAW = {"id": "0f1e2d3c4b5a6978", "holder": "ci@runner-7", "pid": 7, "since": 0, "until": 300}
 
@@ -32,13 +31,13 @@ def test_a_lease_states_its_period_and_renewals_within_bounds() -> None:
 
 @pytest.mark.parametrize(("text", "seconds"), [("", LEASE_SECONDS), ("90s", 90.0), ("2m", 120.0)])
 def test_the_lease_period_comes_from_the_environment(text: str, seconds: float) -> None:
-    assert lease_seconds(Settings.read({"ORGCTL_LOCK_LEASE": text})) == seconds
+    assert lease_seconds({"ORGCTL_LOCK_LEASE": text}) == seconds
 
 
 @pytest.mark.parametrize("text", ["1s", "2h", "soon"])
 def test_a_lease_period_out_of_bounds_is_refused(text: str) -> None:
     with pytest.raises(UserError, match="ORGCTL_LOCK_LEASE"):
-        lease_seconds(Settings.read({"ORGCTL_LOCK_LEASE": text}))
+        lease_seconds({"ORGCTL_LOCK_LEASE": text})
 
 
 def held(beat: int, until: float = 1_000.0) -> Lease:

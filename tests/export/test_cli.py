@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.cli.export import auth_from_environment
 from reconciler.errors import UserError
-from reconciler.settings import Settings
+from reconciler.live.credentials import plain_auth
 from reconciler.state import Auth
 from tests.cli import env_with, orgctl
 
@@ -25,20 +24,18 @@ def run_export(tmp_path: Path, out: Path, **env: str) -> subprocess.CompletedPro
 
 def test_the_token_wins_when_both_kinds_are_set() -> None:
     env = {"ORGCTL_TOKEN": "t", "ORGCTL_USERNAME": "u", "ORGCTL_PASSWORD": "p"}
-    assert auth_from_environment(Settings.read(env)) == Auth(tokenEnv="ORGCTL_TOKEN")
+    assert plain_auth(env) == Auth(tokenEnv="ORGCTL_TOKEN")
 
 
 def test_username_and_password_name_both_variables() -> None:
     env = {"ORGCTL_USERNAME": "u", "ORGCTL_PASSWORD": "p"}
-    assert auth_from_environment(Settings.read(env)) == Auth(
-        usernameEnv="ORGCTL_USERNAME", passwordEnv="ORGCTL_PASSWORD"
-    )
+    assert plain_auth(env) == Auth(usernameEnv="ORGCTL_USERNAME", passwordEnv="ORGCTL_PASSWORD")
 
 
 @pytest.mark.parametrize("env", [{}, {"ORGCTL_USERNAME": "u"}, {"ORGCTL_TOKEN": ""}])
 def test_missing_credentials_name_the_variables(env: dict[str, str]) -> None:
     with pytest.raises(UserError) as caught:
-        auth_from_environment(Settings.read(env))
+        plain_auth(env)
     for name in ("ORGCTL_TOKEN", "ORGCTL_USERNAME", "ORGCTL_PASSWORD"):
         assert name in str(caught.value)
 
