@@ -4,9 +4,8 @@ the live access, the evaluation time) and returns what it did; none prints."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +44,7 @@ class Loaded:
     documents: list[Document]
     document: Document  # the campaign's
     campaign: campaigns.Campaign
+    environ: Mapping[str, str] = field(repr=False)  # the variables the command read
 
     def folder(self, out: Path | None) -> Folder:
         return folder_for(self.document.file, self.campaign.metadata.name, out)
@@ -56,16 +56,16 @@ class Loaded:
         return Path(self.document.file).parent / "evidence" / f"{name}.json"
 
 
-def load(path: Path, name: str) -> Loaded:
-    checked = check(path)
+def load(path: Path, name: str, environ: Mapping[str, str]) -> Loaded:
+    checked = check(path, environ)
     if checked.problems:
         raise ManifestError([str(problem) for problem in checked.problems])
     found = campaigns.named(checked.documents, name)
     if found is None:
         known = ", ".join(campaigns.names(checked.documents)) or "none"
         raise UserError(f"{path}: no campaign named {name!r} (kind: Campaign); declared: {known}")
-    desired = desired_from(checked, os.environ)
-    return Loaded(path, desired, checked.documents, found[0], found[1])
+    desired = desired_from(checked, environ)
+    return Loaded(path, desired, checked.documents, found[0], found[1], environ)
 
 
 def iso(moment: dt.datetime) -> str:
@@ -231,4 +231,4 @@ def _remediate(loaded: Loaded, remedy: Json) -> Adopted:
             lines.append(declare_member(files, member, values))
         return lines
 
-    return edit_manifests(loaded.path, edit, "closing the campaign")
+    return edit_manifests(loaded.path, edit, "closing the campaign", loaded.environ)
