@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from reconciler.cli import help, options
-from reconciler.clock import evaluation_time, moment
+from reconciler.clock import evaluation_time, moment, rfc3339
 from reconciler.shown import safe
 from reconciler.state import DesiredState, LiveState
 from reconciler.workflow import connect, run, say_on_stderr
@@ -108,7 +108,7 @@ def status(
     click.echo(
         safe(
             f"Campaign {campaign}: {len(found.decisions)} item(s), {found.pending} pending;"
-            f" {left} {scope['due']} (now {campaigns.iso(now)})."
+            f" {left} {scope['due']} (now {rfc3339(now)})."
         )
     )
     for reviewer, counts in sorted(found.by_reviewer().items()):
