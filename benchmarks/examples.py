@@ -40,10 +40,10 @@ def environment(base: str, portal: str) -> dict[str, str]:
     }
 
 
-async def requests_of_a_plan(folder: Path) -> tuple[int, float, int]:
+async def requests_of_a_plan(folder: Path, env: dict[str, str]) -> tuple[int, float, int]:
     """(HTTP requests, read + plan seconds, calls planned) of one in-process plan."""
-    desired = load_desired(folder)
-    client = connect(desired)
+    desired = load_desired(folder, env)
+    client = connect(desired, env)
     async with client:
         started = time.perf_counter()
         planned = await plan_live(client, desired)
@@ -67,8 +67,7 @@ def planned_calls(folder: Path, env: dict[str, str]) -> int:
 def measure(base: str, name: str, journal: Path) -> str:
     folder = EXAMPLES_FOLDER / name
     env = environment(base, name)
-    os.environ.update(env)
-    requests, read_and_plan, calls = asyncio.run(requests_of_a_plan(folder))
+    requests, read_and_plan, calls = asyncio.run(requests_of_a_plan(folder, env))
     started = time.perf_counter()
     planned = orgctl("plan", str(folder), env=env)
     command = time.perf_counter() - started

@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from reconciler.settings import ADMIN_URL, PORTAL_URL
+
 # The demo and the tests point a manifest set at a service on a free port.
-PORTAL_URL_ENV = "ORGCTL_PORTAL_URL"
-ADMIN_URL_ENV = "ORGCTL_ADMIN_URL"
+PORTAL_URL_ENV = PORTAL_URL.name
+ADMIN_URL_ENV = ADMIN_URL.name
 
 
 def portal_key(name: str) -> str:

@@ -9,7 +9,6 @@ side effect: a failure warns on stderr and never changes the command's outcome.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,8 +20,9 @@ from reconciler.apply.result import ApplyResult
 from reconciler.errors import UserError
 from reconciler.live.urls import check_url
 from reconciler.plan.model import Plan
+from reconciler.settings import NOTIFY_URL, Settings
 
-NOTIFY_ENV = "ORGCTL_NOTIFY_URL"
+NOTIFY_ENV = NOTIFY_URL.name
 TIMEOUT_SECONDS = 10.0
 
 
@@ -89,8 +89,9 @@ class Notifier:
     env: Mapping[str, str]
 
     @classmethod
-    def create(cls, option: str | None, command: str, portal: str) -> Notifier:
-        return cls(option or os.environ.get(NOTIFY_ENV) or None, command, portal, os.environ)
+    def create(cls, option: str | None, command: str, portal: str, given: Settings) -> Notifier:
+        """`--notify` when given, else $ORGCTL_NOTIFY_URL."""
+        return cls(option or given.notify_url, command, portal, given.environ)
 
     def message(self, summary: str) -> dict[str, str]:
         text = f"orgctl {self.command} {self.portal}: {summary}"

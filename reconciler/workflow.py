@@ -6,7 +6,6 @@ primitives), so the whole of an apply — plan, confirm, send, verify — is one
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -62,16 +61,16 @@ class Planned:
 
 def connect(
     desired: DesiredState,
+    environ: Mapping[str, str],
     *,
     parallelism: int = 8,
     in_fleet: bool = False,
-    env: Mapping[str, str] | None = None,
     notice: Notice | None = say_on_stderr,
 ) -> PortalClient:
-    """The client of the desired state's portal. `env` holds the ORGCTL_* values
-    (credentials, trusted origins, limits): the process's own unless given (the Python
-    API always gives them). `notice` hears each retry as it happens; None keeps quiet."""
-    environ = os.environ if env is None else env
+    """The client of the desired state's portal, with the ORGCTL_* values `environ` holds
+    (credentials, trusted origins, limits): the command line's `Settings.environ`, or a
+    Python API `Connection`'s values. `notice` hears each retry as it happens; None keeps
+    quiet."""
     return client_for(
         desired.portal,
         env=environ,
@@ -104,9 +103,9 @@ def url_origins(desired: DesiredState, environ: Mapping[str, str]) -> UrlSources
     return UrlSources(said("spec.url", url_from), said("spec.adminUrl", admin_from))
 
 
-def warn_in_ci(environ: Mapping[str, str] | None = None) -> None:
+def warn_in_ci(environ: Mapping[str, str]) -> None:
     """Once per plan, apply or drift run in CI without ORGCTL_TRUSTED_ORIGINS."""
-    warning = ci_warning(os.environ if environ is None else environ)
+    warning = ci_warning(environ)
     if warning is not None:
         say_on_stderr(f"Warning: {warning}")
 

@@ -24,8 +24,10 @@ from typing import Any
 
 import httpx
 
+from reconciler.settings import SERVE_CONTROL_SECRET
+
 READY_TIMEOUT_SECONDS = 20.0
-CONTROL_SECRET_ENV = "ORGCTL_SERVE_CONTROL_SECRET"
+CONTROL_SECRET_ENV = SERVE_CONTROL_SECRET.name
 _URL = re.compile(r"https?://127\.0\.0\.1:\d+")
 _DEFAULT = object()  # "use the portal's default administrator token"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,24 +20,33 @@ class Adopted:
     written: tuple[Path, ...]  # the files that changed
 
 
-def adopt_into(root: Path, addresses: Sequence[Address], live: LiveState) -> Adopted:
+def adopt_into(
+    root: Path, addresses: Sequence[Address], live: LiveState, environ: Mapping[str, str]
+) -> Adopted:
     """Write the live value of each address into the manifests under `root`."""
     return edit_manifests(
-        root, lambda files: [adopt(files, live, address) for address in addresses], "adopting"
+        root,
+        lambda files: [adopt(files, live, address) for address in addresses],
+        "adopting",
+        environ,
     )
 
 
 def edit_manifests(
-    root: Path, edit: Callable[[ManifestFiles], Sequence[str]], doing: str
+    root: Path,
+    edit: Callable[[ManifestFiles], Sequence[str]],
+    doing: str,
+    environ: Mapping[str, str],
 ) -> Adopted:
     """Make `edit` (one sentence per resource) in the manifests under `root`, comments
-    kept. The result must validate: if it does not, every file is put back and the
-    problems are raised, led by what was being done (`doing`: "adopting")."""
+    kept. The result must validate (under `environ`'s URL overrides, as it was read): if
+    it does not, every file is put back and the problems are raised, led by what was being
+    done (`doing`: "adopting")."""
     files = ManifestFiles.read(root)
     lines = tuple(edit(files))
     written = files.write()
     try:
-        load_desired(root)
+        load_desired(root, environ)
     except ManifestError as exc:
         files.restore()
         raise ManifestError(

@@ -12,7 +12,6 @@ without leaving the agent's event loop holding another apply's signal handlers.
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import sys
 from collections import Counter
@@ -28,6 +27,7 @@ from reconciler.manifest import load_desired
 from reconciler.notify import NOTIFY_ENV, Notifier
 from reconciler.plan.model import Plan
 from reconciler.plan.render.lines import riskiest_first
+from reconciler.settings import TRUSTED_ORIGINS, Settings
 from reconciler.shown import safe
 from reconciler.state import DesiredState
 from reconciler.workflow import PlanOptions, connect, plan_live
@@ -93,9 +93,9 @@ def find_portals(root: Path) -> list[Portal]:
     return [Portal(target.name, target.path) for target in find_targets(root)]
 
 
-def load(path: Path) -> DesiredState:
+def load(path: Path, environ: Mapping[str, str]) -> DesiredState:
     """The portal's desired state; ManifestError lists every problem with file:line."""
-    return load_desired(path)
+    return load_desired(path, environ)
 
 
 def self_heal(desired: DesiredState) -> bool:
@@ -108,9 +108,9 @@ def kind_of(address: str) -> str:
     return address.split("/", 1)[0].split(".", 1)[0] or "unknown"
 
 
-async def observe(desired: DesiredState) -> Drift:
+async def observe(desired: DesiredState, environ: Mapping[str, str]) -> Drift:
     """Read the portal and plan against it, as `orgctl drift` does (report only)."""
-    async with connect(desired, in_fleet=True) as client:  # retry lines name the portal
+    async with connect(desired, environ, in_fleet=True) as client:  # retry lines name the portal
         plan = (await plan_live(client, desired, PlanOptions(allow_deletes=True))).plan
     kinds = Counter(kind_of(change.address) for change in plan.changes)
     riskiest = tuple(change.address for change in riskiest_first(plan.changes))
@@ -129,7 +129,7 @@ def _next_expiry(plan: Plan) -> float | None:
     return (soonest - judged).total_seconds()
 
 
-async def apply(path: Path, stopping: asyncio.Event) -> ApplyOutcome:
+async def apply(path: Path, stopping: asyncio.Event, environ: Mapping[str, str]) -> ApplyOutcome:
     """`orgctl apply PATH --auto-approve` as a child; when `stopping` is set (SIGTERM, or
     the portal's deadline), the child gets SIGTERM and stops as apply does on a signal."""
     child = await asyncio.create_subprocess_exec(
@@ -142,7 +142,7 @@ async def apply(path: Path, stopping: asyncio.Event) -> ApplyOutcome:
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.PIPE,
-        env=_child_environment(os.environ),
+        env=_child_environment(environ),
     )
     waiter = asyncio.ensure_future(child.communicate())
     stopper = asyncio.ensure_future(stopping.wait())
@@ -173,17 +173,15 @@ def _child_environment(environ: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-def notify(url: str | None, portal: str, summary: str) -> None:
-    """One message through the notify targets `--notify`/ORGCTL_NOTIFY_URL name."""
-    Notifier.create(url, "agent", portal).send(summary)
+def notify(url: str | None, portal: str, summary: str, environ: Mapping[str, str]) -> None:
+    """One message to the URL `--notify`/ORGCTL_NOTIFY_URL name; `environ` links the CI run."""
+    Notifier(url, "agent", portal, environ).send(summary)
 
 
-def check_trusted_origins(environ: Mapping[str, str]) -> None:
+def check_trusted_origins(given: Settings) -> None:
     """The agent sends credentials unattended: it runs only with ORGCTL_TRUSTED_ORIGINS."""
-    from reconciler.live.origins import TRUSTED_ORIGINS_ENV
-
-    if not (environ.get(TRUSTED_ORIGINS_ENV) or "").strip():
+    if not given.trusted_origins:
         raise UserError(
-            f"orgctl agent needs {TRUSTED_ORIGINS_ENV}: it sends credentials on its own, so"
+            f"orgctl agent needs {TRUSTED_ORIGINS.name}: it sends credentials on its own, so"
             " set it to your portals' origins (scheme://host[:port], comma-separated)"
         )

@@ -5,7 +5,8 @@ operator allow it, apply; the outcome is a new state for `PortalStatus`."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from reconciler.agent import portal_ops as ops
@@ -22,6 +23,7 @@ class Loaded:
     revision: str
     path: Path
     desired: DesiredState
+    environ: Mapping[str, str] = field(repr=False)  # where its credentials come from
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,12 +42,14 @@ def failed(error: str) -> Outcome:
     return Outcome(State.FAILED, "failed", {}, error=safe(error))
 
 
-def load(loaded: Loaded | None, revision: str, path: Path) -> tuple[Loaded | None, str | None]:
+def load(
+    loaded: Loaded | None, revision: str, path: Path, environ: Mapping[str, str]
+) -> tuple[Loaded | None, str | None]:
     """The portal's manifests at `revision`, or the last good ones and why not."""
     if loaded is not None and loaded.revision == revision:
         return loaded, None
     try:
-        return Loaded(revision, path, ops.load(path)), None
+        return Loaded(revision, path, ops.load(path, environ), environ), None
     except UserError as exc:
         return loaded, f"revision {revision[:12]} does not load: {exc}"
 
@@ -53,7 +57,7 @@ def load(loaded: Loaded | None, revision: str, path: Path) -> tuple[Loaded | Non
 async def observe(loaded: Loaded) -> Outcome:
     """Read and plan: Synced or OutOfSync; a plan error (a guard such as maxDeletes)
     leaves the drift in place and is told as the last error."""
-    drift = await ops.observe(loaded.desired)
+    drift = await ops.observe(loaded.desired, loaded.environ)
     if drift.in_sync:
         return Outcome(State.SYNCED, "in_sync", {}, next_expiry=drift.next_expiry)
     error = "; ".join(drift.errors) or None
@@ -73,7 +77,7 @@ async def observe(loaded: Loaded) -> Outcome:
 async def heal(loaded: Loaded, before: Outcome, stopping: asyncio.Event) -> Outcome:
     """Apply through `orgctl apply`, then read again: the state is what the portal shows.
     A converged apply keeps the drift it reverted (`riskiest`), for its notification."""
-    applied = await ops.apply(loaded.path, stopping)
+    applied = await ops.apply(loaded.path, stopping, loaded.environ)
     if stopping.is_set():
         # Stopping: no further read; the next start of the agent sees what is left.
         said = applied.said or "stopped"

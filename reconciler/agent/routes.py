@@ -15,18 +15,19 @@ from reconciler.agent.http import Request, Response, plain
 from reconciler.agent.metrics import Metrics
 from reconciler.agent.page import status_page
 from reconciler.agent.scheduler import Agent
+from reconciler.settings import AGENT_REFRESH_SECRET, AGENT_WEBHOOK_SECRET, Settings
 
-REFRESH_SECRET_ENV = "ORGCTL_AGENT_REFRESH_SECRET"
-WEBHOOK_SECRET_ENV = "ORGCTL_AGENT_WEBHOOK_SECRET"
+REFRESH_SECRET_ENV = AGENT_REFRESH_SECRET.name
+WEBHOOK_SECRET_ENV = AGENT_WEBHOOK_SECRET.name
 
 
 class Routes:
-    def __init__(self, agent: Agent, metrics: Metrics, environ: Mapping[str, str]) -> None:
+    def __init__(self, agent: Agent, metrics: Metrics, given: Settings) -> None:
         self.agent = agent
         self.metrics = metrics
         # Read once at start: a secret is never looked up per request nor shown.
-        self._refresh_secret = environ.get(REFRESH_SECRET_ENV) or None
-        self._webhook_secret = environ.get(WEBHOOK_SECRET_ENV) or None
+        self._refresh_secret = given.agent_refresh_secret
+        self._webhook_secret = given.agent_webhook_secret
 
     async def __call__(self, request: Request) -> Response:
         route = {

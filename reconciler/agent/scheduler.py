@@ -8,8 +8,8 @@ import asyncio
 import random
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
@@ -34,6 +34,8 @@ class Settings:
     notify_url: str | None
     shards: int = 1  # replicas sharing the fleet
     shard: int = 0  # the one this agent is: it reconciles only the portals assigned to it
+    # The variables the agent started with: credentials, URL overrides, limits.
+    environ: Mapping[str, str] = field(default_factory=dict, repr=False)
 
 
 EXPIRY_MARGIN = 1.0  # seconds past a grant's end before the reconcile that revokes it
@@ -131,7 +133,11 @@ class Agent:
         if snapshot is None:
             return reconcile.failed(self._source_error or "the source was not read")
         loaded, error = await asyncio.to_thread(
-            reconcile.load, self._loaded.get(name), snapshot.revision, self._paths[name]
+            reconcile.load,
+            self._loaded.get(name),
+            snapshot.revision,
+            self._paths[name],
+            self.settings.environ,
         )
         if loaded is not None:
             self._loaded[name] = loaded
@@ -161,7 +167,9 @@ class Agent:
         if summary is not None:
             self.say(safe(f"{status.name}: {before} -> {summary}"))
             # The webhook is posted off the loop: a slow chat server delays no reconcile.
-            await asyncio.to_thread(ops.notify, self.settings.notify_url, status.name, summary)
+            await asyncio.to_thread(
+                ops.notify, self.settings.notify_url, status.name, summary, self.settings.environ
+            )
 
     def _transition(self, status: PortalStatus, before: State, outcome: Outcome) -> str | None:
         """What to tell of a transition (the first observation only when it is bad), or

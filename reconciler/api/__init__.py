@@ -13,7 +13,8 @@ coroutine, beside a `_sync` twin that runs it in an event loop of its own.
 Nothing here reads the process's environment: a `Connection` holds every value by name
 (`Connection.of` builds one from `Credentials` and a URL), so two portals, or two
 accounts, are driven side by side in one process. The CLI builds its `Connection` from
-the environment and renders what these calls return.
+the `Settings` it read once (reconciler/settings.py, in reconciler/cli/session.py) and
+renders what these calls return.
 """
 
 from typing import TYPE_CHECKING as _TYPE_CHECKING

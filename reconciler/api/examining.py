@@ -12,9 +12,7 @@ async def doctor(manifests: Manifests, connection: Connection) -> Examined:
     """The live portal checked against orgctl's model of it, reading only (`orgctl
     doctor`): `report.exit_code` is 0 when orgctl can manage it as it is, 2 with the
     differences named, 1 when it cannot; a failure to sign in is a finding, not raised."""
-    return await examine_portal(
-        manifests.desired, env=connection.variables, notice=connection.notice
-    )
+    return await examine_portal(manifests.desired, connection.variables, notice=connection.notice)
 
 
 def doctor_sync(manifests: Manifests, connection: Connection) -> Examined:
@@ -27,7 +25,7 @@ async def doctor_url(
     """`doctor` of a portal named by its URL alone, without manifests."""
     auth = plain_auth(connection.variables)
     return await examine_url(
-        portal_url, admin_url, auth, env=connection.variables, notice=connection.notice
+        portal_url, admin_url, auth, connection.variables, notice=connection.notice
     )
 
 

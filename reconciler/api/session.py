@@ -96,6 +96,4 @@ def load(path: str | PathLike[str], connection: Connection | None = None) -> Man
 
 
 def client_for(desired: DesiredState, connection: Connection, parallelism: int = 8) -> PortalClient:
-    return connect(
-        desired, parallelism=parallelism, env=connection.variables, notice=connection.notice
-    )
+    return connect(desired, connection.variables, parallelism=parallelism, notice=connection.notice)

@@ -42,12 +42,11 @@ from reconciler.live.client import PortalClient
 from reconciler.live.errors import NotFoundError
 from reconciler.operations import OPERATIONS, READS, OperationName, ReadName
 from reconciler.plan.model import Plan
-from reconciler.values import seconds
+from reconciler.settings import LEASE_BOUNDS, LOCK_LEASE, setting
 
 KEY = "orgctl-apply-lock.json"
 LEASE_SECONDS = 300.0  # a dead holder blocks others this long after a rival first sees it
-LEASE_ENV = "ORGCTL_LOCK_LEASE"  # another period, e.g. 90s; the lease states its own
-LEASE_BOUNDS = (3.0, 3600.0)
+# ORGCTL_LOCK_LEASE sets another period (settings.py), e.g. 90s; the lease states its own.
 POLL_SECONDS = 5.0  # how often a waiting apply looks again
 TELL_SECONDS = 10.0  # how often a waiting apply says it still waits
 # The holder stops starting calls this share of a period before its lease could be broken:
@@ -109,18 +108,12 @@ def lease_from(raw: dict[str, Any]) -> Lease:
     return lease
 
 
-def lease_seconds(env: Mapping[str, str]) -> float:
-    """The lease period this apply takes: $ORGCTL_LOCK_LEASE (`90s`, `10m`) or 5 minutes."""
-    text = (env.get(LEASE_ENV) or "").strip()
-    if not text:
-        return LEASE_SECONDS
-    period = seconds(text)
-    if period is None or not LEASE_BOUNDS[0] <= period <= LEASE_BOUNDS[1]:
-        raise UserError(
-            f"{LEASE_ENV}={text!r} is not a lease period from {LEASE_BOUNDS[0]:g}s to 1h"
-            " (like 90s or 10m)"
-        )
-    return period
+def lease_seconds(environ: Mapping[str, str]) -> float:
+    """The lease period this apply takes: ORGCTL_LOCK_LEASE (`90s`, `10m`) of `environ`
+    (the command line's `Settings.environ`, or an API connection's values), read by the
+    settings table's row, or 5 minutes."""
+    period: float | None = setting(LOCK_LEASE, environ)
+    return LEASE_SECONDS if period is None else period
 
 
 def _bounded(seconds: float) -> float:

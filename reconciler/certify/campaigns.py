@@ -4,9 +4,8 @@ the live access, the evaluation time) and returns what it did; none prints."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,13 @@ from reconciler.adopt import Adopted, edit_manifests
 from reconciler.adopt.files import ManifestFiles
 from reconciler.certify import evidence
 from reconciler.certify.history import line_commits
-from reconciler.certify.items import DECISIONS, PENDING, Inputs, campaign_items
+from reconciler.certify.items import (
+    DECISIONS,
+    PENDING,
+    Inputs,
+    campaign_items,
+    expiring_grants,
+)
 from reconciler.certify.reviews import (
     Decision,
     Folder,
@@ -24,6 +29,7 @@ from reconciler.certify.reviews import (
     snapshot,
     write_folder,
 )
+from reconciler.clock import rfc3339
 from reconciler.errors import ManifestError, UserError
 from reconciler.kinds import campaign as campaigns
 from reconciler.kinds.members import declare_member
@@ -31,6 +37,7 @@ from reconciler.kinds.role import owners
 from reconciler.manifest.desired import desired_from
 from reconciler.manifest.loader import Document
 from reconciler.manifest.validation import check
+from reconciler.plan.grants import EXPIRING_WITHIN
 from reconciler.state import DesiredState, LiveState
 
 Json = dict[str, Any]
@@ -45,6 +52,7 @@ class Loaded:
     documents: list[Document]
     document: Document  # the campaign's
     campaign: campaigns.Campaign
+    environ: Mapping[str, str] = field(repr=False)  # the variables the command read
 
     def folder(self, out: Path | None) -> Folder:
         return folder_for(self.document.file, self.campaign.metadata.name, out)
@@ -56,20 +64,16 @@ class Loaded:
         return Path(self.document.file).parent / "evidence" / f"{name}.json"
 
 
-def load(path: Path, name: str) -> Loaded:
-    checked = check(path)
+def load(path: Path, name: str, environ: Mapping[str, str]) -> Loaded:
+    checked = check(path, environ)
     if checked.problems:
         raise ManifestError([str(problem) for problem in checked.problems])
     found = campaigns.named(checked.documents, name)
     if found is None:
         known = ", ".join(campaigns.names(checked.documents)) or "none"
         raise UserError(f"{path}: no campaign named {name!r} (kind: Campaign); declared: {known}")
-    desired = desired_from(checked, os.environ)
-    return Loaded(path, desired, checked.documents, found[0], found[1])
-
-
-def iso(moment: dt.datetime) -> str:
-    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    desired = desired_from(checked, environ)
+    return Loaded(path, desired, checked.documents, found[0], found[1], environ)
 
 
 # --- start ---------------------------------------------------------------------------------
@@ -99,20 +103,21 @@ def start(
             f" {folder.path} to start again"
         )
     spec = loaded.campaign.spec
+    due = campaigns.due(loaded.campaign)
     given = Inputs(
         loaded.campaign,
         owners(loaded.documents),
         violations,
         int(now.timestamp() * 1000),
         sorted(loaded.desired.portal.extraPrivileges),
+        expiring_grants(loaded.desired, live, now, max(due, now + EXPIRING_WITHIN)),
     )
     routed = campaign_items(live, given)
-    due = campaigns.due(loaded.campaign)
     header = {
         "campaign": loaded.campaign.metadata.name,
         "portal": {"name": loaded.desired.portal.name, "url": loaded.desired.portal.url},
-        "startedAt": iso(now),
-        "due": iso(due),
+        "startedAt": rfc3339(now),
+        "due": rfc3339(due),
         "scopeDefinition": spec.scope.model_dump(),
         "noResponse": spec.noResponse,
         "revokeTo": spec.revokeTo.model_dump(),
@@ -121,7 +126,9 @@ def start(
     reviewers: dict[str, int] = {}
     for entry in routed:
         reviewers[entry.reviewer] = reviewers.get(entry.reviewer, 0) + 1
-    warnings = [f"the campaign was due on {iso(due)}, before now ({iso(now)})"] * (due <= now)
+    warnings = [f"the campaign was due on {rfc3339(due)}, before now ({rfc3339(now)})"] * (
+        due <= now
+    )
     strangers = sorted(name for name in reviewers if name not in live.members)
     warnings += [f"reviewer {name} is not a member of the portal" for name in strangers]
     return Started(folder, len(routed), reviewers, warnings)
@@ -197,7 +204,7 @@ def close(
     ]
     remedy = evidence.remediation(scope, decisions)
     edited = _remediate(loaded, remedy) if remedy["changes"] else None
-    bundle = evidence.bundle(scope, decisions, iso(now), remedy)
+    bundle = evidence.bundle(scope, decisions, rfc3339(now), remedy)
     if key is not None:
         bundle = evidence.signed(bundle, key)
     evidence.write_bundle(loaded.evidence, bundle)
@@ -231,4 +238,4 @@ def _remediate(loaded: Loaded, remedy: Json) -> Adopted:
             lines.append(declare_member(files, member, values))
         return lines
 
-    return edit_manifests(loaded.path, edit, "closing the campaign")
+    return edit_manifests(loaded.path, edit, "closing the campaign", loaded.environ)

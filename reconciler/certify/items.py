@@ -8,8 +8,9 @@ out once per role: 10,000 members of a handful of roles cost a handful of matche
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -18,10 +19,12 @@ from reconciler.access.findings import staleness
 from reconciler.access.holdings import Holding, holdings, is_administrative
 from reconciler.address_forms import MEMBER
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES
+from reconciler.clock import rfc3339
 from reconciler.errors import UserError
 from reconciler.kinds.campaign import Campaign, CampaignScope
+from reconciler.manifest.grants import in_force
 from reconciler.names import ROLE_NAMES
-from reconciler.state import NEVER_SIGNED_IN, LiveState, Member
+from reconciler.state import NEVER_SIGNED_IN, DesiredState, LiveState, Member
 
 Json = dict[str, Any]
 STALE_DAYS = 90  # as `orgctl access` judges a sign-in stale by default
@@ -38,6 +41,10 @@ class Inputs:
     violations: Mapping[str, Sequence[str]]  # username -> the policies it violates, phrased
     now_ms: int
     extra_privileges: Sequence[str] = ()
+    # username -> the time-bound grants it holds that end before the campaign's due
+    # date, phrased (reconciler.manifest.grants): a reviewer keeping such access keeps it
+    # only until then.
+    expiring: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,4 +162,26 @@ def _recommendation(member: Member, privileges: Sequence[str], given: Inputs) ->
         if off:
             found.append(f"level-1-disabled: level 1 disables {len(off)} of them")
     found += [f"policy violation: {v}" for v in given.violations.get(member.username, ())]
+    found += [f"grant expiring: {g}" for g in given.expiring.get(member.username, ())]
+    return found
+
+
+def expiring_grants(
+    desired: DesiredState, live: LiveState, now: dt.datetime, before: dt.datetime
+) -> dict[str, list[str]]:
+    """username -> each grant in force at `now` that ends before `before`, phrased: a
+    member's own grant, and a role's temporary privileges for every member holding it."""
+    holders: dict[str, list[str]] = {}
+    for username, member in live.members.items():
+        if member.role is not None:
+            holders.setdefault(ROLE_NAMES.key(member.role), []).append(username)
+    found: dict[str, list[str]] = {}
+    for grant in in_force(desired, now):
+        if grant.until >= before:
+            continue
+        head, _, name = grant.address.partition("/")
+        members = [name] if head == MEMBER.head else holders.get(ROLE_NAMES.key(name), [])
+        text = f"{grant.address} until {rfc3339(grant.until)} ({grant.reason})"
+        for username in members:
+            found.setdefault(username, []).append(text)
     return found

@@ -12,6 +12,7 @@ import sys
 import click
 
 from reconciler import __version__
+from reconciler.cli import help
 from reconciler.errors import UserError
 from reconciler.runtime import tune_garbage_collector
 from reconciler.shown import safe
@@ -104,7 +105,11 @@ class LazyGroup(click.Group):
             ctx.exit(exc.exit_code)
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=help.environment(),
+)
 @click.version_option(__version__, prog_name="orgctl")
 @click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
 @click.pass_context

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
 from pathlib import Path
@@ -37,6 +37,7 @@ from reconciler.cli.output import (
     stream_instead_of_printing,
 )
 from reconciler.fleet import Target, select
+from reconciler.settings import Settings
 from reconciler.shown import safe
 from reconciler.workflow import run, say_on_stderr, warn_in_ci
 
@@ -52,6 +53,7 @@ class AccessRequest:
     fail_on: frozenset[str]
     jobs: int
     verbose: bool
+    settings: Settings = field(repr=False)  # the variables the command read
 
 
 @click.command(
@@ -110,18 +112,19 @@ def command(
 
     Several paths, or a fleet root holding several portal folders, report each portal on
     its own, up to --jobs at once; the exit code is the worst of them."""
-    warn_in_ci()
+    given = options.settings()
+    warn_in_ci(given.environ)
     query = AccessQuery(stale_days, tuple(dict.fromkeys(patterns)), at, expiring_within)
-    request = AccessRequest(query, fmt, frozenset(fail_on), jobs, verbose)
+    request = AccessRequest(query, fmt, frozenset(fail_on), jobs, verbose, given)
     fleet = select(paths)
     if fleet is not None:
         ctx.exit(access_fleet(fleet, request, out))
     with markdown_failure(fmt, "access", paths[0].as_posix()):
-        manifests = session.manifests(paths[0], verbose)
+        manifests = session.manifests(paths[0], verbose, given)
         if out is not None:
             check_writable(out, "report")
         with reading(manifests.desired.portal.url):
-            document = run(read_access(manifests, query))
+            document = run(read_access(manifests, query, given))
     if out is None:
         write_access(document, fmt, sys.stdout)
         sys.stdout.flush()
@@ -131,10 +134,12 @@ def command(
     ctx.exit(gate(document, request.fail_on))
 
 
-async def read_access(manifests: Manifests, query: AccessQuery, *, in_fleet: bool = False) -> Json:
+async def read_access(
+    manifests: Manifests, query: AccessQuery, given: Settings, *, in_fleet: bool = False
+) -> Json:
     """The report of one portal, each part left out of it named on stderr."""
     portal = manifests.desired.portal.name if in_fleet else None
-    report = await api.access(manifests, session.connection(portal), query=query)
+    report = await api.access(manifests, session.connection(given, portal), query=query)
     prefix = f"{portal}: " if portal else ""
     for why in report.left_out:  # each reason names its resource
         say_on_stderr(safe(f"{prefix}Warning: left out of the report: {why}"))
@@ -151,7 +156,7 @@ def gate(document: Json, fail_on: Collection[str]) -> int:
 
 def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | None) -> int:
     """Report every portal, print (and write to `out`) the fleet's report; the worst code."""
-    fleet_report.refuse_shared_urls()
+    fleet_report.refuse_shared_urls(request.settings.environ)
     if out is not None:
         check_writable(out, "report")
     outcomes = run(
@@ -178,8 +183,8 @@ def access_fleet(targets: Sequence[Target], request: AccessRequest, out: Path | 
 
 
 async def _reported(target: Target, request: AccessRequest) -> Outcome:
-    manifests = session.manifests(target.path, request.verbose)
-    document = await read_access(manifests, request.query, in_fleet=True)
+    manifests = session.manifests(target.path, request.verbose, request.settings)
+    document = await read_access(manifests, request.query, request.settings, in_fleet=True)
     status = STATUSES[1] if document["findings"] else STATUSES[2]
     text = render_access(document, request.fmt) if request.fmt in ("text", "markdown") else ""
     return Outcome(target, status, gate(document, request.fail_on), text, document)

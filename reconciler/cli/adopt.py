@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
@@ -44,19 +45,22 @@ def command(arguments: tuple[str, ...], drifted: bool) -> None:
     if not given and not drifted:
         raise UserError("adopt needs at least one ADDRESS (or --drifted) before the folder")
     addresses = [parse_address(text) for text in given]
-    desired = load_desired(manifests)
+    environ = options.settings().environ
+    desired = load_desired(manifests, environ)
     _refuse_time_bound(addresses, desired)
-    live, clock = run(_read(desired))
+    live, clock = run(_read(desired, environ))
     if drifted:
         addresses += _drifted(desired, live, clock, addresses)
-    adopted = adopt_into(manifests, addresses, live)
+    adopted = adopt_into(manifests, addresses, live, environ)
     _report(adopted)
 
 
-async def _read(desired: DesiredState) -> tuple[LiveState, float | None]:
+async def _read(
+    desired: DesiredState, environ: Mapping[str, str]
+) -> tuple[LiveState, float | None]:
     """The whole portal (a resource the manifests do not declare yet can be adopted too)
     and its clock."""
-    async with connect(desired) as client:
+    async with connect(desired, environ) as client:
         with reading(desired.portal.url):
             return await read_live(client, desired, Scope.EVERYTHING), client.server_clock
 

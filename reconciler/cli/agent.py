@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 import signal
 import tempfile
 from pathlib import Path
@@ -13,13 +12,9 @@ import click
 
 from reconciler.cli import help, options
 from reconciler.errors import UserError
+from reconciler.settings import Settings
 
 PYTHON_GC_THRESHOLDS = (700, 10, 10)
-
-AGENT_VARIABLES = (
-    ("ORGCTL_AGENT_REFRESH_SECRET", "turns on POST /api/v1/refresh (Bearer token)"),
-    ("ORGCTL_AGENT_WEBHOOK_SECRET", "turns on POST /hooks/git (X-Hub-Signature-256)"),
-)
 
 
 def _fraction(text: str) -> float:
@@ -66,7 +61,7 @@ def _address(text: str) -> tuple[str, int]:
             "orgctl agent --source repo --shards 3 --shard-from-hostname   # a StatefulSet",
             "orgctl agent shards --shards 3 portals --format json   # who owns which portal",
         ],
-        AGENT_VARIABLES + help.LIVE + help.NOTIFY + help.LOCK,
+        help.AGENT + help.LIVE + help.NOTIFY + help.LOCK,
     ),
 )
 @click.option("--source", help="A Git URL, a Git repository's folder, or a folder (required).")
@@ -133,7 +128,8 @@ def command(
     from reconciler.agent.portal_ops import check_trusted_origins
     from reconciler.agent.scheduler import Settings
 
-    check_trusted_origins(os.environ)
+    given = options.settings()
+    check_trusted_origins(given)
     if source is None:
         raise UserError("orgctl agent needs --source (a Git URL, a repository or a folder)")
     if interval <= 0:
@@ -144,14 +140,15 @@ def command(
         deadline=deadline if deadline else max(interval, 60.0),
         concurrency=concurrency,
         allow_apply=allow_apply,
-        notify_url=notify_url or os.environ.get("ORGCTL_NOTIFY_URL") or None,
+        notify_url=notify_url or given.notify_url,
         shards=shards,
         shard=_own_shard(shards, shard, shard_from_hostname),
+        environ=given.environ,
     )
     address = None if once else _address(listen)
     with tempfile.TemporaryDirectory(prefix="orgctl-agent-") as scratch:
         cache = cache_dir or Path(scratch)
-        code = asyncio.run(_main(source, ref, subdir, cache, settings, address))
+        code = asyncio.run(_main(source, ref, subdir, cache, settings, address, given))
     raise SystemExit(code)
 
 
@@ -162,6 +159,7 @@ async def _main(
     cache: Path,
     settings: object,
     address: tuple[str, int] | None,
+    given: Settings,
 ) -> int:
     from reconciler.agent.http import listen
     from reconciler.agent.metrics import Metrics
@@ -180,7 +178,7 @@ async def _main(
     agent = Agent(source_for(location, ref, subdir, cache), settings, metrics)
     if address is None:
         return await agent.once()
-    server = await listen(*address, Routes(agent, metrics, os.environ))
+    server = await listen(*address, Routes(agent, metrics, given))
     host, port = server.sockets[0].getsockname()[:2]
     click.echo(f"orgctl agent listening on http://{host}:{port}", nl=True)
     loop = asyncio.get_running_loop()

@@ -29,6 +29,7 @@ from reconciler.errors import UserError
 from reconciler.notify import Notifier, apply_text, plan_text
 from reconciler.plan import Plan
 from reconciler.plan.model import Action
+from reconciler.settings import Settings
 from reconciler.shown import safe
 from reconciler.state import DesiredState
 from reconciler.windows import window_state
@@ -53,6 +54,7 @@ class Request:
     lock_timeout: float
     saved: SavedPlan | None
     notifier: Notifier
+    settings: Settings = field(repr=False)  # the variables the command read
     verbose: bool = False
     # Names this apply in its journal lines and its lease on the portal.
     run_id: str = field(default_factory=new_run_id)
@@ -122,9 +124,10 @@ def command(
     ignore_windows: bool,
 ) -> None:
     """Converge the portal on MANIFESTS (or on a saved --plan)."""
-    warn_in_ci()
+    given = options.settings()
+    warn_in_ci(given.environ)
     label = (manifests or saved_path or Path(".")).as_posix()
-    notifier = Notifier.create(notify_url, "apply", label)
+    notifier = Notifier.create(notify_url, "apply", label, given)
     with notifier.failures():
         saved = SavedPlan.read(saved_path) if saved_path else None
         if saved is not None and (targets or allow_deletes):
@@ -132,7 +135,7 @@ def command(
                 "--target and --allow-deletes shape a plan when it is made: pass them to"
                 " `orgctl plan -o`; a saved plan is applied as it was made"
             )
-        loaded = session.manifests(_manifests(manifests, saved), verbose=False)
+        loaded = session.manifests(_manifests(manifests, saved), False, given)
         if not (dry_run or ignore_windows):
             _inside_window(loaded.desired)
         if journal is not None:
@@ -149,6 +152,7 @@ def command(
             lock_timeout,
             saved,
             notifier,
+            given,
             verbose,
             label=label,
         )
@@ -186,8 +190,9 @@ async def _apply(manifests: Manifests, request: Request) -> bool:
 
 async def _apply_connected(manifests: Manifests, request: Request, interrupts: Interrupts) -> bool:
     url = manifests.desired.portal.url
+    connection = session.connection(request.settings)
     applying = api.Applying(
-        manifests, session.connection(), parallelism=request.parallelism, run_id=request.run_id
+        manifests, connection, parallelism=request.parallelism, run_id=request.run_id
     )
     async with applying:
         if request.dry_run or not request.lock:

@@ -5,12 +5,13 @@ offline (reconciler.certify)."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
-from reconciler.cli import help
-from reconciler.clock import evaluation_time, moment
+from reconciler.cli import help, options
+from reconciler.clock import evaluation_time, moment, rfc3339
 from reconciler.shown import safe
 from reconciler.state import DesiredState, LiveState
 from reconciler.workflow import connect, run, say_on_stderr
@@ -72,8 +73,8 @@ def start(path: Path, campaign: str, out: Path | None, at: dt.datetime | None) -
     scope.json, the snapshot of the scope with its SHA-256."""
     from reconciler.certify import campaigns
 
-    loaded = campaigns.load(path, campaign)
-    live, now = run(_read_live(loaded.desired, at))
+    loaded = campaigns.load(path, campaign, options.settings().environ)
+    live, now = run(_read_live(loaded.desired, loaded.environ, at))
     violations = _violations(loaded.desired, live, now)
     started = campaigns.start(loaded, live, now, violations, out)
     for warning in started.warnings:
@@ -100,14 +101,14 @@ def status(
     items pending)."""
     from reconciler.certify import campaigns
 
-    loaded = campaigns.load(path, campaign)
+    loaded = campaigns.load(path, campaign, options.settings().environ)
     scope, found = campaigns.progress(loaded, reviews)
-    now = run(_portal_time(loaded.desired, at))
+    now = run(_portal_time(loaded.desired, loaded.environ, at))
     left = "overdue" if now >= found.due else "due"
     click.echo(
         safe(
             f"Campaign {campaign}: {len(found.decisions)} item(s), {found.pending} pending;"
-            f" {left} {scope['due']} (now {campaigns.iso(now)})."
+            f" {left} {scope['due']} (now {rfc3339(now)})."
         )
     )
     for reviewer, counts in sorted(found.by_reviewer().items()):
@@ -139,8 +140,8 @@ def close(
     evidence bundle evidence/CAMPAIGN.json beside the campaign's document."""
     from reconciler.certify import campaigns
 
-    loaded = campaigns.load(path, campaign)
-    now = run(_portal_time(loaded.desired, at))
+    loaded = campaigns.load(path, campaign, options.settings().environ)
+    now = run(_portal_time(loaded.desired, loaded.environ, at))
     closed = campaigns.close(loaded, now, sign_key, reviews)
     for line in closed.edited.lines if closed.edited else ():
         click.echo(safe(line))
@@ -212,11 +213,11 @@ def verify(
 
 
 async def _read_live(
-    desired: DesiredState, at: dt.datetime | None
+    desired: DesiredState, environ: Mapping[str, str], at: dt.datetime | None
 ) -> tuple[LiveState, dt.datetime]:
     from reconciler.live.reader import read_people
 
-    async with connect(desired) as client:
+    async with connect(desired, environ) as client:
         live = await read_people(client)
         now = evaluation_time(client.server_clock, at)
     for _, why in sorted(live.unreadable.items()):
@@ -224,11 +225,13 @@ async def _read_live(
     return live, now
 
 
-async def _portal_time(desired: DesiredState, at: dt.datetime | None) -> dt.datetime:
+async def _portal_time(
+    desired: DesiredState, environ: Mapping[str, str], at: dt.datetime | None
+) -> dt.datetime:
     """The evaluation time: the portal's clock is read from one light answer."""
     if at is not None:
         return evaluation_time(None, at)
-    async with connect(desired) as client:
+    async with connect(desired, environ) as client:
         await client.get_json("portals/self")
         return evaluation_time(client.server_clock)
 

@@ -18,6 +18,7 @@ from reconciler.doctor import Examined
 from reconciler.doctor.render import FORMATS, rendered, report_document
 from reconciler.errors import UserError
 from reconciler.fleet import Target, select
+from reconciler.settings import Settings
 from reconciler.shown import safe
 from reconciler.workflow import run, warn_in_ci
 
@@ -68,15 +69,17 @@ def command(
     fleet root, check each portal; the exit code is the worst of them."""
     if bool(paths) == bool(portal_url):
         raise UserError("give manifest PATHs or --portal-url URL (one of the two)")
-    warn_in_ci()
+    given = options.settings()
+    warn_in_ci(given.environ)
     if portal_url is not None:
-        examined = run(api.doctor_url(portal_url, session.connection(), admin_url=admin_url))
+        connection = session.connection(given)
+        examined = run(api.doctor_url(portal_url, connection, admin_url=admin_url))
         ctx.exit(_echoed(examined, fmt))
     fleet = select(paths)
     if fleet is not None:
-        ctx.exit(_fleet(fleet, fmt, jobs, verbose))
-    manifests = session.manifests(paths[0], verbose)
-    ctx.exit(_echoed(run(api.doctor(manifests, session.connection())), fmt))
+        ctx.exit(_fleet(fleet, fmt, jobs, verbose, given))
+    manifests = session.manifests(paths[0], verbose, given)
+    ctx.exit(_echoed(run(api.doctor(manifests, session.connection(given))), fmt))
 
 
 def _echoed(examined: Examined, fmt: str) -> int:
@@ -84,19 +87,20 @@ def _echoed(examined: Examined, fmt: str) -> int:
     return examined.report.exit_code
 
 
-def _fleet(targets: list[Target], fmt: str, jobs: int, verbose: bool) -> int:
-    fleet_report.refuse_shared_urls()
+def _fleet(targets: list[Target], fmt: str, jobs: int, verbose: bool, given: Settings) -> int:
+    fleet_report.refuse_shared_urls(given.environ)
     outcomes = asyncio.run(
-        each_portal(targets, jobs, lambda t: _examined(t, fmt, verbose), _failed)
+        each_portal(targets, jobs, lambda t: _examined(t, fmt, verbose, given), _failed)
     )
     line = fleet_report.summary(outcomes, STATUSES)
     fleet_report.echo(outcomes, fmt, line)
     return fleet_report.worst([o.code for o in outcomes])
 
 
-async def _examined(target: Target, fmt: str, verbose: bool) -> Outcome:
-    manifests = session.manifests(target.path, verbose)
-    examined = await api.doctor(manifests, session.connection(manifests.desired.portal.name))
+async def _examined(target: Target, fmt: str, verbose: bool, given: Settings) -> Outcome:
+    manifests = session.manifests(target.path, verbose, given)
+    connection = session.connection(given, manifests.desired.portal.name)
+    examined = await api.doctor(manifests, connection)
     report, seen = examined.report, examined.observations
     code = report.exit_code
     text = rendered(report, fmt, seen) if fmt != "json" else ""

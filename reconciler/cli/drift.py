@@ -69,7 +69,8 @@ def command(
     Several paths, or a fleet root holding several portal folders, check each portal on
     its own, up to --jobs at once, and end with a summary ("3 portals: 1 drifted, 2 in
     sync"); the exit code is the worst of them."""
-    warn_in_ci()
+    given = options.settings()
+    warn_in_ci(given.environ)
     fleet = select(paths)
     if fleet is not None:
         if set(fail_on) - {POLICY}:
@@ -79,7 +80,7 @@ def command(
                 " beside it"
             )
         # Policies are judged on the live state alone, not against the plan.
-        options = PlanOptions(
+        plan_options = PlanOptions(
             allow_deletes=True,
             live_admin=True,
             judge_policies=False,
@@ -87,18 +88,20 @@ def command(
             expiring_within=expiring_within,
         )
         request = FleetRequest(
-            "drift", fmt, jobs, options, False, verbose, notify_url, frozenset(fail_on)
+            "drift", fmt, jobs, plan_options, False, verbose, notify_url, given, frozenset(fail_on)
         )
         ctx.exit(fleet_command(fleet, request, out))
     folder = paths[0].as_posix()
-    notifier = Notifier.create(notify_url, "drift", folder)
+    notifier = Notifier.create(notify_url, "drift", folder, given)
     with notifier.failures(), markdown_failure(fmt, "drift", folder):
-        manifests = session.manifests(paths[0], verbose)
+        manifests = session.manifests(paths[0], verbose, given)
         if out is not None:
             check_writable(out, "report")
         query = AccessQuery(at=at, expiring_within=expiring_within)
         with reading(manifests.desired.portal.url):
-            checked = run(api.drift(manifests, session.connection(), fail_on=fail_on, query=query))
+            checked = run(
+                api.drift(manifests, session.connection(given), fail_on=fail_on, query=query)
+            )
     plan = checked.plan
     if out is None:
         echo_report(plan, fmt, "drift")

@@ -26,10 +26,7 @@ from reconciler.runtime import run
             "orgctl export --portal-url https://gis.example.com/portal/sharing/rest"
             " -o portals/prod",
         ],
-        (
-            ("ORGCTL_TOKEN, or ORGCTL_USERNAME and ORGCTL_PASSWORD", "the credentials"),
-            *help.CONNECTION,
-        ),
+        help.PLAIN_CREDENTIALS + help.CONNECTION,
     ),
 )
 @click.option("--portal-url", required=True, help="The portal's sharing REST root.")
@@ -50,7 +47,7 @@ def command(
     portal_url: str, admin_url: str | None, output: Path, name: str | None, force: bool
 ) -> None:
     """Read a live portal and write manifests that describe it (adoption)."""
-    connection = session.connection()
+    connection = session.connection(options.settings())
     plain_auth(connection.variables)  # credentials are named before the folder is
     check_output_folder(output, force)  # before the long read, not after it
     if sys.stderr.isatty():

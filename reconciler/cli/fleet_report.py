@@ -7,16 +7,15 @@ Kept free of the network stack: `validate` of a fleet imports this, never the cl
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import click
 
-from reconciler.environment import ADMIN_URL_ENV, PORTAL_URL_ENV
 from reconciler.errors import UserError
 from reconciler.fleet import Target
+from reconciler.settings import ADMIN_URL, OWN_ADMIN_URL, OWN_PORTAL_URL, PORTAL_URL
 from reconciler.shown import safe
 
 
@@ -79,16 +78,14 @@ def rendered(outcomes: Sequence[Outcome], fmt: str, line: str) -> str:
     return "\n".join(sections) + f"\n{line}\n"
 
 
-def refuse_shared_urls(environ: Mapping[str, str] | None = None) -> None:
+def refuse_shared_urls(environ: Mapping[str, str]) -> None:
     """A fleet must not be sent to one address: the plain URL overrides would point every
     portal at the same one, so a fleet takes only the portals' own."""
-    env = os.environ if environ is None else environ
-    for variable in (PORTAL_URL_ENV, ADMIN_URL_ENV):
-        if env.get(variable):
-            own = "ORGCTL_<NAME>_" + variable.removeprefix("ORGCTL_")
+    for shared, own in ((PORTAL_URL, OWN_PORTAL_URL), (ADMIN_URL, OWN_ADMIN_URL)):
+        if environ.get(shared.name):
             raise UserError(
-                f"{variable} is set, which would point every portal of the fleet at one"
-                f" address; set each portal's own {own} instead (or run one portal folder)"
+                f"{shared.name} is set, which would point every portal of the fleet at one"
+                f" address; set each portal's own {own.name} instead (or run one portal folder)"
             )
 
 

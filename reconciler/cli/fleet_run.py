@@ -12,7 +12,7 @@ import asyncio
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -35,6 +35,7 @@ from reconciler.plan.model import Plan
 from reconciler.plan.render.json import plan_document
 from reconciler.processes import in_processes, process_count
 from reconciler.runtime import run
+from reconciler.settings import Settings
 from reconciler.shown import safe
 from reconciler.windows import window_state
 from reconciler.workflow import PlanOptions, connect, plan_live
@@ -49,6 +50,7 @@ class FleetRequest:
     detailed_exitcode: bool  # plan: exit 2 on changes (drift always does)
     verbose: bool
     notify_url: str | None
+    settings: Settings = field(repr=False)  # the variables the command read
     # drift: the finding kinds that fail a portal (a fleet gates on `policy` alone).
     fail_on: frozenset[str] = frozenset()
 
@@ -64,7 +66,7 @@ WITH_FINDINGS = "with findings"  # in sync, with a policy finding --fail-on name
 def fleet_command(targets: Sequence[Target], request: FleetRequest, out: Path | None = None) -> int:
     """Run `request` on every portal, print the report (and write it to `out`), notify;
     the worst exit code."""
-    fleet_report.refuse_shared_urls()
+    fleet_report.refuse_shared_urls(request.settings.environ)
     if out is not None:
         check_writable(out, "report")
     outcomes = run_fleet(targets, request)
@@ -150,8 +152,9 @@ def _echo_findings(outcomes: Sequence[Outcome], request: FleetRequest) -> None:
 
 
 async def _planned(target: Target, request: FleetRequest) -> Outcome:
-    desired = session.desired(target.path, request.verbose)
-    async with connect(desired, in_fleet=True) as client:
+    environ = request.settings.environ
+    desired = session.desired(target.path, request.verbose, request.settings)
+    async with connect(desired, environ, in_fleet=True) as client:
         planned = await plan_live(client, desired, request.options)
         if request.mode == "drift":
             now = client.server_clock or time.time()
@@ -192,7 +195,7 @@ def notify(outcomes: Sequence[Outcome], request: FleetRequest) -> None:
     """One message per portal, as a run of each portal alone would post."""
     for outcome in outcomes:
         where = outcome.target.path.as_posix()
-        notifier = Notifier.create(request.notify_url, request.mode, where)
+        notifier = Notifier.create(request.notify_url, request.mode, where, request.settings)
         plan = outcome.plan
         if not isinstance(plan, Plan):
             notifier.send(f"failed: {outcome.document.get('error', '')}")

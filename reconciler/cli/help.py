@@ -9,31 +9,36 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-# (variable, what it does), grouped by what reads them.
-CREDENTIALS = (
-    (
-        "ORGCTL_USERNAME, ORGCTL_PASSWORD, ORGCTL_TOKEN",
-        "the credentials, under the names the Portal's spec.auth gives",
-    ),
+from reconciler import settings as s
+from reconciler.settings import Variable
+
+# (variable, what it means), grouped by what reads them; the names and meanings are the
+# settings table's.
+Rows = tuple[tuple[str, str], ...]
+
+
+def rows(*variables: Variable) -> Rows:
+    return tuple((variable.name, variable.meaning) for variable in variables)
+
+
+CREDENTIALS = rows(
+    s.OWN_TOKEN, s.OWN_USERNAME, s.OWN_PASSWORD, s.TOKEN, s.USERNAME, s.PASSWORD, *s.OWN_FILES
 )
-URLS = (
-    ("ORGCTL_PORTAL_URL, ORGCTL_ADMIN_URL", "used instead of spec.url and spec.adminUrl"),
-    ("ORGCTL_<NAME>_PORTAL_URL, ORGCTL_<NAME>_ADMIN_URL", "the same for the portal NAME"),
+PLAIN_CREDENTIALS = rows(s.TOKEN, s.USERNAME, s.PASSWORD)
+URLS = rows(s.OWN_PORTAL_URL, s.OWN_ADMIN_URL, s.PORTAL_URL, s.ADMIN_URL)
+CONNECTION = rows(
+    s.TRUSTED_ORIGINS,
+    s.CA_BUNDLE,
+    s.REFERER,
+    s.REQUEST_TIMEOUT,
+    s.MAX_ANSWER_SIZE,
+    s.MAX_JSON_DEPTH,
+    s.MAX_PAGES,
 )
-CONNECTION = (
-    (
-        "ORGCTL_TRUSTED_ORIGINS",
-        "scheme://host[:port],... (or NAME=origin): the only origins sent credentials",
-    ),
-    ("ORGCTL_CA_BUNDLE (or SSL_CERT_FILE)", "a PEM file of CA certificates to trust"),
-    ("ORGCTL_REFERER", "the Referer a token bound to a referer needs"),
-    (
-        "ORGCTL_REQUEST_TIMEOUT, ORGCTL_MAX_ANSWER_SIZE, ORGCTL_MAX_JSON_DEPTH, ORGCTL_MAX_PAGES",
-        "limits of a portal's answers, when the flags of the same names are not given",
-    ),
-)
-NOTIFY = (("ORGCTL_NOTIFY_URL", "the webhook --notify posts to, when not given"),)
-LOCK = (("ORGCTL_LOCK_LEASE", "the apply lock's lease period (default 5m, e.g. 90s)"),)
+NOTIFY = rows(s.NOTIFY_URL)
+LOCK = rows(s.LOCK_LEASE)
+AGENT = rows(s.AGENT_REFRESH_SECRET, s.AGENT_WEBHOOK_SECRET)
+SERVE = rows(s.SERVE_CONTROL_SECRET)
 LIVE = CREDENTIALS + URLS + CONNECTION
 NONE = (("(none)", "this command reads no environment variable"),)
 
@@ -44,4 +49,14 @@ def epilog(examples: Sequence[str], variables: Sequence[tuple[str, str]]) -> str
     lines += ["\b", "Environment:"]
     for name, meaning in variables:
         lines += [f"  {name}", f"      {meaning}"]
+    return "\n".join(lines)
+
+
+def environment() -> str:
+    """The epilog of `orgctl --help`: every variable orgctl reads, by name and meaning
+    (a value is never shown: some are secrets)."""
+    read = [row for row in s.TABLE if row.reader == "orgctl"]
+    lines = ["\b", "Environment (README: environment variables):"]
+    for row in read:
+        lines += [f"  {row.name}", f"      {row.meaning}"]
     return "\n".join(lines)

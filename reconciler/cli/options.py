@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
+from reconciler.settings import Settings
 from reconciler.values import seconds
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -99,6 +100,16 @@ def output_file(help_text: str) -> Callable[[F], F]:
         )(function)
 
     return decorate
+
+
+def settings() -> Settings:
+    """The ORGCTL_* variables, read once per command line and shared by what it runs. Read
+    on first use, so `--help` and a command that reads none never fail on a bad value."""
+    root = click.get_current_context().find_root()
+    found = root.meta.get(__name__ + ".settings")
+    if not isinstance(found, Settings):
+        found = root.meta[__name__ + ".settings"] = Settings.from_process()
+    return found
 
 
 def notify(function: F) -> F:

@@ -92,7 +92,8 @@ def command(
     its own, up to --jobs at once, and end with a summary."""
     if split_size is not None and fmt != "markdown":
         raise UserError("--split cuts a Markdown report: add --format markdown")
-    warn_in_ci()
+    given = options.settings()
+    warn_in_ci(given.environ)
     fleet = select(paths)
     plan_options = PlanOptions(
         allow_deletes, target_list(targets), at=at, expiring_within=expiring_within
@@ -105,13 +106,13 @@ def command(
                 "-o saves one portal's plan for apply --plan: plan each portal folder on its own"
             )
         request = FleetRequest(
-            "plan", fmt, jobs, plan_options, detailed_exitcode, verbose, notify_url
+            "plan", fmt, jobs, plan_options, detailed_exitcode, verbose, notify_url, given
         )
         ctx.exit(fleet_command(fleet, request))
     folder = paths[0].as_posix()
-    notifier = Notifier.create(notify_url, "plan", folder)
+    notifier = Notifier.create(notify_url, "plan", folder, given)
     with notifier.failures(), markdown_failure(fmt, "plan", folder):
-        manifests = session.manifests(paths[0], verbose)
+        manifests = session.manifests(paths[0], verbose, given)
         if out is not None:
             check_writable(out, "plan file")
         desired = manifests.desired
@@ -119,7 +120,7 @@ def command(
             plan = run(
                 api.plan(
                     manifests,
-                    session.connection(),
+                    session.connection(given),
                     targets=plan_options.targets,
                     allow_deletes=allow_deletes,
                     at=at,

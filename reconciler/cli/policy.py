@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from reconciler.cli import help
+from reconciler.cli import help, options
 from reconciler.manifest.loader import Document
 from reconciler.manifest.validation import check
 from reconciler.policy import builtin
@@ -23,14 +23,14 @@ _EXAMPLES = [
 ]
 
 
-@click.group("policy", epilog=help.epilog(_EXAMPLES, help.NONE))
+@click.group("policy", epilog=help.epilog(_EXAMPLES, help.URLS))
 def command() -> None:
     """Policies: rules in CEL judged on effective access (kind: Policy)."""
 
 
 @command.command(
     "list",
-    epilog=help.epilog(_EXAMPLES, help.NONE),
+    epilog=help.epilog(_EXAMPLES, help.URLS),
 )
 @click.argument("path", type=click.Path(path_type=Path), required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
@@ -40,7 +40,7 @@ def list_policies(path: Path | None, fmt: str) -> None:
     policies = [builtin.shown(p) for p in builtin.BUILTINS]
     own: list[dict[str, Any]] = []
     if path is not None:
-        checked = check(path)
+        checked = check(path, options.settings().environ)
         if checked.problems:
             for problem in checked.problems:
                 click.echo(safe(str(problem)), err=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from reconciler.cli import help
+from reconciler.cli import help, options
 from reconciler.manifest.resolved import render
 from reconciler.manifest.validation import check
 from reconciler.shown import safe
@@ -20,7 +20,7 @@ from reconciler.shown import safe
             "orgctl render portals/prod",
             "orgctl render portals/prod --show-origin   # the file and line of each value",
         ],
-        help.NONE,
+        help.URLS,
     ),
 )
 @click.argument("path", type=click.Path(path_type=Path))
@@ -29,7 +29,7 @@ from reconciler.shown import safe
 )
 def command(path: Path, show_origin: bool) -> None:
     """Print the manifests of the portal in PATH after includes, overlays and limits."""
-    checked = check(path)
+    checked = check(path, options.settings().environ)
     if checked.problems:
         for problem in checked.problems:
             click.echo(safe(str(problem)), err=True)

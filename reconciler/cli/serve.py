@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import os
 import secrets
 import signal
 import socket
@@ -16,7 +15,9 @@ from urllib.parse import urlsplit
 import click
 
 from reconciler.cli import help
+from reconciler.cli.options import settings
 from reconciler.errors import UserError
+from reconciler.settings import SERVE_CONTROL_SECRET
 
 if TYPE_CHECKING:
     import uvicorn
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 # The reference service's web stack is the optional extra `serve`: the rest of orgctl
 # (validate, plan, apply, drift) never needs it, so CI jobs that install orgctl skip it.
 WEB_STACK = frozenset({"starlette", "uvicorn", "trustme"})
-CONTROL_SECRET_ENV = "ORGCTL_SERVE_CONTROL_SECRET"
+CONTROL_SECRET_ENV = SERVE_CONTROL_SECRET.name
 # A request head must arrive within this (at most the maximum) or the connection closes.
 HEADER_TIMEOUT_SECONDS = 10.0
 MAX_HEADER_TIMEOUT_SECONDS = 30.0
@@ -82,7 +83,7 @@ def world_ticks(state_file: Path | None, world: World) -> bool:
             "orgctl serve --state examples/demo/state.yaml --port 8080",
             "orgctl serve --db portal.sqlite --port 0   # a free port, named on the first line",
         ],
-        help.NONE,
+        help.SERVE,
     ),
 )
 @click.option(
@@ -172,7 +173,10 @@ def command(
     require_web_stack()
     from orgctl_service.guard import ConnectionGuard, connection_cap, descriptor_limit
 
-    control_secret = _control_secret(host) if control else ""
+    given = settings().serve_control_secret if control else None
+    control_secret = _control_secret(host, given) if control else ""
+    # A secret made here is told here, to the one who started the service.
+    made = "" if given else control_secret
     _check_exposure(host, tls or cert_file is not None)
     _check_origins(origins)
     # The TLS files before the port: a bad --cert is named as such even on a busy port,
@@ -182,7 +186,7 @@ def command(
         listener = _listen(host, port)
         guard = ConnectionGuard(connection_cap(descriptor_limit()), header_timeout)
         served = _Served(listener, files, _origins(origins, host, listener, files))
-        _serve(state_file, db_file, served, guard, control_secret, proxies)
+        _serve(state_file, db_file, served, guard, control_secret, proxies, made)
     finally:
         if files is not None:
             files.remove_temporary()  # a private key must not outlive the service
@@ -204,6 +208,7 @@ def _serve(
     guard: ConnectionGuard,
     control_secret: str,
     proxies: str,
+    made_secret: str,
 ) -> None:
     from orgctl_service import create_app, open_world
     from orgctl_service.protocol import GuardedServer
@@ -220,7 +225,7 @@ def _serve(
         )
         try:
             signals.server = GuardedServer(_config(app, served.files, guard, proxies), guard)
-            _announce(served, world, control_secret)
+            _announce(served, world, made_secret)
             signals.server.run(sockets=[served.listener])
         finally:
             store.close()
@@ -237,7 +242,7 @@ def is_loopback(host: str) -> bool:
         return False  # a name other than localhost may resolve anywhere
 
 
-def _control_secret(host: str) -> str:
+def _control_secret(host: str, given: str | None) -> str:
     """The secret a control call must carry; `--control` moves the clock and forges
     webhook failures, so it is for tests on this machine only."""
     if not is_loopback(host):
@@ -245,7 +250,6 @@ def _control_secret(host: str) -> str:
             f"--control needs a loopback --host (127.0.0.1, ::1 or localhost), not {host}:"
             " it lets a caller move the service's clock"
         )
-    given = os.environ.get(CONTROL_SECRET_ENV, "").strip()
     return given or secrets.token_urlsafe(32)
 
 
@@ -333,7 +337,7 @@ def _config(
     )
 
 
-def _announce(served: _Served, world: World, control_secret: str) -> None:
+def _announce(served: _Served, world: World, made_secret: str) -> None:
     keys = ", ".join(p["urlKey"] for p in world.portals.values()) or "none"
     host, port = served.listener.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
@@ -341,9 +345,8 @@ def _announce(served: _Served, world: World, control_secret: str) -> None:
     click.echo(f"orgctl serve: listening on {scheme}://{shown}:{port} (portals: {keys})")
     if served.files and served.files.ca:
         click.echo(f"orgctl serve: CA certificate to trust: {served.files.ca}")
-    if control_secret and not os.environ.get(CONTROL_SECRET_ENV, "").strip():
-        # Made here, so the one who started the service learns it here.
-        click.echo(f"orgctl serve: control secret (Authorization: Bearer): {control_secret}")
+    if made_secret:
+        click.echo(f"orgctl serve: control secret (Authorization: Bearer): {made_secret}")
 
 
 class _Signals:

@@ -4,6 +4,7 @@ Terraform's `force-unlock` does; only the lease with that ID is removed."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
@@ -31,15 +32,16 @@ from reconciler.workflow import connect, run
 def command(lock_id: str, manifests: Path, force: bool) -> None:
     """Remove the apply lock LOCK_ID from the portal of MANIFESTS. Only for a lock whose
     apply is dead: a running apply that loses its lock stops sending calls."""
-    desired = load_desired(manifests)
+    environ = options.settings().environ
+    desired = load_desired(manifests, environ)
     if not force:
         _confirm(lock_id, desired.portal.url)
-    broken = run(_unlock(desired, lock_id))
+    broken = run(_unlock(desired, environ, lock_id))
     click.echo(f"Removed the apply lock of {desired.portal.url}: {safe(broken.describe())}")
 
 
-async def _unlock(desired: DesiredState, lock_id: str) -> Lease:
-    async with connect(desired) as client:
+async def _unlock(desired: DesiredState, environ: Mapping[str, str], lock_id: str) -> Lease:
+    async with connect(desired, environ) as client:
         return await force_unlock(LeaseStore(client), lock_id)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
@@ -106,12 +107,13 @@ def command(
     its own and end with a summary. With --changed (the pre-commit hook), PATH... are the
     changed files, and the portals they concern are checked: those holding one, and
     those whose Portal includes a folder holding one."""
+    environ = options.settings().environ
     if changed:
-        sys.exit(_changed(root, paths, output_format, verbose))
+        sys.exit(_changed(root, paths, output_format, verbose, environ))
     targets = select(paths)
     if targets is not None:
-        sys.exit(_fleet(targets, output_format, verbose))
-    checked = check(paths[0])
+        sys.exit(_fleet(targets, output_format, verbose, environ))
+    checked = check(paths[0], environ)
     if verbose:
         fleet_report.note_skipped(checked.loaded.ignored)
     problems = checked.problems
@@ -121,8 +123,10 @@ def command(
     sys.exit(1 if problems else 0)  # warnings never fail
 
 
-def _fleet(targets: list[Target], output_format: str, verbose: bool) -> int:
-    outcomes = [_portal(target, output_format, verbose) for target in targets]
+def _fleet(
+    targets: list[Target], output_format: str, verbose: bool, environ: Mapping[str, str]
+) -> int:
+    outcomes = [_portal(target, output_format, verbose, environ) for target in targets]
     if output_format == "github":
         annotations = [o.text for o in outcomes if o.text]
         if annotations:
@@ -133,10 +137,12 @@ def _fleet(targets: list[Target], output_format: str, verbose: bool) -> int:
     return fleet_report.worst([o.code for o in outcomes])
 
 
-def _portal(target: Target, output_format: str, verbose: bool) -> Outcome:
+def _portal(
+    target: Target, output_format: str, verbose: bool, environ: Mapping[str, str]
+) -> Outcome:
     warnings: list[Problem] = []
     try:
-        checked = check(target.path)
+        checked = check(target.path, environ)
     except UserError as exc:  # a folder that cannot be listed
         problems = [Problem(target.path.as_posix(), 1, 1, "", "", line) for line in exc.lines]
     else:
@@ -149,10 +155,16 @@ def _portal(target: Target, output_format: str, verbose: bool) -> Outcome:
     return Outcome(target, status, code, shown, document)
 
 
-def _changed(root: Path, files: tuple[Path, ...], output_format: str, verbose: bool) -> int:
+def _changed(
+    root: Path,
+    files: tuple[Path, ...],
+    output_format: str,
+    verbose: bool,
+    environ: Mapping[str, str],
+) -> int:
     targets = affected(find_targets(root), files)
     if not targets:
         if output_format != "github":
             click.echo(f"no portal below {root.as_posix()} is concerned by the changed files")
         return 0
-    return _fleet(targets, output_format, verbose)
+    return _fleet(targets, output_format, verbose, environ)

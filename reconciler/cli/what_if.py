@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from reconciler.cli import help, session
+from reconciler.cli import help, options, session
 from reconciler.cli.output import reading
 from reconciler.clock import evaluation_time
 from reconciler.errors import ManifestError, UserError
 from reconciler.live.reader import read_people
 from reconciler.manifest.grants import resolved
+from reconciler.settings import Settings
 from reconciler.shown import safe
 from reconciler.state import DesiredState, LiveState, Member, Role
 from reconciler.workflow import connect, run, warn_in_ci
@@ -88,14 +90,15 @@ def command(
     the options name: each member who gains or loses an effective privilege (with their
     last sign-in) and the policy verdicts that change (exit 0; 2 with
     --fail-on-new-access when anyone gains; 1 on errors). Changes nothing."""
-    warn_in_ci()
+    given = options.settings()
+    warn_in_ci(given.environ)
     changes = _changes(remove, add, set_role, set_level)
     if ref is not None and changes != Changes((), (), (), ()):
         raise UserError("--against compares two revisions: name no change beside it")
-    desired = session.desired(path, False)
-    earlier = _at_revision(path, ref) if ref is not None else None
+    desired = session.desired(path, False, given)
+    earlier = _at_revision(path, ref, given) if ref is not None else None
     with reading(desired.portal.url):
-        live, now = run(_read(desired))
+        live, now = run(_read(desired, given.environ))
     # The manifests' state now: the grants in force at the evaluation time (a revision's
     # too, judged at the same moment).
     judged = evaluation_time(now)
@@ -130,14 +133,14 @@ def _changes(
     )
 
 
-def _at_revision(path: Path, ref: str) -> DesiredState:
+def _at_revision(path: Path, ref: str, given: Settings) -> DesiredState:
     """The desired state of PATH's manifests at `ref`. Their problems name the files as
     the repository holds them, with the revision, not the temporary copy."""
     from reconciler.revision import checked_out
 
     with checked_out(path, ref) as then:
         try:
-            return session.desired(then, False)
+            return session.desired(then, False, given)
         except ManifestError as error:
             where = str(then)
             raise ManifestError(
@@ -145,10 +148,10 @@ def _at_revision(path: Path, ref: str) -> DesiredState:
             ) from None
 
 
-async def _read(desired: DesiredState) -> tuple[LiveState, float]:
+async def _read(desired: DesiredState, environ: Mapping[str, str]) -> tuple[LiveState, float]:
     import time
 
-    async with connect(desired) as client:
+    async with connect(desired, environ) as client:
         live = await read_people(client)
         return live, client.server_clock or time.time()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -23,15 +22,15 @@ class Examined:
 
 async def examine_portal(
     desired: DesiredState,
+    environ: Mapping[str, str],
     *,
     in_fleet: bool = False,
-    env: Mapping[str, str] | None = None,
     notice: Notice | None = say_on_stderr,
 ) -> Examined:
     """The portal of a manifest set, with the credentials its Portal names, read as plan
-    reads it. `env`: the ORGCTL_* values (the process's own unless given)."""
+    reads it. `environ`: the ORGCTL_* values (the command line's settings, or an API
+    connection's)."""
     portal = desired.portal
-    environ = os.environ if env is None else env
     told = fleet_notice(portal.name, notice) if in_fleet else notice
 
     def client() -> RecordingClient:
@@ -52,12 +51,11 @@ async def examine_url(
     url: str,
     admin_url: str | None,
     auth: Auth,
+    environ: Mapping[str, str],
     *,
-    env: Mapping[str, str] | None = None,
     notice: Notice | None = say_on_stderr,
 ) -> Examined:
     """A portal named by its URL alone, read whole, as export reads it."""
-    environ = os.environ if env is None else env
 
     def client() -> RecordingClient:
         sources = UrlSources("--portal-url", "--admin-url")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import html
 import json
-import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ from reconciler.live.redaction import encoded_forms, spelled
 from reconciler.live.retry import RetryPolicy, parse_retry_after
 from reconciler.live.trust import trust_store
 from reconciler.live.urls import check_url, join, shown
+from reconciler.settings import REFERER, setting
 from reconciler.state import Auth, PortalTarget
 
 # In the reply of a delete whose resource an earlier, unanswered attempt removed.
@@ -94,7 +94,8 @@ class PortalClient:
             _check_root("admin URL", admin_root)
         self.root = root.rstrip("/")
         self.admin_root = admin_root.rstrip("/") if admin_root else None
-        environ = os.environ if env is None else env
+        # No `env`: nothing from an environment (the command line passes Settings.environ).
+        environ = {} if env is None else env
         # Refused here, before any request: a root outside ORGCTL_TRUSTED_ORIGINS.
         self.portal = portal
         self.trusted = TrustedOrigins.from_env(environ)
@@ -106,7 +107,7 @@ class PortalClient:
         self.credentials: Credentials = load_credentials(auth or Auth(), environ, portal)
         # A token bound to a referer is good only with that Referer; by default orgctl
         # names the portal's own root (and asks generateToken for a token bound to it).
-        self.referer = (environ.get("ORGCTL_REFERER") or "").strip() or self.root
+        self.referer = setting(REFERER, environ) or self.root
         self.retry = retry or RetryPolicy()
         self.timeout = timeout
         # What an answer may cost (time, bytes, depth, pages): the command's flags, else
@@ -535,7 +536,7 @@ def client_for(
         target.url,
         auth=target.auth,
         admin_root=target.adminUrl,
-        env=os.environ if env is None else env,
+        env=env,
         portal=target.name,
         **options,
     )

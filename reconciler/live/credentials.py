@@ -14,10 +14,10 @@ The secrets live in this object alone; its repr shows the variable names, never 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from reconciler import settings
 from reconciler.environment import variable_stem
 from reconciler.errors import UserError
 from reconciler.state import Auth
@@ -49,8 +49,8 @@ class Credentials:
 
 
 PLAIN = (
-    Auth(tokenEnv="ORGCTL_TOKEN"),
-    Auth(usernameEnv="ORGCTL_USERNAME", passwordEnv="ORGCTL_PASSWORD"),
+    Auth(tokenEnv=settings.TOKEN.name),
+    Auth(usernameEnv=settings.USERNAME.name, passwordEnv=settings.PASSWORD.name),
 )
 
 
@@ -120,7 +120,7 @@ def load_credentials(
 ) -> Credentials:
     """Read the credentials of portal `portal` (its metadata.name) whose Portal declares
     `auth`; when none is set, a `UserError` naming the variables looked for."""
-    environ = os.environ if env is None else env
+    environ = {} if env is None else env
     if portal:
         environ = with_credential_files(environ, portal)
     chosen = resolve_auth(auth, portal, environ)

@@ -13,28 +13,27 @@ else the default (README: limits of a portal's answers).
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from reconciler import settings
 from reconciler.errors import UserError
-from reconciler.values import seconds
-
-KIB = 1024
-MIB = 1024 * KIB
+from reconciler.settings import KIB, MIB, Variable
 
 
 @dataclass(frozen=True, slots=True)
 class Limit:
-    """One limit: its flag, its variable, how to read it and how to show it."""
+    """One limit: its flag, its variable (whose parser reads the flag too), how to show it."""
 
     field: str
     flag: str
-    variable: str
-    parse: Callable[[str], float | int]
+    row: Variable
     show: Callable[[Any], str]
+
+    @property
+    def variable(self) -> str:
+        return self.row.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,55 +54,16 @@ class Limits:
         environment's variables, else the defaults; a bad value names its variable."""
         values: dict[str, Any] = {}
         for limit in LIMITS:
-            if _chosen.get(limit.field) is not None:
-                values[limit.field] = _chosen[limit.field]
-                continue
-            text = (environ.get(limit.variable) or "").strip()
-            if text:
-                values[limit.field] = _parsed(limit, text, limit.variable)
+            chosen = _chosen.get(limit.field)
+            value = chosen if chosen is not None else settings.setting(limit.row, environ)
+            if value is not None:
+                values[limit.field] = value
         return cls(**values)
 
     def told(self, field: str) -> str:
         """The limit as a message names it: its value and how to change it."""
         limit = _BY_FIELD[field]
         return f"{limit.show(getattr(self, field))} ({limit.flag} or {limit.variable})"
-
-
-def parse_seconds(text: str) -> float:
-    """`45`, `45s`, `2m`, `1m30s`, `0.5` (seconds), read by the one duration rule."""
-    parsed = seconds(text)
-    if parsed is None:
-        raise ValueError(f"{text!r} is not a duration like 45s, 2m or 1m30s")
-    return parsed
-
-
-_SIZE_UNITS = {
-    "": 1,
-    "b": 1,
-    "kb": 1000,
-    "mb": 1000**2,
-    "gb": 1000**3,
-    "k": KIB,
-    "kib": KIB,
-    "m": MIB,
-    "mib": MIB,
-    "g": 1024 * MIB,
-    "gib": 1024 * MIB,
-}
-
-
-def parse_size(text: str) -> int:
-    """`16MiB`, `500KB`, `1048576` (bytes)."""
-    match = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([a-z]*)", text.strip().lower())
-    if not match or match.group(2) not in _SIZE_UNITS:
-        raise ValueError(f"{text!r} is not a size like 16MiB, 500KB or 1048576")
-    return int(float(match.group(1)) * _SIZE_UNITS[match.group(2)])
-
-
-def parse_count(text: str) -> int:
-    if not text.strip().isdigit():
-        raise ValueError(f"{text!r} is not a whole number")
-    return int(text)
 
 
 def show_size(size: int) -> str:
@@ -118,16 +78,10 @@ def show_seconds(seconds: float) -> str:
 
 
 LIMITS = (
-    Limit(
-        "request_seconds",
-        "--request-timeout",
-        "ORGCTL_REQUEST_TIMEOUT",
-        parse_seconds,
-        show_seconds,
-    ),
-    Limit("answer_bytes", "--max-answer-size", "ORGCTL_MAX_ANSWER_SIZE", parse_size, show_size),
-    Limit("json_depth", "--max-json-depth", "ORGCTL_MAX_JSON_DEPTH", parse_count, str),
-    Limit("pages", "--max-pages", "ORGCTL_MAX_PAGES", parse_count, lambda n: f"{n:,} pages"),
+    Limit("request_seconds", "--request-timeout", settings.REQUEST_TIMEOUT, show_seconds),
+    Limit("answer_bytes", "--max-answer-size", settings.MAX_ANSWER_SIZE, show_size),
+    Limit("json_depth", "--max-json-depth", settings.MAX_JSON_DEPTH, str),
+    Limit("pages", "--max-pages", settings.MAX_PAGES, lambda n: f"{n:,} pages"),
 )
 _BY_FIELD = {limit.field: limit for limit in LIMITS}
 DEFAULTS = Limits()
@@ -146,9 +100,7 @@ def choose(field: str, text: str | None) -> None:
 
 def _parsed(limit: Limit, text: str, where: str) -> float | int:
     try:
-        value = limit.parse(text)
+        value: float | int = limit.row.parse(text)
     except ValueError as exc:
         raise UserError(f"{where}: {exc}") from None
-    if not value > 0 or (isinstance(value, float) and not math.isfinite(value)):
-        raise UserError(f"{where}: must be more than 0, got {text!r}")
     return value

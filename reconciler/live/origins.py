@@ -24,8 +24,9 @@ import httpx
 
 from reconciler.environment import portal_key
 from reconciler.errors import UserError
+from reconciler.settings import TRUSTED_ORIGINS
 
-TRUSTED_ORIGINS_ENV = "ORGCTL_TRUSTED_ORIGINS"
+TRUSTED_ORIGINS_ENV = TRUSTED_ORIGINS.name
 DEFAULT_PORTS = {"https": 443, "http": 80}
 _BINDING = re.compile(r"^\s*([^=/:]+?)\s*=\s*(.+)$")
 

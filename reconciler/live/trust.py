@@ -11,8 +11,9 @@ import ssl
 from collections.abc import Mapping
 
 from reconciler.errors import UserError
+from reconciler.settings import CA_BUNDLE
 
-CA_VARIABLES = ("ORGCTL_CA_BUNDLE", "SSL_CERT_FILE")
+CA_VARIABLES = (CA_BUNDLE.name, "SSL_CERT_FILE")
 
 
 def trust_store(env: Mapping[str, str]) -> ssl.SSLContext | bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from itertools import islice
 from pathlib import Path
@@ -21,8 +20,9 @@ from reconciler.windows import Window
 
 
 def load_desired(path: Path, environ: Mapping[str, str] | None = None) -> state.DesiredState:
-    """Everything the manifests under `path` declare; `ManifestError` lists every problem."""
-    env = os.environ if environ is None else environ
+    """Everything the manifests under `path` declare; `ManifestError` lists every problem.
+    `environ` holds the URL overrides (None: none; the command line passes its settings')."""
+    env = {} if environ is None else environ
     return desired_from(check(path, env), env)
 
 

@@ -56,7 +56,7 @@ def portal(tmp_path: Path) -> Path:
 
 
 def _start(portal: Path) -> campaigns.Loaded:
-    loaded = campaigns.load(portal, "q4-admins")
+    loaded = campaigns.load(portal, "q4-admins", {})
     campaigns.start(loaded, _live(), BEFORE_DUE, {})
     return loaded
 
@@ -210,7 +210,7 @@ def test_a_decision_committed_in_git_records_its_commit(portal: Path) -> None:
 
 
 def test_a_due_time_already_past_is_a_warning_at_start(portal: Path) -> None:
-    loaded = campaigns.load(portal, "q4-admins")
+    loaded = campaigns.load(portal, "q4-admins", {})
     started = campaigns.start(loaded, _live(), AFTER_DUE, {})
     assert started.warnings[0] == (
         "the campaign was due on 2026-12-15T00:00:00Z, before now (2027-01-01T00:00:00Z)"

@@ -4,14 +4,26 @@ role's owners, else the fallback, never the member itself)."""
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 from typing import Any
 
 import pytest
 
-from reconciler.certify.items import Inputs, Routed, campaign_items
+from reconciler.certify.items import Inputs, Routed, campaign_items, expiring_grants
 from reconciler.errors import UserError
 from reconciler.kinds.campaign import Campaign
-from reconciler.state import NEVER_SIGNED_IN, LiveState, Member, PortalInfo, Role
+from reconciler.state import (
+    NEVER_SIGNED_IN,
+    Auth,
+    DesiredState,
+    Grant,
+    LiveState,
+    Member,
+    PortalInfo,
+    PortalTarget,
+    Role,
+)
 from reconciler.versions import Platform
 
 NOW_MS = 1_793_491_200_000  # 2026-11-01
@@ -135,3 +147,36 @@ def test_role_owners_are_not_asked_when_the_campaign_says_so() -> None:
 def test_a_member_only_itself_could_review_is_an_error_naming_it() -> None:
     with pytest.raises(UserError, match="review Member/nina: list fallback reviewers"):
         _items({"members": ["nina", "dora"]}, ["nina"])
+
+
+def test_a_grant_ending_before_the_due_date_is_recommended_to_its_holders() -> None:
+    now = dt.datetime.fromtimestamp(NOW_MS / 1000, dt.UTC)
+    due = now + dt.timedelta(days=40)
+    platform = Platform.parse("self-hosted", "10.6.1")
+    target = PortalTarget("hq", "https://gis.example.com/portal/sharing/rest", platform, Auth())
+    desired = DesiredState(portal=target)
+    soon, later = now + dt.timedelta(days=10), due + dt.timedelta(days=1)
+    desired.grants["Member/olga"] = (Grant("Member/olga", soon, "cover", role="Ops Admin"),)
+    desired.grants["Member/vic"] = (Grant("Member/vic", later, "audit", role="Viewer"),)
+    desired.grants["Member/nina"] = (Grant("Member/nina", now, "over", role="org_admin"),)
+    desired.grants["Role/ops admin"] = (
+        Grant(
+            "Role/ops admin", soon, "migration", privileges=frozenset({"portal:admin:viewItems"})
+        ),
+    )
+    expiring = expiring_grants(desired, _live(), now, due)
+    assert expiring == {
+        "olga": [
+            "Member/olga until 2026-11-11T00:00:00Z (cover)",
+            "Role/ops admin until 2026-11-11T00:00:00Z (migration)",
+        ],
+        "lena": ["Role/ops admin until 2026-11-11T00:00:00Z (migration)"],
+    }
+    given = Inputs(_campaign({"members": ["olga", "vic"]}, ["admin"]), {}, {}, NOW_MS)
+    given = dataclasses.replace(given, expiring=expiring)
+    items = {r.item["member"]: r.item for r in campaign_items(_live(), given)}
+    assert items["olga"]["recommendation"] == [
+        "grant expiring: Member/olga until 2026-11-11T00:00:00Z (cover)",
+        "grant expiring: Role/ops admin until 2026-11-11T00:00:00Z (migration)",
+    ]
+    assert not any(r.startswith("grant") for r in items["vic"]["recommendation"])  # after due
