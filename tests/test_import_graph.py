@@ -53,6 +53,7 @@ LAYERS: Mapping[str, int] = {
             "operations",
             "processes",
             "runtime",
+            "settings",
             "shown",
             "state",
             "text_rules",
