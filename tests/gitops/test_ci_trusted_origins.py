@@ -44,7 +44,7 @@ def pull_request(
         WORKFLOWS / "orgctl-pull-request.yml",
         box,
         hosting,
-        {"pull_request": {"number": PR, "head": {"sha": HEAD}}},
+        {"pull_request": {"number": PR, "head": {"sha": HEAD}, "base": {"sha": box.base}}},
         HEAD,
         {
             **secrets(world),
