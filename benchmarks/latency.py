@@ -50,9 +50,12 @@ async def orgctl_read(folder: Path, auth: Auth | None = None) -> tuple[float, in
     """(seconds, requests) of orgctl's read, sign-in included when `auth` (else the
     Portal's own) signs in, and the calls planned afterwards, outside the time, to check
     that the read was complete."""
-    desired = load_desired(folder)
+    desired = load_desired(folder, os.environ)
     client = PortalClient(
-        desired.portal.url, auth=auth or desired.portal.auth, concurrency=CONCURRENCY
+        desired.portal.url,
+        auth=auth or desired.portal.auth,
+        env=os.environ,
+        concurrency=CONCURRENCY,
     )
     async with client:
         started = time.perf_counter()
@@ -73,7 +76,7 @@ def median_loading(folder: Path, runs: int) -> float:
     times = []
     for _ in range(runs):
         started = time.perf_counter()
-        load_desired(folder)
+        load_desired(folder, os.environ)
         times.append(time.perf_counter() - started)
     return sorted(times)[len(times) // 2]
 

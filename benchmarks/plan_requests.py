@@ -89,8 +89,8 @@ def manifests(
 
 async def measure(folder: Path) -> tuple[int, float, float, int]:
     os.environ.update(CREDENTIALS)
-    desired = load_desired(folder)
-    client = PortalClient(desired.portal.url, auth=desired.portal.auth)
+    desired = load_desired(folder, os.environ)
+    client = PortalClient(desired.portal.url, auth=desired.portal.auth, env=os.environ)
     async with client:
         started = time.perf_counter()
         planned = await plan_live(client, desired)

@@ -16,6 +16,8 @@ KERNEL = {
     "reconciler.versions",
     "reconciler.errors",
     "reconciler.text_rules",
+    # The variables' table: the service's own (its control secret) are rows of it.
+    "reconciler.settings",
     # The state file is read by the manifests' YAML reader, under the same limits.
     "reconciler.manifest.yamltree",
 }
