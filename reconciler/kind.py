@@ -234,10 +234,17 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     # compares an omitted field as this value, so it never shows as drift).
     defaults: Mapping[str, Any]
     unread: Unread | None  # a part the planning account may be refused; None: none
+    # Run on the draft before any kind's `plan`, for a kind that files the live state
+    # under the manifests' names (Role: a renamed role); None when the kind has none.
+    prepare: Callable[[DraftT], None] | None
     plan: Callable[[DraftT], None]  # its changes and calls
     # Planned after every kind's `plan`, for calls that wait on other kinds' outcome (a
     # role is deleted only after no member holds it); None when the kind has none.
     plan_last: Callable[[DraftT], None] | None
+    # Run once every change is known and --target applied: what a kind's changes carry of
+    # the resources around them (Role: a role's holders, and administrative privileges the
+    # portal grants that the manifests do not); None when the kind has none.
+    annotate: Callable[[DraftT], None] | None
     export: Export[Any]
     adopt: (
         Adopt[Any, Any] | None
@@ -260,7 +267,17 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
 AnyKind = Kind[Any, Any, Any, Any, Any]  # a kind as the engine holds it, among the others
 
 _MAY_BE_EMPTY = frozenset(
-    {"set_fields", "read", "defaults", "unread", "plan_last", "adopt", "unadoptable"}
+    {
+        "set_fields",
+        "read",
+        "defaults",
+        "unread",
+        "prepare",
+        "plan_last",
+        "annotate",
+        "adopt",
+        "unadoptable",
+    }
 )
 _KINDS: dict[str, AnyKind] = {}
 _builtin_loaded = False

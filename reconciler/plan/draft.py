@@ -42,6 +42,9 @@ class Draft:
     # The evaluation time policies are judged at (reconciler.clock), in Unix ms; None:
     # `now_ms`, the portal's clock that dates its own runs and schedules.
     judged_ms: int | None = None
+    # Mark each change whose live resource holds administrative privileges the manifests
+    # do not declare (a drift report's riskiest finding; reconciler.kinds.role.live_admin).
+    live_admin: bool = False
     changes: list[Change] = field(default_factory=list)
     calls: dict[str, PendingCall] = field(default_factory=dict)
     errors: list[PlanProblem] = field(default_factory=list)
@@ -52,7 +55,7 @@ class Draft:
     # The live custom roles no manifest declares, when they are not pruned (information).
     undeclared_roles: tuple[str, ...] = ()
     # Live roles filed under another declared name (renamed in place, or declared absent
-    # in another case): live name -> declared name (reconciler.plan.renames).
+    # in another case): live name -> declared name (reconciler.kinds.role.renames).
     filed_roles: dict[str, str] = field(default_factory=dict)
     # The policies' verdicts (reconciler.kinds.policy); None when no policy is declared.
     policies: list[PolicyVerdict] | None = None

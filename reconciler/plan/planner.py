@@ -17,11 +17,8 @@ from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
 from reconciler.plan.ignored import ignored_changes, keep_ignored, pattern_typos
-from reconciler.plan.live_admin import with_live_admin
 from reconciler.plan.model import Action, Ignored, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
-from reconciler.plan.reach import with_holders
-from reconciler.plan.renames import resolve_renames
 from reconciler.plan.unread import report_not_compared
 from reconciler.state import DesiredState, LiveState
 
@@ -54,16 +51,20 @@ def build_plan(
     findings, instead).
     """
     moment = time.time() if now is None else now
-    draft = Draft(desired, live, int(moment * 1000), judge_policies=judge_policies)
+    draft = Draft(
+        desired, live, int(moment * 1000), judge_policies=judge_policies, live_admin=live_admin
+    )
     _check_platform(draft)
     if draft.errors:
         # Another kind of portal altogether: a plan of changes against it means nothing.
         return Plan(portal=_portal_ref(desired, live), errors=tuple(draft.errors))
-    resolve_renames(draft)
+    kinds = registered()
+    for kind in kinds:
+        if kind.prepare is not None:
+            kind.prepare(draft)
     # The roles' privileges as they are to be sent: declared, and the live ones kept
     # (of a renamed role too: the live state names it as the manifests do).
     draft.desired, kept = keep_ignored(draft.desired, draft.live)
-    kinds = registered()
     for kind in kinds:
         kind.plan(draft)
     for kind in kinds:
@@ -87,13 +88,13 @@ def build_plan(
     for address, typo in pattern_typos(desired, live):
         draft.warn(address, typo)
     allowed = _check_deletes(draft, allow_deletes)
-    # Holders are counted once every member change is known and the targets applied.
-    # Holders are counted on the live state as the plan names it (renamed roles by their
-    # new names); the digests on the live state as read (a renamed role by its old name).
-    reached = with_holders(draft.changes, draft.live)
-    if live_admin:
-        reached = with_live_admin(reached, draft.live, draft.desired)
-    changes = tuple(sorted(reached, key=lambda c: c.address))
+    # Once every member change is known and the targets applied (a role's holders): on
+    # the live state as the plan names it, where the digests below take it as read (a
+    # renamed role by its old name).
+    for kind in kinds:
+        if kind.annotate is not None:
+            kind.annotate(draft)
+    changes = tuple(sorted(draft.changes, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
     filed = draft.filed_roles.items()
     touched |= {ROLE.of(old) for old, new in filed if ROLE.of(new) in touched}

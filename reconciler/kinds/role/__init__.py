@@ -361,6 +361,26 @@ def _plan_deletions(draft: Draft) -> None:
     plan_role_deletions(draft)
 
 
+def _prepare(draft: Draft) -> None:
+    from reconciler.kinds.role.renames import resolve_renames  # as in `_plan`
+
+    resolve_renames(draft)
+
+
+def _annotate(draft: Draft) -> None:
+    """Each role change carrying its holders once the plan is applied and, for a drift
+    report (`draft.live_admin`), the administrative privileges held live that the
+    manifests do not declare, with who holds them."""
+    from reconciler.kinds.role.live_admin import with_live_admin  # as in `_plan`
+    from reconciler.kinds.role.reach import with_holders
+
+    # Holders are counted on the live state as the plan names it (renamed roles by their
+    # new names).
+    draft.changes = with_holders(draft.changes, draft.live)
+    if draft.live_admin:
+        draft.changes = with_live_admin(draft.changes, draft.live, draft.desired)
+
+
 KIND = Kind(
     name=NAME,
     model=Role,
@@ -374,8 +394,10 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
+    prepare=_prepare,
     plan=_plan,
     plan_last=_plan_deletions,
+    annotate=_annotate,
     export=Export("roles.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},
