@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from reconciler.catalog import BUILTIN_ROLES, builtin_role_privileges, privileges_for
-from reconciler.plan.elements import ADMIN_PREFIX, undeclared_admin
+from reconciler.plan.elements import ADMIN_PREFIX, removed_privileges
 from reconciler.plan.model import Change, LiveAdmin
 from reconciler.state import DesiredState, LiveState
 
@@ -32,6 +32,14 @@ def with_live_admin(
         held = _of_role(change, holders) or _of_member(change, live, desired, roles)
         marked.append(replace(change, administrative=held) if held else change)
     return marked
+
+
+def undeclared_admin(change: Change) -> list[str]:
+    """The administrative privileges a role holds live that the manifests do not give it:
+    what an update removes, all of a deleted role's."""
+    if not change.address.startswith(ROLE):
+        return []
+    return [p for p in removed_privileges(change) if p.startswith(ADMIN_PREFIX)]
 
 
 def _of_role(change: Change, holders: dict[str, list[str]]) -> LiveAdmin | None:
