@@ -235,15 +235,17 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     defaults: Mapping[str, Any]
     unread: Unread | None  # a part the planning account may be refused; None: none
     # Run on the draft before any kind's `plan`, for a kind that files the live state
-    # under the manifests' names (Role: a renamed role); None when the kind has none.
+    # under the manifests' names or completes its declarations from it (Role: a renamed
+    # role, the live privileges its ignore patterns keep); None when the kind has none.
     prepare: Callable[[DraftT], None] | None
     plan: Callable[[DraftT], None]  # its changes and calls
     # Planned after every kind's `plan`, for calls that wait on other kinds' outcome (a
     # role is deleted only after no member holds it); None when the kind has none.
     plan_last: Callable[[DraftT], None] | None
     # Run once every change is known and --target applied: what a kind's changes carry of
-    # the resources around them (Role: a role's holders, and administrative privileges the
-    # portal grants that the manifests do not); None when the kind has none.
+    # the resources around them, and its warnings on the plan as kept (Role: a role's
+    # holders, administrative privileges the portal grants that the manifests do not, an
+    # ignore pattern naming no privilege); None when the kind has none.
     annotate: Callable[[DraftT], None] | None
     export: Export[Any]
     adopt: (

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from reconciler.operations import OPERATIONS, OperationName, Phase, Root, call_key
-from reconciler.plan.model import Change, PlanProblem, PolicyVerdict, Value
+from reconciler.plan.model import Change, Ignored, PlanProblem, PolicyVerdict, Value
 from reconciler.state import DesiredState, LiveState
 
 
@@ -45,6 +45,9 @@ class Draft:
     # Mark each change whose live resource holds administrative privileges the manifests
     # do not declare (a drift report's riskiest finding; reconciler.kinds.role.live_admin).
     live_admin: bool = False
+    # Planned as the documents declare it, to find what ignoreChanges hides
+    # (reconciler.plan.ignored): no live resource is filed under another name.
+    as_declared: bool = False
     changes: list[Change] = field(default_factory=list)
     calls: dict[str, PendingCall] = field(default_factory=dict)
     errors: list[PlanProblem] = field(default_factory=list)
@@ -57,6 +60,8 @@ class Draft:
     # Live roles filed under another declared name (renamed in place, or declared absent
     # in another case): live name -> declared name (reconciler.kinds.role.renames).
     filed_roles: dict[str, str] = field(default_factory=dict)
+    # What the kinds' own ignore rules keep, per resource (a role's ignorePrivileges).
+    ignored: list[Ignored] = field(default_factory=list)
     # The policies' verdicts (reconciler.kinds.policy); None when no policy is declared.
     policies: list[PolicyVerdict] | None = None
     # What a kind judges on the calls the plan keeps, once --target has left some out

@@ -16,7 +16,7 @@ from reconciler.plan.admins import check_caller_keeps
 from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
-from reconciler.plan.ignored import ignored_changes, keep_ignored, pattern_typos
+from reconciler.plan.ignored import ignored_changes
 from reconciler.plan.model import Action, Ignored, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
 from reconciler.plan.unread import report_not_compared
@@ -62,9 +62,6 @@ def build_plan(
     for kind in kinds:
         if kind.prepare is not None:
             kind.prepare(draft)
-    # The roles' privileges as they are to be sent: declared, and the live ones kept
-    # (of a renamed role too: the live state names it as the manifests do).
-    draft.desired, kept = keep_ignored(draft.desired, draft.live)
     for kind in kinds:
         kind.plan(draft)
     for kind in kinds:
@@ -73,7 +70,7 @@ def build_plan(
     report_not_compared(draft)
     _leave_out_unreadable(draft)
     # Compared with every change, before --target leaves some out.
-    ignored = [*kept, *ignored_changes(desired, draft.live, draft.now_ms, draft.changes)]
+    ignored = [*draft.ignored, *ignored_changes(desired, draft.live, draft.now_ms, draft.changes)]
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
@@ -85,8 +82,6 @@ def build_plan(
             check_capabilities(draft, who)
             check_caller_keeps(draft, who)
     _check_privileges(draft, desired)
-    for address, typo in pattern_typos(desired, live):
-        draft.warn(address, typo)
     allowed = _check_deletes(draft, allow_deletes)
     # Once every member change is known and the targets applied (a role's holders): on
     # the live state as the plan names it, where the digests below take it as read (a

@@ -362,18 +362,30 @@ def _plan_deletions(draft: Draft) -> None:
 
 
 def _prepare(draft: Draft) -> None:
-    from reconciler.kinds.role.renames import resolve_renames  # as in `_plan`
+    """Each renamed live role filed under its declared name (not when the documents are
+    planned as declared); then the roles' privileges as they are to be sent: declared, and
+    the live ones their ignorePrivileges patterns keep (of a renamed role too: the live
+    state names it as the manifests do)."""
+    from reconciler.kinds.role.ignored import keep_ignored  # as in `_plan`
+    from reconciler.kinds.role.renames import resolve_renames
 
-    resolve_renames(draft)
+    if not draft.as_declared:
+        resolve_renames(draft)
+    draft.desired, kept = keep_ignored(draft.desired, draft.live)
+    draft.ignored.extend(kept)
 
 
 def _annotate(draft: Draft) -> None:
-    """Each role change carrying its holders once the plan is applied and, for a drift
-    report (`draft.live_admin`), the administrative privileges held live that the
-    manifests do not declare, with who holds them."""
-    from reconciler.kinds.role.live_admin import with_live_admin  # as in `_plan`
+    """A warning for each ignorePrivileges pattern that looks like a typo; each role
+    change carrying its holders once the plan is applied and, for a drift report
+    (`draft.live_admin`), the administrative privileges held live that the manifests do
+    not declare, with who holds them."""
+    from reconciler.kinds.role.ignored import pattern_typos  # as in `_plan`
+    from reconciler.kinds.role.live_admin import with_live_admin
     from reconciler.kinds.role.reach import with_holders
 
+    for address, typo in pattern_typos(draft.desired, draft.live):
+        draft.warn(address, typo)
     # Holders are counted on the live state as the plan names it (renamed roles by their
     # new names).
     draft.changes = with_holders(draft.changes, draft.live)
