@@ -242,10 +242,10 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     # Planned after every kind's `plan`, for calls that wait on other kinds' outcome (a
     # role is deleted only after no member holds it); None when the kind has none.
     plan_last: Callable[[DraftT], None] | None
-    # Run once every change is known and --target applied: what a kind's changes carry of
-    # the resources around them, and its warnings on the plan as kept (Role: a role's
-    # holders, administrative privileges the portal grants that the manifests do not, an
-    # ignore pattern naming no privilege); None when the kind has none.
+    # Run once every change is known and --target applied: its checks of the plan as kept
+    # and what its changes carry of the resources around them (Role: a privilege the
+    # release lacks, an ignore pattern naming none, a role's holders, administrative
+    # privileges the portal grants that the manifests do not); None when it has none.
     annotate: Callable[[DraftT], None] | None
     export: Export[Any]
     adopt: (

@@ -57,9 +57,10 @@ class Draft:
     final_roles: dict[str, str | None] = field(default_factory=dict)
     # The live custom roles no manifest declares, when they are not pruned (information).
     undeclared_roles: tuple[str, ...] = ()
-    # Live roles filed under another declared name (renamed in place, or declared absent
-    # in another case): live name -> declared name (reconciler.kinds.role.renames).
-    filed_roles: dict[str, str] = field(default_factory=dict)
+    # Live resources filed under another declared address (a role renamed in place, or
+    # declared absent in another case, reconciler.kinds.role.renames): live address ->
+    # declared address. A plan's digests name such a resource as read.
+    filed: dict[str, str] = field(default_factory=dict)
     # What the kinds' own ignore rules keep, per resource (a role's ignorePrivileges).
     ignored: list[Ignored] = field(default_factory=list)
     # The policies' verdicts (reconciler.kinds.policy); None when no policy is declared.

@@ -8,8 +8,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from reconciler import catalog
-from reconciler.address_forms import ROLE
-from reconciler.catalog import privilege_problem
 from reconciler.kind import grouped, registered
 from reconciler.operations import OPERATIONS
 from reconciler.plan.admins import check_caller_keeps
@@ -81,18 +79,16 @@ def build_plan(
         if who is not None:
             check_capabilities(draft, who)
             check_caller_keeps(draft, who)
-    _check_privileges(draft, desired)
-    allowed = _check_deletes(draft, allow_deletes)
     # Once every member change is known and the targets applied (a role's holders): on
     # the live state as the plan names it, where the digests below take it as read (a
     # renamed role by its old name).
     for kind in kinds:
         if kind.annotate is not None:
             kind.annotate(draft)
+    allowed = _check_deletes(draft, allow_deletes)
     changes = tuple(sorted(draft.changes, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
-    filed = draft.filed_roles.items()
-    touched |= {ROLE.of(old) for old, new in filed if ROLE.of(new) in touched}
+    touched |= {old for old, new in draft.filed.items() if new in touched}
     fingerprint, digests = live_summary(live, touched)
     return Plan(
         portal=_portal_ref(desired, live),
@@ -134,8 +130,9 @@ def _leave_out_unreadable(draft: Draft) -> None:
 def _check_platform(draft: Draft) -> None:
     """The Portal's `version` is the release the manifests were validated against: the
     portal may run another (an upgrade must not turn CI red), as long as everything the
-    manifests declare exists there, which `_check_gates` and `_check_privileges` verify,
-    naming what is missing. Another deployment kind is another portal altogether."""
+    manifests declare exists there, which `_check_gates` and the kinds' own checks (a
+    role's privileges) verify, naming what is missing. Another deployment kind is another
+    portal altogether."""
     declared = draft.desired.portal.platform
     actual = draft.live.portal.platform
     if declared.deployment != actual.deployment:
@@ -165,18 +162,6 @@ def _ignored(found: list[Ignored], targets: Sequence[str]) -> tuple[Ignored, ...
         if differs:
             shown.append(replace(ignored, differs=differs))
     return tuple(sorted(shown, key=lambda i: (i.address, i.reason)))
-
-
-def _check_privileges(draft: Draft, desired: DesiredState) -> None:
-    """Each declared privilege exists on the release the portal runs (a live one an
-    ignore pattern keeps is the portal's own, whatever the catalog says)."""
-    platform = draft.live.portal.platform
-    extra = desired.portal.extraPrivileges
-    for name, role in sorted(desired.roles.items()):
-        for privilege in sorted(role.privileges or ()):
-            problem = privilege_problem(privilege, platform, extra)
-            if problem:
-                draft.error(ROLE.of(name), problem)
 
 
 def _check_gates(draft: Draft) -> None:

@@ -376,14 +376,16 @@ def _prepare(draft: Draft) -> None:
 
 
 def _annotate(draft: Draft) -> None:
-    """A warning for each ignorePrivileges pattern that looks like a typo; each role
-    change carrying its holders once the plan is applied and, for a drift report
-    (`draft.live_admin`), the administrative privileges held live that the manifests do
-    not declare, with who holds them."""
-    from reconciler.kinds.role.ignored import pattern_typos  # as in `_plan`
+    """An error for each declared privilege the portal's release lacks; a warning for
+    each ignorePrivileges pattern that looks like a typo; each role change carrying its
+    holders once the plan is applied and, for a drift report (`draft.live_admin`), the
+    administrative privileges held live that the manifests do not declare, with who
+    holds them."""
+    from reconciler.kinds.role.ignored import check_privileges, pattern_typos  # as in `_plan`
     from reconciler.kinds.role.live_admin import with_live_admin
     from reconciler.kinds.role.reach import with_holders
 
+    check_privileges(draft)
     for address, typo in pattern_typos(draft.desired, draft.live):
         draft.warn(address, typo)
     # Holders are counted on the live state as the plan names it (renamed roles by their

@@ -18,6 +18,7 @@ from fnmatch import fnmatchcase
 from reconciler import catalog
 from reconciler.address_forms import ROLE
 from reconciler.manifest.ignoring import WILDCARDS
+from reconciler.plan.draft import Draft
 from reconciler.plan.model import Ignored
 from reconciler.state import DesiredState, LiveState, Role
 
@@ -91,3 +92,18 @@ def pattern_typos(desired: DesiredState, live: LiveState) -> Iterator[tuple[str,
                         + (f" (did you mean {hint[0]!r}?)" if hint else "")
                     ),
                 )
+
+
+def check_privileges(draft: Draft) -> None:
+    """Each declared privilege exists on the release the portal runs: the role's privileges
+    less the live ones its patterns kept (`draft.ignored`), which are the portal's own,
+    whatever the catalog says."""
+    platform = draft.live.portal.platform
+    extra = draft.desired.portal.extraPrivileges
+    kept = {i.address: frozenset(i.privileges) for i in draft.ignored if i.reason == PRIVILEGES}
+    for name, role in sorted(draft.desired.roles.items()):
+        address = ROLE.of(name)
+        for privilege in sorted(frozenset(role.privileges or ()) - kept.get(address, frozenset())):
+            problem = catalog.privilege_problem(privilege, platform, extra)
+            if problem:
+                draft.error(address, problem)
