@@ -18,12 +18,12 @@ engine, which holds every kind at once, sees them as `AnyKind`.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Protocol, TypeVar, get_args
 
 from pydantic import BaseModel
 
-from reconciler.operations import ReadName
+from reconciler.operations import OperationName, ReadName
 from reconciler.state import DesiredState, LiveState
 
 
@@ -179,6 +179,18 @@ class Identity(Generic[DocumentT]):
 
 
 @dataclass(frozen=True, slots=True)
+class Write:
+    """A write a kind's declarations may need, not only today's plan's (`orgctl doctor`
+    checks the applying member may make it): its operation, the address it is sent for,
+    and the arguments that decide who may make it (a collaboration's side, a task's
+    owner)."""
+
+    operation: OperationName
+    address: str
+    arguments: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class Export(Generic[ExportedT]):
     """What `orgctl export` writes of the kind: its file, and its part of the export.
     A kind without a file states a policy no live portal can tell: its part is notes."""
@@ -247,6 +259,9 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     # release lacks, an ignore pattern naming none, a role's holders, administrative
     # privileges the portal grants that the manifests do not); None when it has none.
     annotate: Callable[[DraftT], None] | None
+    # The writes its declarations may need, whatever today's plan sends; None: it has
+    # none, or leaves them to today's plan.
+    writes: Callable[[DesiredState, LiveState], Iterable[Write]] | None
     export: Export[Any]
     adopt: (
         Adopt[Any, Any] | None
@@ -277,6 +292,7 @@ _MAY_BE_EMPTY = frozenset(
         "prepare",
         "plan_last",
         "annotate",
+        "writes",
         "adopt",
         "unadoptable",
     }

@@ -168,18 +168,18 @@ def test_the_address_scan_sees_a_typed_address_and_nothing_else(tmp_path: Path) 
 # Where each spread kind is named outside its own package: its type and address names in
 # code (comments and docstrings left out), not counting the kernel (modules directly under
 # reconciler/) and the report renderers (access/, html/). Collaboration is whole: the
-# planner's one message lists every address form, and doctor predicts a host's calls.
+# planner's one message (--target's) lists address forms of every kind.
 # Role and Members are listed where they still are, so the lists only shrink: their reads
 # and converters in live/ (the member listing names custom roles by id, so the two share
-# their round trips), the planner's checks of declared privileges and of the caller's own
-# role, the grants beside the manifests, the policies' variables and verdicts, the
-# campaigns' items, doctor's predicted calls, the commands' examples and what-if's
-# edits, and each other (a role's deletion waits on its members' moves; its holders and
-# live administrators are members).
+# their round trips), --target's message, the check that the caller keeps its own role,
+# the grants beside the manifests, the policies' variables and verdicts, the campaigns'
+# items, the commands' examples and what-if's edits, doctor's check of the live roles'
+# privileges, and each other (a role's deletion waits on its members' moves; its holders
+# and live administrators are members).
 SPREAD = {
     "collaboration": (
         r"\b(Collaboration|COLLABORATION|Workspace|WORKSPACE|Invitation|INVITATION)\b",
-        {"doctor/needs.py", "plan/planner.py"},
+        {"plan/planner.py"},
     ),
     "role": (
         r"\b(Role|ROLE|Roles)\b",
@@ -187,7 +187,6 @@ SPREAD = {
             "cli/adopt.py",
             "cli/plan.py",
             "cli/what_if.py",
-            "doctor/needs.py",
             "doctor/privileges.py",
             "kinds/campaign.py",
             "kinds/members/__init__.py",
@@ -211,7 +210,6 @@ SPREAD = {
             "certify/items.py",
             "cli/adopt.py",
             "cli/what_if.py",
-            "doctor/needs.py",
             "kinds/policy.py",
             "kinds/role/live_admin.py",
             "kinds/role/plan.py",

@@ -179,6 +179,7 @@ KIND = Kind(
     plan=_plan,
     plan_last=None,
     annotate=None,
+    writes=None,
     export=Export(None, _export),
     adopt=None,
     unadoptable={NAME: "a campaign lives only in the manifests; edit it by hand"},

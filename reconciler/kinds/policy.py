@@ -256,6 +256,7 @@ KIND = Kind(
     plan=_plan,
     plan_last=_judge,  # after the members' final roles are known
     annotate=None,
+    writes=None,
     export=Export(None, _export),
     adopt=None,
     unadoptable={NAME: "a policy lives only in the manifests; edit it by hand"},

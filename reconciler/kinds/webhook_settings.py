@@ -305,6 +305,7 @@ KIND = Kind(
     plan=_plan,
     plan_last=None,
     annotate=None,
+    writes=None,  # left to today's plan: its write's capability is the webhook removal's
     export=Export("webhook-settings.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

@@ -162,6 +162,7 @@ KIND = Kind(
     plan=_plan,
     plan_last=None,
     annotate=None,
+    writes=None,
     export=Export("portal-notes.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

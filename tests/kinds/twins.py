@@ -81,6 +81,7 @@ def _kind(name: str, model: type[models.Document], default: Any) -> registry.Kin
         plan=_plan,
         plan_last=None,
         annotate=None,
+        writes=None,
         export=Export(None, _export),
         adopt=None,
         unadoptable={name: "a test kind"},

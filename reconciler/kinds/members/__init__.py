@@ -26,6 +26,7 @@ from reconciler.kind import (
     ExportPart,
     Identity,
     Kind,
+    Write,
     model_reader,
 )
 from reconciler.kinds.role import Role, absent_roles, renamed_roles
@@ -255,6 +256,14 @@ def _plan(draft: Draft) -> None:
     plan_members(draft)
 
 
+def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
+    """A member's role change, and its level change once any level is declared."""
+    if desired.members:
+        yield Write(OperationName.UPDATE_USER_ROLE, NAME)
+        if any(m.level is not None for m in desired.members.values()):
+            yield Write(OperationName.UPDATE_USER_LEVEL, NAME)
+
+
 KIND = Kind(
     name=NAME,
     model=Members,
@@ -272,6 +281,7 @@ KIND = Kind(
     plan=_plan,
     plan_last=None,
     annotate=None,
+    writes=_writes,
     export=Export("members.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

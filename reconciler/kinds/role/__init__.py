@@ -25,6 +25,7 @@ from reconciler.kind import (
     ExportPart,
     Identity,
     Kind,
+    Write,
     model_reader,
 )
 from reconciler.manifest import models
@@ -36,6 +37,7 @@ from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import to_node
 from reconciler.names import ROLE_NAMES
+from reconciler.operations import OperationName
 from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 
@@ -43,6 +45,13 @@ ADDRESS = forms.ROLE
 
 
 NAME = "Role"
+# Every write of a role, which the next change to a Role document may send.
+WRITES = (
+    OperationName.CREATE_ROLE,
+    OperationName.UPDATE_ROLE,
+    OperationName.SET_PRIVILEGES,
+    OperationName.DELETE_ROLE,
+)
 
 
 # --- manifest ----------------------------------------------------------------------------------
@@ -395,6 +404,13 @@ def _annotate(draft: Draft) -> None:
         draft.changes = with_live_admin(draft.changes, draft.live, draft.desired)
 
 
+def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
+    """Every role write, once any role is declared: the next change to a Role document
+    may send any of them."""
+    if desired.roles:
+        yield from (Write(op, NAME) for op in WRITES)
+
+
 KIND = Kind(
     name=NAME,
     model=Role,
@@ -412,6 +428,7 @@ KIND = Kind(
     plan=_plan,
     plan_last=_plan_deletions,
     annotate=_annotate,
+    writes=_writes,
     export=Export("roles.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},
