@@ -171,11 +171,10 @@ def test_the_address_scan_sees_a_typed_address_and_nothing_else(tmp_path: Path) 
 # planner's one message (--target's) lists address forms of every kind.
 # Role and Members are listed where they still are, so the lists only shrink: their reads
 # and converters in live/ (the member listing names custom roles by id, so the two share
-# their round trips), --target's message, the check that the caller keeps its own role,
-# the grants beside the manifests, the policies' variables and verdicts, the campaigns'
-# items, the commands' examples and what-if's edits, doctor's check of the live roles'
-# privileges, and each other (a role's deletion waits on its members' moves; its holders
-# and live administrators are members).
+# their round trips), --target's message, the grants beside the manifests, the policies'
+# variables and verdicts, the campaigns' items, the commands' examples and what-if's
+# edits, doctor's check of the live roles' privileges, and each other (a role's deletion
+# waits on its members' moves; its holders and live administrators are members).
 SPREAD = {
     "collaboration": (
         r"\b(Collaboration|COLLABORATION|Workspace|WORKSPACE|Invitation|INVITATION)\b",
@@ -196,7 +195,6 @@ SPREAD = {
             "manifest/grants.py",
             "manifest/models.py",
             "manifest/schema.py",
-            "plan/admins.py",
             "plan/planner.py",
             "policy/rules.py",
             "policy/variables.py",

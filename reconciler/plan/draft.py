@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from reconciler.operations import OPERATIONS, OperationName, Phase, Root, call_key
 from reconciler.plan.model import Change, Ignored, PlanProblem, PolicyVerdict, Value
-from reconciler.state import DesiredState, LiveState
+from reconciler.state import Caller, DesiredState, LiveState
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +61,9 @@ class Draft:
     # declared absent in another case, reconciler.kinds.role.renames): live address ->
     # declared address. A plan's digests name such a resource as read.
     filed: dict[str, str] = field(default_factory=dict)
+    # The member the plan predicts applies it, and how it is named ("the signed-in user
+    # admin2"), once its capabilities are checked; None when they are not.
+    applying: tuple[Caller, str] | None = None
     # What the kinds' own ignore rules keep, per resource (a role's ignorePrivileges).
     ignored: list[Ignored] = field(default_factory=list)
     # The policies' verdicts (reconciler.kinds.policy); None when no policy is declared.

@@ -10,7 +10,6 @@ from dataclasses import replace
 from reconciler import catalog
 from reconciler.kind import grouped, registered
 from reconciler.operations import OPERATIONS
-from reconciler.plan.admins import check_caller_keeps
 from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
@@ -78,7 +77,7 @@ def build_plan(
         who = applying_member(draft, signed_in_applies)
         if who is not None:
             check_capabilities(draft, who)
-            check_caller_keeps(draft, who)
+            draft.applying = (who.caller, who.label)
     # Once every member change is known and the targets applied (a role's holders): on
     # the live state as the plan names it, where the digests below take it as read (a
     # renamed role by its old name).

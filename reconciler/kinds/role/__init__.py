@@ -385,15 +385,19 @@ def _prepare(draft: Draft) -> None:
 
 
 def _annotate(draft: Draft) -> None:
-    """An error for each declared privilege the portal's release lacks; a warning for
+    """A warning when the plan takes from the member that applies it what its later
+    calls need; an error for each declared privilege the portal's release lacks; a warning for
     each ignorePrivileges pattern that looks like a typo; each role change carrying its
     holders once the plan is applied and, for a drift report (`draft.live_admin`), the
     administrative privileges held live that the manifests do not declare, with who
     holds them."""
-    from reconciler.kinds.role.ignored import check_privileges, pattern_typos  # as in `_plan`
+    from reconciler.kinds.role.caller import check_caller_keeps  # as in `_plan`
+    from reconciler.kinds.role.ignored import check_privileges, pattern_typos
     from reconciler.kinds.role.live_admin import with_live_admin
     from reconciler.kinds.role.reach import with_holders
 
+    if draft.applying is not None:
+        check_caller_keeps(draft, *draft.applying)
     check_privileges(draft)
     for address, typo in pattern_typos(draft.desired, draft.live):
         draft.warn(address, typo)
