@@ -188,7 +188,6 @@ SPREAD = {
             "cli/what_if.py",
             "doctor/privileges.py",
             "kinds/campaign.py",
-            "kinds/members/__init__.py",
             "kinds/policy.py",
             "live/reader.py",
             "live/records.py",

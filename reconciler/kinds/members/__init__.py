@@ -29,12 +29,12 @@ from reconciler.kind import (
     Write,
     model_reader,
 )
-from reconciler.kinds.role import Role, absent_roles, renamed_roles
+from reconciler.kinds.role import absent_roles, known_member_roles, renamed_roles
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, gate, source
 from reconciler.manifest.grants import GrantSpec, entry_problems, member_grants
 from reconciler.manifest.loader import Document
-from reconciler.manifest.member_roles import KnownRoles, known_roles, unknown_role
+from reconciler.manifest.member_roles import unknown_role
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import FlowMap, to_node
@@ -122,20 +122,6 @@ def _unknown_roles(document: Document, context: RuleContext) -> Iterator[Problem
             found[member.role] = (first, count + 1)
     for role, (username, count) in found.items():
         yield unknown_role(document, username, role, count, roles)
-
-
-def known_member_roles(context: RuleContext) -> KnownRoles:
-    """The roles a member may be given, as far as the manifests tell (a campaign's
-    revokeTo asks too)."""
-    found = context.memo.get("known roles")
-    if found is None:
-        declared = [d.model for d in context.documents if isinstance(d.model, Role)]
-        present = [r.metadata.name for r in declared if r.spec.state == "present"]
-        named = [r.metadata.name for r in declared]
-        named += [previous for r in declared for previous in r.metadata.previousNames]
-        found = context.memo["known roles"] = known_roles(present, named, context.portal)
-    assert isinstance(found, KnownRoles)
-    return found
 
 
 def _desired(desired: DesiredState, document: Document) -> None:

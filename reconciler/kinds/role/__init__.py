@@ -33,6 +33,7 @@ from reconciler.manifest.checks import RuleContext, at, source, text
 from reconciler.manifest.grants import TemporaryPrivilegesSpec, role_grants, role_problems
 from reconciler.manifest.ignoring import pattern_problems
 from reconciler.manifest.loader import Document
+from reconciler.manifest.member_roles import KnownRoles, known_roles
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import to_node
@@ -119,6 +120,20 @@ def renamed_roles(context: RuleContext) -> dict[str, Document]:
             if isinstance(d.model, Role):
                 for previous in d.model.metadata.previousNames:
                     found.setdefault(ROLE_NAMES.key(previous), d)
+    return found
+
+
+def known_member_roles(context: RuleContext) -> KnownRoles:
+    """The roles a member may be given, as far as the manifests tell (a campaign's
+    revokeTo asks too)."""
+    found = context.memo.get("known roles")
+    if found is None:
+        declared = [d.model for d in context.documents if isinstance(d.model, Role)]
+        present = [r.metadata.name for r in declared if r.spec.state == "present"]
+        named = [r.metadata.name for r in declared]
+        named += [previous for r in declared for previous in r.metadata.previousNames]
+        found = context.memo["known roles"] = known_roles(present, named, context.portal)
+    assert isinstance(found, KnownRoles)
     return found
 
 
