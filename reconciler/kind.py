@@ -255,9 +255,10 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     # role is deleted only after no member holds it); None when the kind has none.
     plan_last: Callable[[DraftT], None] | None
     # Run once every change is known and --target applied: its checks of the plan as kept
-    # and what its changes carry of the resources around them (Role: a privilege the
-    # release lacks, an ignore pattern naming none, a role's holders, administrative
-    # privileges the portal grants that the manifests do not); None when it has none.
+    # and what its changes carry of the resources around them (Role: what the applying
+    # member would lose midway, a privilege the release lacks, an ignore pattern naming
+    # none, a role's holders, administrative privileges the portal grants that the
+    # manifests do not); None when it has none.
     annotate: Callable[[DraftT], None] | None
     # The writes its declarations may need, whatever today's plan sends; None: it has
     # none, or leaves them to today's plan.
