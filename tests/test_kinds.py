@@ -174,7 +174,7 @@ def test_the_address_scan_sees_a_typed_address_and_nothing_else(tmp_path: Path) 
 # their round trips), --target's message, the grants beside the manifests, the policies'
 # variables and verdicts, the campaigns' items, the commands' examples and what-if's
 # edits, doctor's check of the live roles' privileges, and each other (a role's deletion
-# waits on its members' moves; its holders and live administrators are members).
+# waits on its members' moves; its holders are members).
 SPREAD = {
     "collaboration": (
         r"\b(Collaboration|COLLABORATION|Workspace|WORKSPACE|Invitation|INVITATION)\b",
@@ -208,7 +208,6 @@ SPREAD = {
             "cli/adopt.py",
             "cli/what_if.py",
             "kinds/policy.py",
-            "kinds/role/live_admin.py",
             "kinds/role/plan.py",
             "kinds/role/reach.py",
             "live/reader.py",

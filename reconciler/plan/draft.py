@@ -43,7 +43,8 @@ class Draft:
     # `now_ms`, the portal's clock that dates its own runs and schedules.
     judged_ms: int | None = None
     # Mark each change whose live resource holds administrative privileges the manifests
-    # do not declare (a drift report's riskiest finding; reconciler.kinds.role.live_admin).
+    # do not declare (a drift report's riskiest finding; the role's and the members'
+    # annotate, live_admin.py in their packages).
     live_admin: bool = False
     # Planned as the documents declare it, to find what ignoreChanges hides
     # (reconciler.plan.ignored): no live resource is filed under another name.

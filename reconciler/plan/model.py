@@ -105,7 +105,8 @@ class Change:
     for a change of a role's privileges, who holds the role once applied. `renamedFrom`:
     the live name of a role this update renames in place (metadata.previousNames).
     `administrative`: the administrative privileges the live role holds and the manifests
-    do not (`reconciler.kinds.role.live_admin`)."""
+    do not (a role's: `reconciler.kinds.role.live_admin`; a member's:
+    `reconciler.kinds.members.live_admin`)."""
 
     address: str
     action: Action

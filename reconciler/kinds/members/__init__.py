@@ -242,6 +242,15 @@ def _plan(draft: Draft) -> None:
     plan_members(draft)
 
 
+def _annotate(draft: Draft) -> None:
+    """For a drift report (`draft.live_admin`), each member change carrying the
+    administrative privileges its live role grants and its declared role does not."""
+    if draft.live_admin:
+        from reconciler.kinds.members.live_admin import with_live_admin  # as in `_plan`
+
+        draft.changes = with_live_admin(draft.changes, draft.live, draft.desired)
+
+
 def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
     """A member's role change, and its level change once any level is declared."""
     if desired.members:
@@ -266,7 +275,7 @@ KIND = Kind(
     prepare=None,
     plan=_plan,
     plan_last=None,
-    annotate=None,
+    annotate=_annotate,
     writes=_writes,
     export=Export("members.yaml", _export),
     adopt=Adopt(_adopt),

@@ -404,7 +404,7 @@ def _annotate(draft: Draft) -> None:
     calls need; an error for each declared privilege the portal's release lacks; a warning for
     each ignorePrivileges pattern that looks like a typo; each role change carrying its
     holders once the plan is applied and, for a drift report (`draft.live_admin`), the
-    administrative privileges held live that the manifests do not declare, with who
+    administrative privileges it holds live that the manifests do not declare, with who
     holds them."""
     from reconciler.kinds.role.caller import check_caller_keeps  # as in `_plan`
     from reconciler.kinds.role.ignored import check_privileges, pattern_typos
@@ -420,7 +420,7 @@ def _annotate(draft: Draft) -> None:
     # new names).
     draft.changes = with_holders(draft.changes, draft.live)
     if draft.live_admin:
-        draft.changes = with_live_admin(draft.changes, draft.live, draft.desired)
+        draft.changes = with_live_admin(draft.changes, draft.live)
 
 
 def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
