@@ -155,15 +155,21 @@ Fill = Callable[[LiveState], None]
 @dataclass(frozen=True, slots=True)
 class Unread:
     """What a plan does when the signed-in member may not read the kind's `part` (a key
-    of `LiveState.unread`, 403): `read` is the read refused (its access says who may),
-    `declared` the addresses whose fields depend on it (None: the kind's own plan says
-    what it could not compare), `forget` the live state without the part, given why (a
-    saved plan's account could not read it, so the applier compares the same)."""
+    of `LiveState.unread`, 403; one ending in "/" stands for every key below it, as
+    "Member/" for each member's details): `read` is the read refused (its access says who
+    may), `declared` the addresses whose fields depend on it (None: the kind's own plan
+    says what it could not compare), `forget` the live state without the parts not read,
+    given each with why (a saved plan's account could not read them, so the applier
+    compares the same)."""
 
     part: str
     read: ReadName
     declared: Callable[[DesiredState], list[str]] | None
-    forget: Callable[[LiveState, str], LiveState]
+    forget: Callable[[LiveState, Mapping[str, str]], LiveState]
+
+    def covers(self, part: str) -> bool:
+        """Whether `part`, a key of `LiveState.unread`, is this kind's."""
+        return part == self.part or (self.part.endswith("/") and part.startswith(self.part))
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,9 +368,10 @@ def field_defaults(kind: str) -> Mapping[str, Any]:
 
 
 def unread_part(part: str) -> Unread | None:
-    """The `Unread` of the kind whose part `part` is ("WebhookSettings"), or None."""
+    """The `Unread` of the kind whose part `part` is ("WebhookSettings", "Member/ann"),
+    or None."""
     for kind in registered():
-        if kind.unread is not None and kind.unread.part == part:
+        if kind.unread is not None and kind.unread.covers(part):
             return kind.unread
     return None
 

@@ -215,7 +215,6 @@ SPREAD = {
             "manifest/grants.py",
             "plan/grants.py",
             "plan/planner.py",
-            "plan/unread.py",
             "policy/grants.py",
             "policy/variables.py",
             "policy/verdicts.py",

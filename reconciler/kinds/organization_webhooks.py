@@ -3,7 +3,7 @@ live portal can tell, so it is neither exported nor adopted."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -57,7 +57,7 @@ def _desired(desired: DesiredState, document: Document) -> None:
     desired.sources[NAME] = source(document)
 
 
-def _forget(live: LiveState, why: str) -> LiveState:
+def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
     return replace(live, webhooks={})
 
 

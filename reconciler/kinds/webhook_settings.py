@@ -4,7 +4,7 @@ One per manifest set; fields left out keep their live value, though all five are
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Annotated, Any, Literal
@@ -173,9 +173,9 @@ def _record(raw: dict[str, Any]) -> dict[str, int] | None:
     }
 
 
-def _forget(live: LiveState, why: str) -> LiveState:
+def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
     forgotten = replace(live, kinds=dict(live.kinds))  # the original keeps its slot
-    forgotten.put(LIVE, LiveSettings(None, why))
+    forgotten.put(LIVE, LiveSettings(None, parts[NAME]))
     return forgotten
 
 

@@ -4,7 +4,7 @@ links, schedules) and the invitations that must be invalid; `state: absent` dele
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -303,7 +303,7 @@ def _depending(desired: DesiredState) -> list[str]:
     return [ADDRESS.of(cid) for cid in sorted(desired.collaborations)]
 
 
-def _forget(live: LiveState, why: str) -> LiveState:
+def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
     return replace(live, collaborations={})
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,6 +27,7 @@ from reconciler.kind import (
     ExportPart,
     Identity,
     Kind,
+    Unread,
     Write,
     model_reader,
 )
@@ -39,7 +41,7 @@ from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import FlowMap, to_node
 from reconciler.names import ROLE_NAMES, USERNAMES
-from reconciler.operations import OperationName, availability_problem
+from reconciler.operations import OperationName, ReadName, availability_problem
 from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 
@@ -259,6 +261,22 @@ def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
             yield Write(OperationName.UPDATE_USER_LEVEL, NAME)
 
 
+# A member's details (what decides whether a level change is refused) the planning account
+# may not read, one part per member: a warning, as the portal checks the change when it
+# is sent; a saved plan's applier compares without them too.
+DETAILS = f"{ADDRESS.head}/"
+
+
+def _no_dependents(desired: DesiredState) -> list[str]:
+    return []
+
+
+def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
+    details = {part.removeprefix(DETAILS) for part in parts}
+    kept = {u: d for u, d in live.memberDetails.items() if u not in details}
+    return replace(live, memberDetails=kept)
+
+
 KIND = Kind(
     name=NAME,
     model=Members,
@@ -271,7 +289,7 @@ KIND = Kind(
     read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
     defaults={},
-    unread=None,
+    unread=Unread(DETAILS, ReadName.MEMBER, _no_dependents, _forget),
     prepare=None,
     plan=_plan,
     plan_last=None,
