@@ -18,12 +18,12 @@ engine, which holds every kind at once, sees them as `AnyKind`.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Protocol, TypeVar, get_args
 
 from pydantic import BaseModel
 
-from reconciler.operations import ReadName
+from reconciler.operations import OperationName, ReadName
 from reconciler.state import DesiredState, LiveState
 
 
@@ -155,15 +155,21 @@ Fill = Callable[[LiveState], None]
 @dataclass(frozen=True, slots=True)
 class Unread:
     """What a plan does when the signed-in member may not read the kind's `part` (a key
-    of `LiveState.unread`, 403): `read` is the read refused (its access says who may),
-    `declared` the addresses whose fields depend on it (None: the kind's own plan says
-    what it could not compare), `forget` the live state without the part, given why (a
-    saved plan's account could not read it, so the applier compares the same)."""
+    of `LiveState.unread`, 403; one ending in "/" stands for every key below it, as
+    "Member/" for each member's details): `read` is the read refused (its access says who
+    may), `declared` the addresses whose fields depend on it (None: the kind's own plan
+    says what it could not compare), `forget` the live state without the parts not read,
+    given each with why (a saved plan's account could not read them, so the applier
+    compares the same)."""
 
     part: str
     read: ReadName
     declared: Callable[[DesiredState], list[str]] | None
-    forget: Callable[[LiveState, str], LiveState]
+    forget: Callable[[LiveState, Mapping[str, str]], LiveState]
+
+    def covers(self, part: str) -> bool:
+        """Whether `part`, a key of `LiveState.unread`, is this kind's."""
+        return part == self.part or (self.part.endswith("/") and part.startswith(self.part))
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +182,18 @@ class Identity(Generic[DocumentT]):
     path: tuple[str | int, ...]  # manifest/raw.KeyPath
     key: str
     fold: Callable[[str], str] = str
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """A write a kind's declarations may need, not only today's plan's (`orgctl doctor`
+    checks the applying member may make it): its operation, the address it is sent for,
+    and the arguments that decide who may make it (a collaboration's side, a task's
+    owner)."""
+
+    operation: OperationName
+    address: str
+    arguments: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,10 +252,23 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     # compares an omitted field as this value, so it never shows as drift).
     defaults: Mapping[str, Any]
     unread: Unread | None  # a part the planning account may be refused; None: none
+    # Run on the draft before any kind's `plan`, for a kind that files the live state
+    # under the manifests' names or completes its declarations from it (Role: a renamed
+    # role, the live privileges its ignore patterns keep); None when the kind has none.
+    prepare: Callable[[DraftT], None] | None
     plan: Callable[[DraftT], None]  # its changes and calls
     # Planned after every kind's `plan`, for calls that wait on other kinds' outcome (a
     # role is deleted only after no member holds it); None when the kind has none.
     plan_last: Callable[[DraftT], None] | None
+    # Run once every change is known and --target applied: its checks of the plan as kept
+    # and what its changes carry of the resources around them (Role: what the applying
+    # member would lose midway, a privilege the release lacks, an ignore pattern naming
+    # none, a role's holders, administrative privileges the portal grants that the
+    # manifests do not); None when it has none.
+    annotate: Callable[[DraftT], None] | None
+    # The writes its declarations may need, whatever today's plan sends; None: it has
+    # none, or leaves them to today's plan.
+    writes: Callable[[DesiredState, LiveState], Iterable[Write]] | None
     export: Export[Any]
     adopt: (
         Adopt[Any, Any] | None
@@ -260,7 +291,18 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
 AnyKind = Kind[Any, Any, Any, Any, Any]  # a kind as the engine holds it, among the others
 
 _MAY_BE_EMPTY = frozenset(
-    {"set_fields", "read", "defaults", "unread", "plan_last", "adopt", "unadoptable"}
+    {
+        "set_fields",
+        "read",
+        "defaults",
+        "unread",
+        "prepare",
+        "plan_last",
+        "annotate",
+        "writes",
+        "adopt",
+        "unadoptable",
+    }
 )
 _KINDS: dict[str, AnyKind] = {}
 _builtin_loaded = False
@@ -326,9 +368,10 @@ def field_defaults(kind: str) -> Mapping[str, Any]:
 
 
 def unread_part(part: str) -> Unread | None:
-    """The `Unread` of the kind whose part `part` is ("WebhookSettings"), or None."""
+    """The `Unread` of the kind whose part `part` is ("WebhookSettings", "Member/ann"),
+    or None."""
     for kind in registered():
-        if kind.unread is not None and kind.unread.part == part:
+        if kind.unread is not None and kind.unread.covers(part):
             return kind.unread
     return None
 

@@ -267,7 +267,7 @@ class DesiredState(KindSlots):
     webhookRemoval: WebhookRemoval | None = None
     retention: list[RunRetention] = field(default_factory=list)
     # Each declared role's earlier names (metadata.previousNames), by its name: a live role
-    # of one of them is that role, renamed in place (reconciler.plan.renames).
+    # of one of them is that role, renamed in place (reconciler.kinds.role.renames).
     previousNames: dict[str, tuple[str, ...]] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)
     # Ignore rules (reconciler.manifest.ignoring): a role's own privilege patterns, by

@@ -168,19 +168,64 @@ def test_the_address_scan_sees_a_typed_address_and_nothing_else(tmp_path: Path) 
 # Where each spread kind is named outside its own package: its type and address names in
 # code (comments and docstrings left out), not counting the kernel (modules directly under
 # reconciler/) and the report renderers (access/, html/). Collaboration is whole: the
-# planner's one message lists every address form, and doctor predicts a host's calls.
-# Role (21 modules) and Members (14) still have their reads in live/ and their parts of the
-# engine's checks (capabilities, renames, reach, quotas) and of the policies' variables.
+# planner's one message (--target's) lists address forms of every kind.
+# Role and Members are listed where they still are, so the lists only shrink: their reads
+# and converters in live/ (the member listing names custom roles by id, so the two share
+# their round trips), --target's message, the grants beside the manifests, the policies'
+# variables and verdicts, the campaigns' items, the commands' examples and what-if's
+# edits, doctor's check of the live roles' privileges, and each other (a role's deletion
+# waits on its members' moves; its holders are members).
 SPREAD = {
     "collaboration": (
         r"\b(Collaboration|COLLABORATION|Workspace|WORKSPACE|Invitation|INVITATION)\b",
-        {"doctor/needs.py", "plan/planner.py"},
+        {"plan/planner.py"},
+    ),
+    "role": (
+        r"\b(Role|ROLE|Roles)\b",
+        {
+            "cli/adopt.py",
+            "cli/plan.py",
+            "cli/what_if.py",
+            "doctor/privileges.py",
+            "kinds/campaign.py",
+            "kinds/policy.py",
+            "live/reader.py",
+            "live/records.py",
+            "manifest/grants.py",
+            "manifest/models.py",
+            "manifest/schema.py",
+            "plan/planner.py",
+            "policy/rules.py",
+            "policy/variables.py",
+            "policy/verdicts.py",
+        },
+    ),
+    "members": (
+        r"\b(Member|MEMBER|Members)\b",
+        {
+            "certify/evidence.py",
+            "certify/items.py",
+            "cli/adopt.py",
+            "cli/what_if.py",
+            "kinds/policy.py",
+            "kinds/role/plan.py",
+            "kinds/role/reach.py",
+            "live/reader.py",
+            "live/records.py",
+            "manifest/grants.py",
+            "plan/grants.py",
+            "plan/planner.py",
+            "policy/grants.py",
+            "policy/variables.py",
+            "policy/verdicts.py",
+        },
     ),
 }
+WHOLE = {"collaboration"}  # issue 35: a whole kind is named in at most 3 modules
 
 
 @pytest.mark.parametrize("kind", sorted(SPREAD))
-def test_a_whole_kind_is_named_outside_its_package_only_where_listed(kind: str) -> None:
+def test_a_kind_is_named_outside_its_package_only_where_listed(kind: str) -> None:
     spelled, listed = SPREAD[kind]
     named = set()
     for path in PACKAGE.rglob("*.py"):
@@ -190,4 +235,5 @@ def test_a_whole_kind_is_named_outside_its_package_only_where_listed(kind: str) 
         if re.search(spelled, _code(path)):
             named.add(where)
     assert named == listed
-    assert len(named) <= 3
+    if kind in WHOLE:
+        assert len(named) <= 3

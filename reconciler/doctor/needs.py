@@ -8,41 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from reconciler.address_forms import COLLABORATION
 from reconciler.doctor.findings import Check, Finding, Severity
+from reconciler.kind import registered
 from reconciler.operations import OperationName
 from reconciler.plan.capabilities import may_call, requirement
 from reconciler.plan.draft import PendingCall
 from reconciler.state import Caller, DesiredState, LiveState
 
-Op = OperationName
-ROLE_WRITES = (Op.CREATE_ROLE, Op.UPDATE_ROLE, Op.SET_PRIVILEGES, Op.DELETE_ROLE)
-HOST_WRITES = (Op.UPDATE_INFO, Op.INVALIDATE_INVITATION, Op.DELETE_COLLABORATION)
-GUEST_WRITES = (Op.UPDATE_GROUP_LINK, Op.UPDATE_SCHEDULE, Op.REMOVE_PARTICIPATION)
-
 
 def declared_writes(desired: DesiredState, live: LiveState) -> Iterator[PendingCall]:
     """One call per operation and declared resource kind, with the arguments that decide
-    who may make it (a collaboration's side, a task's owner). The delivery settings'
-    write is left to today's plan: naming that kind here would spread it beyond its
-    module (tests/test_kinds.py), and its capability is the webhook removal's."""
-    if desired.roles:
-        yield from (_call(op, "Role") for op in ROLE_WRITES)
-    if desired.members:
-        yield _call(Op.UPDATE_USER_ROLE, "Members")
-        if any(m.level is not None for m in desired.members.values()):
-            yield _call(Op.UPDATE_USER_LEVEL, "Members")
-    for cid in sorted(desired.collaborations):
-        known = live.collaborations.get(cid)
-        if known is None:
-            continue  # not on the portal: the plan says so itself
-        host = known.hostPortalId == live.portal.id
-        for op in HOST_WRITES if host else GUEST_WRITES:
-            yield _call(op, COLLABORATION.of(cid), collaborationId=cid)
-    if desired.webhookRemoval is not None:
-        yield _call(Op.DELETE_WEBHOOK, "OrganizationWebhooks")
-    for policy in desired.retention:
-        yield _call(Op.DELETE_TASK_RUN, f"TaskRunRetention/{policy.name}", username=policy.user)
+    who may make it (a collaboration's side, a task's owner): each kind's `writes`, in the
+    kinds' order. A kind with none leaves its writes to today's plan (the delivery
+    settings', whose capability is the webhook removal's)."""
+    for kind in registered():
+        if kind.writes is not None:
+            for write in kind.writes(desired, live):
+                yield _call(write.operation, write.address, **write.arguments)
 
 
 def _call(operation: OperationName, address: str, **arguments: str) -> PendingCall:

@@ -22,8 +22,7 @@ from reconciler.kind import (
     Kind,
     model_reader,
 )
-from reconciler.kinds.members import known_member_roles
-from reconciler.kinds.role import listed_once
+from reconciler.kinds.role import known_member_roles, listed_once
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext
 from reconciler.manifest.ignoring import pattern_problems
@@ -175,8 +174,11 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
+    prepare=None,
     plan=_plan,
     plan_last=None,
+    annotate=None,
+    writes=None,
     export=Export(None, _export),
     adopt=None,
     unadoptable={NAME: "a campaign lives only in the manifests; edit it by hand"},

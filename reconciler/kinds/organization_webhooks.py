@@ -3,7 +3,7 @@ live portal can tell, so it is neither exported nor adopted."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -12,7 +12,7 @@ from pydantic import Field
 from reconciler import address_forms as forms
 from reconciler import state
 from reconciler.export.documents import Document as Exported
-from reconciler.kind import Export, ExportInput, ExportPart, Kind, Unread, model_reader
+from reconciler.kind import Export, ExportInput, ExportPart, Kind, Unread, Write, model_reader
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source
 from reconciler.manifest.loader import Document
@@ -57,7 +57,7 @@ def _desired(desired: DesiredState, document: Document) -> None:
     desired.sources[NAME] = source(document)
 
 
-def _forget(live: LiveState, why: str) -> LiveState:
+def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
     return replace(live, webhooks={})
 
 
@@ -88,6 +88,11 @@ def _export(given: ExportInput) -> ExportPart[Exported]:
     return ExportPart([], notes if hooks else [], None)
 
 
+def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
+    if desired.webhookRemoval is not None:
+        yield Write(OperationName.DELETE_WEBHOOK, NAME)
+
+
 KIND = Kind(
     name=NAME,
     model=OrganizationWebhooks,
@@ -107,8 +112,11 @@ KIND = Kind(
         declared=lambda desired: [WEBHOOK.every()] if desired.webhookRemoval is not None else [],
         forget=_forget,
     ),
+    prepare=None,
     plan=_plan,
     plan_last=None,
+    annotate=None,
+    writes=_writes,
     export=Export(None, _export),
     adopt=None,
     unadoptable={"OrganizationWebhook": f"{NAME} states which webhooks must go; edit it by hand"},

@@ -26,7 +26,8 @@ from reconciler.manifest.checks import RuleContext, deadline
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.suggestions import did_you_mean
-from reconciler.plan.draft import Draft
+from reconciler.plan.draft import Draft, PendingCall
+from reconciler.plan.model import Ref
 from reconciler.policy.grants import with_grants
 from reconciler.policy.rules import check
 from reconciler.policy.variables import (
@@ -147,13 +148,13 @@ def _shipped(draft: Draft) -> None:
     one of them, with none moved in, an error. Each member holds, after the plan, the
     role its kept updateUserRole call gives it."""
     # Loaded when a plan is judged: validate loads this kind without the planner's checks.
-    from reconciler.plan.admins import moved_to, role_calls
+    from reconciler.plan.admins import role_calls
     from reconciler.policy.builtin import judged
 
     moves = role_calls(draft)
     live = draft.live
     after = {
-        username: replace(member, role=moved_to(moves[username])) if username in moves else member
+        username: replace(member, role=_moved_to(moves[username])) if username in moves else member
         for username, member in live.members.items()
     }
     name = draft.desired.portal.name
@@ -169,6 +170,15 @@ def _shipped(draft: Draft) -> None:
             draft.error("Portal", verdict.message)
     if verdicts:
         draft.policies = [*(draft.policies or ()), *verdicts]
+
+
+def _moved_to(call: PendingCall) -> str | None:
+    """The role an updateUserRole call gives: a built-in role by its name; a custom one
+    (a reference or an id) is never org_admin, so its name is not needed here."""
+    role = call.params.get("role")
+    if isinstance(role, str):
+        return role
+    return role.address.removeprefix("Role/") if isinstance(role, Ref) else None
 
 
 def _judge(draft: Draft) -> None:
@@ -252,8 +262,11 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
+    prepare=None,
     plan=_plan,
     plan_last=_judge,  # after the members' final roles are known
+    annotate=None,
+    writes=None,
     export=Export(None, _export),
     adopt=None,
     unadoptable={NAME: "a policy lives only in the manifests; edit it by hand"},

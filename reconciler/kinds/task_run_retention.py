@@ -18,6 +18,7 @@ from reconciler.kind import (
     ExportInput,
     ExportPart,
     Kind,
+    Write,
     model_reader,
 )
 from reconciler.manifest import models
@@ -140,6 +141,14 @@ def _export(given: ExportInput) -> ExportPart[Exported]:
     return ExportPart([], notes if tasks else [], None)
 
 
+def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
+    """Deleting a run, as the task's owner's."""
+    for policy in desired.retention:
+        yield Write(
+            OperationName.DELETE_TASK_RUN, f"{NAME}/{policy.name}", {"username": policy.user}
+        )
+
+
 KIND = Kind(
     name=NAME,
     model=TaskRunRetention,
@@ -153,8 +162,11 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
+    prepare=None,
     plan=_plan,
     plan_last=None,
+    annotate=None,
+    writes=_writes,
     export=Export(None, _export),
     adopt=None,
     unadoptable={"TaskRun": f"{NAME} states which runs must go; edit it by hand"},

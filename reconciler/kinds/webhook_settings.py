@@ -4,7 +4,7 @@ One per manifest set; fields left out keep their live value, though all five are
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Annotated, Any, Literal
@@ -173,9 +173,9 @@ def _record(raw: dict[str, Any]) -> dict[str, int] | None:
     }
 
 
-def _forget(live: LiveState, why: str) -> LiveState:
+def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
     forgotten = replace(live, kinds=dict(live.kinds))  # the original keeps its slot
-    forgotten.put(LIVE, LiveSettings(None, why))
+    forgotten.put(LIVE, LiveSettings(None, parts[NAME]))
     return forgotten
 
 
@@ -301,8 +301,11 @@ KIND = Kind(
     # The service's answer for a setting it leaves out (catalog: docs/rules.md §2).
     defaults={name: limits.default for name, limits in LIMITS.items()},
     unread=Unread(NAME, READ, declared=None, forget=_forget),  # its plan says its own
+    prepare=None,
     plan=_plan,
     plan_last=None,
+    annotate=None,
+    writes=None,  # left to today's plan: its write's capability is the webhook removal's
     export=Export("webhook-settings.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

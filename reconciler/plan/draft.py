@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from reconciler.operations import OPERATIONS, OperationName, Phase, Root, call_key
-from reconciler.plan.model import Change, PlanProblem, PolicyVerdict, Value
-from reconciler.state import DesiredState, LiveState
+from reconciler.plan.model import Change, Ignored, PlanProblem, PolicyVerdict, Value
+from reconciler.state import Caller, DesiredState, LiveState
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +42,13 @@ class Draft:
     # The evaluation time policies are judged at (reconciler.clock), in Unix ms; None:
     # `now_ms`, the portal's clock that dates its own runs and schedules.
     judged_ms: int | None = None
+    # Mark each change whose live resource holds administrative privileges the manifests
+    # do not declare (a drift report's riskiest finding; the role's and the members'
+    # annotate, live_admin.py in their packages).
+    live_admin: bool = False
+    # Planned as the documents declare it, to find what ignoreChanges hides
+    # (reconciler.plan.ignored): no live resource is filed under another name.
+    as_declared: bool = False
     changes: list[Change] = field(default_factory=list)
     calls: dict[str, PendingCall] = field(default_factory=dict)
     errors: list[PlanProblem] = field(default_factory=list)
@@ -51,9 +58,15 @@ class Draft:
     final_roles: dict[str, str | None] = field(default_factory=dict)
     # The live custom roles no manifest declares, when they are not pruned (information).
     undeclared_roles: tuple[str, ...] = ()
-    # Live roles filed under another declared name (renamed in place, or declared absent
-    # in another case): live name -> declared name (reconciler.plan.renames).
-    filed_roles: dict[str, str] = field(default_factory=dict)
+    # Live resources filed under another declared address (a role renamed in place, or
+    # declared absent in another case, reconciler.kinds.role.renames): live address ->
+    # declared address. A plan's digests name such a resource as read.
+    filed: dict[str, str] = field(default_factory=dict)
+    # The member the plan predicts applies it, and how it is named ("the signed-in user
+    # admin2"), once its capabilities are checked; None when they are not.
+    applying: tuple[Caller, str] | None = None
+    # What the kinds' own ignore rules keep, per resource (a role's ignorePrivileges).
+    ignored: list[Ignored] = field(default_factory=list)
     # The policies' verdicts (reconciler.kinds.policy); None when no policy is declared.
     policies: list[PolicyVerdict] | None = None
     # What a kind judges on the calls the plan keeps, once --target has left some out

@@ -55,12 +55,9 @@ def granted_admin(change: Change) -> list[str]:
     return [p for p in granted_privileges(change) if p.startswith(ADMIN_PREFIX)]
 
 
-def undeclared_admin(change: Change) -> list[str]:
-    """The administrative privileges a role holds live that the manifests do not give it:
-    what an update removes, all of a deleted role's."""
-    if not change.address.startswith("Role/"):
-        return []
-    return [p for p in _privileges(change, gained=False) if p.startswith(ADMIN_PREFIX)]
+def removed_privileges(change: Change) -> list[str]:
+    """The privileges the change takes away: a delete's, an update's removed ones."""
+    return _privileges(change, gained=False)
 
 
 def _privileges(change: Change, *, gained: bool) -> list[str]:

@@ -1,77 +1,21 @@
 """What a plan leaves alone by the manifests' ignore rules, and says it did.
 
-`spec.ignorePrivileges` (the Portal's, for every declared role, and a Role's own): a live
-privilege matching a pattern that the role does not declare is kept. The privilege-setting
-call replaces the whole set, so the set orgctl sends is the declared privileges and the
-kept ones, and the comparison sees no difference in them. A declared privilege that also
-matches a pattern is declared: added when missing, as the manifest says it must be there
-(the pattern tolerates what the vendor adds; it never takes away what a role declares).
-
 `metadata.ignoreChanges` is applied to the manifests (`reconciler.manifest.ignoring`);
 here it is reported, with the resources whose live value differs in an ignored field.
+What a kind's own rules keep (a role's `spec.ignorePrivileges`, kinds/role/ignored.py) the
+kind reports in `Draft.ignored` when it prepares the plan.
 """
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
-from fnmatch import fnmatchcase
+from collections.abc import Mapping, Sequence
 
-from reconciler import catalog
-from reconciler.address_forms import ROLE
 from reconciler.kind import owner, registered
-from reconciler.manifest.ignoring import WILDCARDS
 from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change, Hidden, Ignored
-from reconciler.state import DesiredState, IgnoredPaths, LiveState, Role
+from reconciler.state import DesiredState, IgnoredPaths, LiveState
 
-PRIVILEGES = "ignorePrivileges"
 CHANGES = "ignoreChanges"
-
-
-def patterns_for(desired: DesiredState, name: str) -> tuple[str, ...]:
-    return (*desired.portal.ignorePrivileges, *desired.ignorePrivileges.get(name, ()))
-
-
-def matching(privileges: Iterable[str], patterns: Iterable[str]) -> dict[str, list[str]]:
-    """Each pattern and the privileges it matches (case-sensitive, as privilege ids are)."""
-    found: dict[str, list[str]] = {}
-    for privilege in sorted(privileges):
-        for pattern in patterns:
-            if fnmatchcase(privilege, pattern):
-                found.setdefault(pattern, []).append(privilege)
-    return found
-
-
-def keep_ignored(desired: DesiredState, live: LiveState) -> tuple[DesiredState, list[Ignored]]:
-    """`desired` with each declared role's privileges completed by the live ones its
-    patterns keep, and what was kept, per role."""
-    roles = dict(desired.roles)
-    notes: list[Ignored] = []
-    for name, want in desired.roles.items():
-        have = live.roles.get(name)
-        patterns = patterns_for(desired, name)
-        if not patterns or have is None or not _managed(want) or not have.privileges:
-            continue
-        declared = frozenset(want.privileges or ())
-        found = matching(frozenset(have.privileges) - declared, patterns)
-        kept = frozenset(p for privileges in found.values() for p in privileges)
-        if kept:
-            roles[name] = replace(want, privileges=declared | kept)
-            notes.append(
-                Ignored(
-                    ROLE.of(name),
-                    PRIVILEGES,
-                    privileges=tuple(sorted(kept)),
-                    patterns=tuple(found),
-                )
-            )
-    return replace(desired, roles=roles), notes
-
-
-def _managed(role: Role) -> bool:
-    return role.present and role.privileges is not None
 
 
 def ignored_changes(
@@ -121,9 +65,12 @@ def _hidden(
         return []
     # Only the documents with ignoreChanges, planned as declared; their calls and errors
     # are of no use (the real plan has its own), only their differences.
-    keeping, _kept = keep_ignored(desired.declared, live)
-    draft = Draft(keeping, live, now_ms)
-    for kind in registered():
+    draft = Draft(desired.declared, live, now_ms, as_declared=True)
+    kinds = registered()
+    for kind in kinds:
+        if kind.prepare is not None:
+            kind.prepare(draft)
+    for kind in kinds:
         kind.plan(draft)
     shown = {change.address: _fields(change) for change in planned}
     found = []
@@ -149,28 +96,3 @@ def _fields(change: Change) -> set[str]:
         else:
             names.add(name)
     return names
-
-
-def pattern_typos(desired: DesiredState, live: LiveState) -> Iterator[tuple[str, str]]:
-    """(address, warning) for each pattern without a wildcard that names no privilege the
-    catalog, `extraPrivileges` or any live role knows: most likely a typo."""
-    owners = [("Portal", desired.portal.ignorePrivileges)] + [
-        (ROLE.of(name), patterns) for name, patterns in sorted(desired.ignorePrivileges.items())
-    ]
-    if not any(WILDCARDS.isdisjoint(p) for _owner, patterns in owners for p in patterns):
-        return
-    known = set(catalog.privileges_for(live.portal.platform)) | desired.portal.extraPrivileges
-    for role in live.roles.values():
-        known.update(role.privileges or ())
-    for address, patterns in owners:
-        for pattern in patterns:
-            if WILDCARDS.isdisjoint(pattern) and pattern not in known:
-                hint = difflib.get_close_matches(pattern, sorted(known), n=1, cutoff=0.6)
-                yield (
-                    address,
-                    (
-                        f"ignorePrivileges pattern {pattern!r} has no wildcard and names no"
-                        " privilege the catalog or the portal knows"
-                        + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                    ),
-                )

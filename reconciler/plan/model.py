@@ -25,7 +25,7 @@ class Action(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Holders:
-    """Who holds a role once the plan is applied (`reconciler.plan.reach`): how many
+    """Who holds a role once the plan is applied (`reconciler.kinds.role.reach`): how many
     members, how many at each level the portal reports, and, when some of the privileges
     the change adds are beyond the level-1 set, which stay disabled for which level-1
     holders."""
@@ -105,7 +105,8 @@ class Change:
     for a change of a role's privileges, who holds the role once applied. `renamedFrom`:
     the live name of a role this update renames in place (metadata.previousNames).
     `administrative`: the administrative privileges the live role holds and the manifests
-    do not (`reconciler.plan.live_admin`)."""
+    do not (a role's: `reconciler.kinds.role.live_admin`; a member's:
+    `reconciler.kinds.members.live_admin`)."""
 
     address: str
     action: Action

@@ -8,20 +8,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from reconciler import catalog
-from reconciler.address_forms import ROLE
-from reconciler.catalog import privilege_problem
 from reconciler.kind import grouped, registered
 from reconciler.operations import OPERATIONS
-from reconciler.plan.admins import check_caller_keeps
 from reconciler.plan.capabilities import applying_member, check_capabilities
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.fingerprint import live_summary
-from reconciler.plan.ignored import ignored_changes, keep_ignored, pattern_typos
-from reconciler.plan.live_admin import with_live_admin
+from reconciler.plan.ignored import ignored_changes
 from reconciler.plan.model import Action, Ignored, Plan, PlanProblem, PortalRef
 from reconciler.plan.order import order_calls
-from reconciler.plan.reach import with_holders
-from reconciler.plan.renames import resolve_renames
 from reconciler.plan.unread import report_not_compared
 from reconciler.state import DesiredState, LiveState
 
@@ -54,16 +48,17 @@ def build_plan(
     findings, instead).
     """
     moment = time.time() if now is None else now
-    draft = Draft(desired, live, int(moment * 1000), judge_policies=judge_policies)
+    draft = Draft(
+        desired, live, int(moment * 1000), judge_policies=judge_policies, live_admin=live_admin
+    )
     _check_platform(draft)
     if draft.errors:
         # Another kind of portal altogether: a plan of changes against it means nothing.
         return Plan(portal=_portal_ref(desired, live), errors=tuple(draft.errors))
-    resolve_renames(draft)
-    # The roles' privileges as they are to be sent: declared, and the live ones kept
-    # (of a renamed role too: the live state names it as the manifests do).
-    draft.desired, kept = keep_ignored(draft.desired, draft.live)
     kinds = registered()
+    for kind in kinds:
+        if kind.prepare is not None:
+            kind.prepare(draft)
     for kind in kinds:
         kind.plan(draft)
     for kind in kinds:
@@ -72,7 +67,7 @@ def build_plan(
     report_not_compared(draft)
     _leave_out_unreadable(draft)
     # Compared with every change, before --target leaves some out.
-    ignored = [*kept, *ignored_changes(desired, draft.live, draft.now_ms, draft.changes)]
+    ignored = [*draft.ignored, *ignored_changes(desired, draft.live, draft.now_ms, draft.changes)]
     if targets:
         _limit_to_targets(draft, targets)
     _check_gates(draft)
@@ -82,21 +77,17 @@ def build_plan(
         who = applying_member(draft, signed_in_applies)
         if who is not None:
             check_capabilities(draft, who)
-            check_caller_keeps(draft, who)
-    _check_privileges(draft, desired)
-    for address, typo in pattern_typos(desired, live):
-        draft.warn(address, typo)
+            draft.applying = (who.caller, who.label)
+    # Once every member change is known and the targets applied (a role's holders): on
+    # the live state as the plan names it, where the digests below take it as read (a
+    # renamed role by its old name).
+    for kind in kinds:
+        if kind.annotate is not None:
+            kind.annotate(draft)
     allowed = _check_deletes(draft, allow_deletes)
-    # Holders are counted once every member change is known and the targets applied.
-    # Holders are counted on the live state as the plan names it (renamed roles by their
-    # new names); the digests on the live state as read (a renamed role by its old name).
-    reached = with_holders(draft.changes, draft.live)
-    if live_admin:
-        reached = with_live_admin(reached, draft.live, draft.desired)
-    changes = tuple(sorted(reached, key=lambda c: c.address))
+    changes = tuple(sorted(draft.changes, key=lambda c: c.address))
     touched = {c.address for c in changes} | {c.address for c in draft.calls.values()}
-    filed = draft.filed_roles.items()
-    touched |= {ROLE.of(old) for old, new in filed if ROLE.of(new) in touched}
+    touched |= {old for old, new in draft.filed.items() if new in touched}
     fingerprint, digests = live_summary(live, touched)
     return Plan(
         portal=_portal_ref(desired, live),
@@ -138,8 +129,9 @@ def _leave_out_unreadable(draft: Draft) -> None:
 def _check_platform(draft: Draft) -> None:
     """The Portal's `version` is the release the manifests were validated against: the
     portal may run another (an upgrade must not turn CI red), as long as everything the
-    manifests declare exists there, which `_check_gates` and `_check_privileges` verify,
-    naming what is missing. Another deployment kind is another portal altogether."""
+    manifests declare exists there, which `_check_gates` and the kinds' own checks (a
+    role's privileges) verify, naming what is missing. Another deployment kind is another
+    portal altogether."""
     declared = draft.desired.portal.platform
     actual = draft.live.portal.platform
     if declared.deployment != actual.deployment:
@@ -169,18 +161,6 @@ def _ignored(found: list[Ignored], targets: Sequence[str]) -> tuple[Ignored, ...
         if differs:
             shown.append(replace(ignored, differs=differs))
     return tuple(sorted(shown, key=lambda i: (i.address, i.reason)))
-
-
-def _check_privileges(draft: Draft, desired: DesiredState) -> None:
-    """Each declared privilege exists on the release the portal runs (a live one an
-    ignore pattern keeps is the portal's own, whatever the catalog says)."""
-    platform = draft.live.portal.platform
-    extra = desired.portal.extraPrivileges
-    for name, role in sorted(desired.roles.items()):
-        for privilege in sorted(role.privileges or ()):
-            problem = privilege_problem(privilege, platform, extra)
-            if problem:
-                draft.error(ROLE.of(name), problem)
 
 
 def _check_gates(draft: Draft) -> None:

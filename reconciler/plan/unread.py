@@ -22,9 +22,7 @@ def _read_of(part: str) -> ReadName:
     owned = unread_part(part)
     if owned is not None:
         return owned.read
-    if part.startswith("TaskRun/"):
-        return ReadName.TASKS
-    return ReadName.MEMBER
+    return ReadName.TASKS  # the one part no kind owns: a task's runs (TaskRun/<user>/*)
 
 
 def needs(part: str) -> str:
@@ -71,14 +69,14 @@ def as_planned(live: LiveState, not_compared: Mapping[str, str]) -> LiveState:
         return live
     parts = set(not_compared)
     users = {part.split("/")[1] for part in parts if part.startswith("TaskRun/")}
-    details = {part.removeprefix("Member/") for part in parts if part.startswith("Member/")}
     planned = replace(
         live,
         tasks={user: tasks for user, tasks in live.tasks.items() if user not in users},
-        memberDetails={u: d for u, d in live.memberDetails.items() if u not in details},
         unread={**live.unread, **not_compared},
     )
     for kind in registered():
-        if kind.unread is not None and kind.unread.part in parts:
-            planned = kind.unread.forget(planned, not_compared[kind.unread.part])
+        if kind.unread is not None:
+            own = {p: why for p, why in not_compared.items() if kind.unread.covers(p)}
+            if own:
+                planned = kind.unread.forget(planned, own)
     return planned

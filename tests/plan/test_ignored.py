@@ -1,4 +1,4 @@
-"""ignorePrivileges in the planner (reconciler.plan.ignored): live privileges matching a
+"""ignorePrivileges in the planner (reconciler.kinds.role.ignored): live privileges matching a
 pattern are kept in the set sent and are no difference; a declared one is declared."""
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from reconciler.kinds.members.quota import LevelMove, move_key
 from reconciler.operations import OPERATIONS, OperationName, Phase, call_key
 from reconciler.plan.draft import Draft
 from reconciler.plan.order import order_calls
-from reconciler.plan.quota import LevelMove, move_key
 from tests.plan.world import hq_desired, hq_live
 
 

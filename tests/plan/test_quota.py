@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reconciler.plan.quota import LevelMove, move_key, order_level_moves
+from reconciler.kinds.members.quota import LevelMove, move_key, order_level_moves
 
 
 @st.composite

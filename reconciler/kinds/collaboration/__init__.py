@@ -4,7 +4,7 @@ links, schedules) and the invitations that must be invalid; `state: absent` dele
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -27,6 +27,7 @@ from reconciler.kind import (
     Kind,
     LiveRead,
     Unread,
+    Write,
     model_reader,
 )
 from reconciler.manifest import models
@@ -40,6 +41,17 @@ from reconciler.state import DesiredState, LiveState
 from reconciler.versions import Platform
 
 ADDRESS = forms.COLLABORATION
+# The writes a host and a guest of a collaboration make (`orgctl doctor` predicts them).
+HOST_WRITES = (
+    OperationName.UPDATE_INFO,
+    OperationName.INVALIDATE_INVITATION,
+    OperationName.DELETE_COLLABORATION,
+)
+GUEST_WRITES = (
+    OperationName.UPDATE_GROUP_LINK,
+    OperationName.UPDATE_SCHEDULE,
+    OperationName.REMOVE_PARTICIPATION,
+)
 WORKSPACE = forms.WORKSPACE
 INVITATION = forms.INVITATION
 
@@ -291,7 +303,7 @@ def _depending(desired: DesiredState) -> list[str]:
     return [ADDRESS.of(cid) for cid in sorted(desired.collaborations)]
 
 
-def _forget(live: LiveState, why: str) -> LiveState:
+def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
     return replace(live, collaborations={})
 
 
@@ -316,6 +328,18 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
     return adopt_collaboration(files, live, address)
 
 
+def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
+    """A declared collaboration's writes on this portal's side of it, the host's or a
+    guest's (one the portal does not have, the plan reports itself)."""
+    for cid in sorted(desired.collaborations):
+        known = live.collaborations.get(cid)
+        if known is None:
+            continue
+        host = known.hostPortalId == live.portal.id
+        for op in HOST_WRITES if host else GUEST_WRITES:
+            yield Write(op, ADDRESS.of(cid), {"collaborationId": cid})
+
+
 KIND = Kind(
     name="Collaboration",
     model=Collaboration,
@@ -329,8 +353,11 @@ KIND = Kind(
     live=_live,
     defaults=DEFAULTS,
     unread=Unread(ADDRESS.every(), ReadName.COLLABORATIONS, _depending, _forget),
+    prepare=None,
     plan=_plan,
     plan_last=None,
+    annotate=None,
+    writes=_writes,
     export=Export("collaborations.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={"Invitation": "adopt Collaboration/<id> to write its invalidInvitations"},

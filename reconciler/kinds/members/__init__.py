@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,19 +27,21 @@ from reconciler.kind import (
     ExportPart,
     Identity,
     Kind,
+    Unread,
+    Write,
     model_reader,
 )
-from reconciler.kinds.role import Role, absent_roles, renamed_roles
+from reconciler.kinds.role import absent_roles, known_member_roles, renamed_roles
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, gate, source
 from reconciler.manifest.grants import GrantSpec, entry_problems, member_grants
 from reconciler.manifest.loader import Document
-from reconciler.manifest.member_roles import KnownRoles, known_roles, unknown_role
+from reconciler.manifest.member_roles import unknown_role
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import FlowMap, to_node
 from reconciler.names import ROLE_NAMES, USERNAMES
-from reconciler.operations import OperationName, availability_problem
+from reconciler.operations import OperationName, ReadName, availability_problem
 from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 
@@ -121,20 +124,6 @@ def _unknown_roles(document: Document, context: RuleContext) -> Iterator[Problem
             found[member.role] = (first, count + 1)
     for role, (username, count) in found.items():
         yield unknown_role(document, username, role, count, roles)
-
-
-def known_member_roles(context: RuleContext) -> KnownRoles:
-    """The roles a member may be given, as far as the manifests tell (a campaign's
-    revokeTo asks too)."""
-    found = context.memo.get("known roles")
-    if found is None:
-        declared = [d.model for d in context.documents if isinstance(d.model, Role)]
-        present = [r.metadata.name for r in declared if r.spec.state == "present"]
-        named = [r.metadata.name for r in declared]
-        named += [previous for r in declared for previous in r.metadata.previousNames]
-        found = context.memo["known roles"] = known_roles(present, named, context.portal)
-    assert isinstance(found, KnownRoles)
-    return found
 
 
 def _desired(desired: DesiredState, document: Document) -> None:
@@ -255,6 +244,39 @@ def _plan(draft: Draft) -> None:
     plan_members(draft)
 
 
+def _annotate(draft: Draft) -> None:
+    """For a drift report (`draft.live_admin`), each member change carrying the
+    administrative privileges its live role grants and its declared role does not."""
+    if draft.live_admin:
+        from reconciler.kinds.members.live_admin import with_live_admin  # as in `_plan`
+
+        draft.changes = with_live_admin(draft.changes, draft.live, draft.desired)
+
+
+def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
+    """A member's role change, and its level change once any level is declared."""
+    if desired.members:
+        yield Write(OperationName.UPDATE_USER_ROLE, NAME)
+        if any(m.level is not None for m in desired.members.values()):
+            yield Write(OperationName.UPDATE_USER_LEVEL, NAME)
+
+
+# A member's details (what decides whether a level change is refused) the planning account
+# may not read, one part per member: a warning, as the portal checks the change when it
+# is sent; a saved plan's applier compares without them too.
+DETAILS = f"{ADDRESS.head}/"
+
+
+def _no_dependents(desired: DesiredState) -> list[str]:
+    return []
+
+
+def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
+    details = {part.removeprefix(DETAILS) for part in parts}
+    kept = {u: d for u, d in live.memberDetails.items() if u not in details}
+    return replace(live, memberDetails=kept)
+
+
 KIND = Kind(
     name=NAME,
     model=Members,
@@ -267,9 +289,12 @@ KIND = Kind(
     read=None,  # with the other built-in kinds, by live/reader.py
     live=_live,
     defaults={},
-    unread=None,
+    unread=Unread(DETAILS, ReadName.MEMBER, _no_dependents, _forget),
+    prepare=None,
     plan=_plan,
     plan_last=None,
+    annotate=_annotate,
+    writes=_writes,
     export=Export("members.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

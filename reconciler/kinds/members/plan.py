@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from reconciler import catalog
 from reconciler.address_forms import MEMBER
+from reconciler.kinds.members.quota import LevelMove, note_unchecked_quotas, order_level_moves
 from reconciler.kinds.role.plan import role_creation, role_reference
 from reconciler.operations import OperationName
 from reconciler.plan.diff import diff_record
 from reconciler.plan.draft import Draft
-from reconciler.plan.quota import LevelMove, note_unchecked_quotas, order_level_moves
 from reconciler.state import Member
 
 

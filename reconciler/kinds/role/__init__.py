@@ -25,6 +25,7 @@ from reconciler.kind import (
     ExportPart,
     Identity,
     Kind,
+    Write,
     model_reader,
 )
 from reconciler.manifest import models
@@ -32,10 +33,12 @@ from reconciler.manifest.checks import RuleContext, at, source, text
 from reconciler.manifest.grants import TemporaryPrivilegesSpec, role_grants, role_problems
 from reconciler.manifest.ignoring import pattern_problems
 from reconciler.manifest.loader import Document
+from reconciler.manifest.member_roles import KnownRoles, known_roles
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
 from reconciler.manifest.writer import to_node
 from reconciler.names import ROLE_NAMES
+from reconciler.operations import OperationName
 from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 
@@ -43,6 +46,13 @@ ADDRESS = forms.ROLE
 
 
 NAME = "Role"
+# Every write of a role, which the next change to a Role document may send.
+WRITES = (
+    OperationName.CREATE_ROLE,
+    OperationName.UPDATE_ROLE,
+    OperationName.SET_PRIVILEGES,
+    OperationName.DELETE_ROLE,
+)
 
 
 # --- manifest ----------------------------------------------------------------------------------
@@ -110,6 +120,20 @@ def renamed_roles(context: RuleContext) -> dict[str, Document]:
             if isinstance(d.model, Role):
                 for previous in d.model.metadata.previousNames:
                     found.setdefault(ROLE_NAMES.key(previous), d)
+    return found
+
+
+def known_member_roles(context: RuleContext) -> KnownRoles:
+    """The roles a member may be given, as far as the manifests tell (a campaign's
+    revokeTo asks too)."""
+    found = context.memo.get("known roles")
+    if found is None:
+        declared = [d.model for d in context.documents if isinstance(d.model, Role)]
+        present = [r.metadata.name for r in declared if r.spec.state == "present"]
+        named = [r.metadata.name for r in declared]
+        named += [previous for r in declared for previous in r.metadata.previousNames]
+        found = context.memo["known roles"] = known_roles(present, named, context.portal)
+    assert isinstance(found, KnownRoles)
     return found
 
 
@@ -361,6 +385,51 @@ def _plan_deletions(draft: Draft) -> None:
     plan_role_deletions(draft)
 
 
+def _prepare(draft: Draft) -> None:
+    """Each renamed live role filed under its declared name (not when the documents are
+    planned as declared); then the roles' privileges as they are to be sent: declared, and
+    the live ones their ignorePrivileges patterns keep (of a renamed role too: the live
+    state names it as the manifests do)."""
+    from reconciler.kinds.role.ignored import keep_ignored  # as in `_plan`
+    from reconciler.kinds.role.renames import resolve_renames
+
+    if not draft.as_declared:
+        resolve_renames(draft)
+    draft.desired, kept = keep_ignored(draft.desired, draft.live)
+    draft.ignored.extend(kept)
+
+
+def _annotate(draft: Draft) -> None:
+    """A warning when the plan takes from the member that applies it what its later
+    calls need; an error for each declared privilege the portal's release lacks; a warning for
+    each ignorePrivileges pattern that looks like a typo; each role change carrying its
+    holders once the plan is applied and, for a drift report (`draft.live_admin`), the
+    administrative privileges it holds live that the manifests do not declare, with who
+    holds them."""
+    from reconciler.kinds.role.caller import check_caller_keeps  # as in `_plan`
+    from reconciler.kinds.role.ignored import check_privileges, pattern_typos
+    from reconciler.kinds.role.live_admin import with_live_admin
+    from reconciler.kinds.role.reach import with_holders
+
+    if draft.applying is not None:
+        check_caller_keeps(draft, *draft.applying)
+    check_privileges(draft)
+    for address, typo in pattern_typos(draft.desired, draft.live):
+        draft.warn(address, typo)
+    # Holders are counted on the live state as the plan names it (renamed roles by their
+    # new names).
+    draft.changes = with_holders(draft.changes, draft.live)
+    if draft.live_admin:
+        draft.changes = with_live_admin(draft.changes, draft.live)
+
+
+def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
+    """Every role write, once any role is declared: the next change to a Role document
+    may send any of them."""
+    if desired.roles:
+        yield from (Write(op, NAME) for op in WRITES)
+
+
 KIND = Kind(
     name=NAME,
     model=Role,
@@ -374,8 +443,11 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
+    prepare=_prepare,
     plan=_plan,
     plan_last=_plan_deletions,
+    annotate=_annotate,
+    writes=_writes,
     export=Export("roles.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

@@ -2,7 +2,7 @@
 
 Roles the manifests do not declare are left alone unless the Portal asks to prune them
 (`spec.pruneRoles`), but for `spec.keepRoles`. A role renamed in place (previousNames) is
-declared: `reconciler.plan.renames` files it under its new name first. The names members
+declared: `reconciler.kinds.role.renames` files it under its new name first. The names members
 may be assigned resolve here too, since a role being created is known only by placeholder.
 """
 
@@ -104,7 +104,7 @@ def _update(draft: Draft, want: Role, have: Role) -> None:
 
 def renamed(address: str, have: Role, want: Role) -> Change | None:
     """The update that renames live role `have` (filed under the declared name by
-    `reconciler.plan.renames`) to `want`'s name, with any other field that differs; None
+    `reconciler.kinds.role.renames`) to `want`'s name, with any other field that differs; None
     when the names are the same."""
     if have.name == want.name:
         return None

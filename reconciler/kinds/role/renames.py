@@ -42,7 +42,7 @@ def resolve_renames(draft: Draft) -> None:
             draft.error(ROLE.of(name), ambiguous)
         elif matches and matches[0] != name and _filed(name, matches[0], previous, want.present):
             filed[matches[0]] = name
-    draft.filed_roles = filed
+    draft.filed = {ROLE.of(old): ROLE.of(new) for old, new in filed.items()}
     if filed:
         draft.live = renamed_live(draft.live, filed)
     _spell_member_roles(draft)

@@ -1,8 +1,8 @@
-"""Administrative privileges the portal grants that Git does not: a role given
-`portal:admin:*` privileges behind orgctl's back, or a member moved onto a role holding
-some that the manifests do not give it, is the drift a reader must see first (README:
-drift), with the members it reaches. Computed once, while planning, from the live roles
-and members the plan already read; the renderers only show `Change.administrative`."""
+"""Administrative privileges the portal grants that Git does not, held by a member: a
+member moved onto a role holding some that the manifests do not give it is the drift a
+reader must see first (README: drift). Computed once, while planning, from the live roles
+and members the plan already read; the renderers only show `Change.administrative`. A
+role's own such privileges are the role kind's (reconciler/kinds/role/live_admin.py)."""
 
 from __future__ import annotations
 
@@ -10,35 +10,24 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from reconciler.catalog import BUILTIN_ROLES, builtin_role_privileges, privileges_for
-from reconciler.plan.elements import ADMIN_PREFIX, undeclared_admin
+from reconciler.plan.elements import ADMIN_PREFIX
 from reconciler.plan.model import Change, LiveAdmin
 from reconciler.state import DesiredState, LiveState
 
-ROLE = "Role/"
 MEMBER = "Member/"
 
 
 def with_live_admin(
     changes: Iterable[Change], live: LiveState, desired: DesiredState
 ) -> list[Change]:
-    """`changes`, each one of a role holding administrative privileges live that the
-    manifests do not declare carrying them and the role's live holders; each one of a
-    member whose live role grants such privileges that its declared role does not,
-    carrying them and the member."""
+    """`changes`, each one of a member whose live role grants administrative privileges
+    that its declared role does not carrying them and the member."""
     roles = _live_roles(live, desired)
-    holders = _holders(live)
     marked = []
     for change in changes:
-        held = _of_role(change, holders) or _of_member(change, live, desired, roles)
+        held = _of_member(change, live, desired, roles)
         marked.append(replace(change, administrative=held) if held else change)
     return marked
-
-
-def _of_role(change: Change, holders: dict[str, list[str]]) -> LiveAdmin | None:
-    privileges = undeclared_admin(change)
-    if not privileges:
-        return None
-    return LiveAdmin(tuple(privileges), tuple(holders.get(change.address.removeprefix(ROLE), ())))
 
 
 def _of_member(
@@ -70,12 +59,3 @@ def _live_roles(live: LiveState, desired: DesiredState) -> dict[str, frozenset[s
     found = {name: role.privileges or frozenset() for name, role in live.roles.items()}
     found.update({name: builtin_role_privileges(name, offered) for name in BUILTIN_ROLES})
     return found
-
-
-def _holders(live: LiveState) -> dict[str, list[str]]:
-    """The live members by the custom role they hold, sorted."""
-    by_role: dict[str, list[str]] = {}
-    for username, member in sorted(live.members.items()):
-        if member.role is not None:
-            by_role.setdefault(member.role, []).append(username)
-    return by_role
