@@ -64,3 +64,36 @@ def test_it_holds_wherever_the_old_check_was_silent() -> None:
     for was in subsets:
         live, _ = _portal(was, was)
         assert judged(live, live, ADDRESS, 0) == []
+
+
+_LOADS_CEL = """
+import sys
+import reconciler.kinds
+from reconciler.plan.planner import build_plan
+from reconciler.state import Member
+from tests.plan.world import hq_desired, hq_live
+
+desired = hq_desired()
+if sys.argv[1] == "demote":
+    desired.members["admin"] = Member("admin", "org_user", 2)
+plan = build_plan(desired, hq_live())
+print("cel" in sys.modules, len(plan.errors))
+"""
+
+
+def _plan_loads_cel(mode: str) -> str:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-c", _LOADS_CEL, mode]
+    return subprocess.run(command, cwd=root, capture_output=True, text=True, check=True).stdout
+
+
+def test_a_plan_moving_no_member_judges_no_built_in_and_loads_no_cel() -> None:
+    # Every built-in holds where the plan changes nothing it reads (above), so a plan
+    # moving no member out of or into a role skips them and never loads the CEL engine.
+    assert _plan_loads_cel("keep") == "False 0\n"
+    # Demoting the only default administrator is judged in CEL, and refused.
+    assert _plan_loads_cel("demote") == "True 1\n"
