@@ -129,10 +129,10 @@ def _unknown_roles(document: Document, context: RuleContext) -> Iterator[Problem
 def _desired(desired: DesiredState, document: Document) -> None:
     for username, member in _model(document).spec.members.items():
         desired.members[username] = state.Member(username, member.role, member.level)
+        address = ADDRESS.of(username)
         if member.grants:
-            address = ADDRESS.of(username)
             desired.grants[address] = member_grants(document, username, address, member.grants)
-        desired.sources[ADDRESS.of(username)] = source(document, "spec", "members", username)
+        desired.sources[address] = source(document, "spec", "members", username)
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
