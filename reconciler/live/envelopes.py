@@ -69,21 +69,26 @@ def _redirect(response: httpx.Response, url: str) -> PortalError:
 
 
 def _json_body(response: httpx.Response, url: str, limits: Limits) -> dict[str, Any]:
-    if nested_deeper(response.content, limits.json_depth):
-        raise LimitExceeded(
-            f"portal at {url} answered JSON nested deeper than the depth limit of"
-            f" {limits.told('json_depth')}"
-        )
+    # Parsed first, the depth checked on what was parsed: the parser stops at its own
+    # recursion limit (a RecursionError, never a crash), and walking a page's values
+    # costs half of peeling its text's brackets before parsing (nested_deeper), once per
+    # page of every listing. The text is peeled only for an answer the parser refused.
     text = response.text
     try:
         body = json.loads(text)
     except ValueError:
         body = None
-    except RecursionError:  # a depth limit set beyond what the parser can recurse
-        raise LimitExceeded(
+        if nested_deeper(response.content, limits.json_depth):
+            raise _too_deep(url, limits) from None
+    except RecursionError:
+        if nested_deeper(response.content, limits.json_depth):
+            raise _too_deep(url, limits) from None
+        raise LimitExceeded(  # a depth limit set beyond what the parser can recurse
             f"portal at {url} answered JSON nested deeper than this Python can parse; lower"
             f" the limit of {limits.told('json_depth')}"
         ) from None
+    if deeper_than(body, limits.json_depth):
+        raise _too_deep(url, limits)
     if isinstance(body, dict):
         return body
     content_type = response.headers.get("content-type", "")
@@ -101,6 +106,29 @@ _ESCAPED = re.compile(rb"\\.", re.DOTALL)
 _STRING = re.compile(rb'"[^"]*"')
 _NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
 _INNERMOST = re.compile(rb"\[\]|\{\}")
+
+
+def _too_deep(url: str, limits: Limits) -> LimitExceeded:
+    return LimitExceeded(
+        f"portal at {url} answered JSON nested deeper than the depth limit of"
+        f" {limits.told('json_depth')}"
+    )
+
+
+def deeper_than(value: Any, depth: int) -> bool:
+    """Whether a parsed JSON value nests arrays and objects more than `depth` levels (as
+    `nested_deeper` counts them in its text): one level of containers at a time."""
+    level = [value] if isinstance(value, dict | list) else []
+    for _ in range(depth):
+        if not level:
+            return False
+        level = [
+            child
+            for node in level
+            for child in (node.values() if isinstance(node, dict) else node)
+            if isinstance(child, dict | list)
+        ]
+    return bool(level)
 
 
 def nested_deeper(body: bytes, depth: int) -> bool:
