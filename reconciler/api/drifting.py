@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from reconciler.access.document import AccessQuery, PortalNames
-from reconciler.access.findings import POLICY, policy_finding
+from reconciler.access.findings import POLICY
 from reconciler.api.session import Connection, Manifests, client_for
 from reconciler.plan.model import Plan, PolicyVerdict
 from reconciler.runtime import run
@@ -62,10 +62,13 @@ async def drift(
     # Policies see the evaluation time, as a plan's do.
     judged = planned.now.timestamp() if planned.now is not None else now
     planned = with_live_policies(planned, desired, judged)
+    verdicts = planned.plan.policies or ()
     if not fail_on:
-        return DriftReport(planned.plan, planned.live, [], policy_findings(planned.plan.policies))
+        return DriftReport(planned.plan, planned.live, [], finding_rows(verdicts))
+    # The access review of the state just read, with the verdicts just judged: neither
+    # the portal nor the policies a second time.
     names = PortalNames(desired.portal.name, root, manifests.path.as_posix())
-    document = live_access(planned.live, desired, names, query, now)
+    document = live_access(planned.live, desired, names, query, now, verdicts)
     policies = [f for f in document["findings"] if f["kind"] == POLICY]
     return DriftReport(planned.plan, planned.live, failing(document, fail_on), policies)
 
@@ -93,13 +96,11 @@ def with_live_policies(planned: Planned, desired: DesiredState, now: float) -> P
     return Planned(planned.live, replace(planned.plan, policies=tuple(verdicts)))
 
 
-def policy_findings(verdicts: tuple[PolicyVerdict, ...] | None) -> list[Json]:
-    """Each violation as the access review's finding of kind `policy`."""
+def finding_rows(verdicts: Iterable[PolicyVerdict]) -> list[Json]:
+    """Each violation as a row of the access review's findings (kind `policy`)."""
+    from reconciler.api.live_report import policy_findings
+
     return [
-        {
-            "kind": POLICY,
-            "subject": v.subject,
-            "message": policy_finding(v.policy, v.enforcement, v.subject, v.message).message,
-        }
-        for v in verdicts or ()
+        {"kind": f.kind, "subject": f.subject, "message": f.message}
+        for f in policy_findings(verdicts)
     ]

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from reconciler.cli import help, options
-from reconciler.clock import evaluation_time, moment, rfc3339
+from reconciler.clock import evaluation_time, rfc3339
 from reconciler.shown import safe
 from reconciler.state import DesiredState, LiveState
 from reconciler.workflow import connect, run, say_on_stderr
@@ -26,19 +26,7 @@ _EXAMPLES = [
 ]
 
 
-def _at(ctx: click.Context, param: click.Parameter, value: str | None) -> dt.datetime | None:
-    try:
-        return moment(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r} is neither RFC 3339 nor a date") from None
-
-
-_at_option = click.option(
-    "--at",
-    metavar="TIME",
-    callback=_at,
-    help="Judge at TIME (RFC 3339 or a date) instead of now: a preview.",
-)
+_at_option = options.preview_time("the campaign's due date and its members' sign-ins")
 _reviews_option = click.option(
     "--reviews",
     "reviews",
@@ -238,9 +226,10 @@ async def _portal_time(
 
 def _violations(desired: DesiredState, live: LiveState, now: dt.datetime) -> dict[str, list[str]]:
     from reconciler.api.live_report import policy_findings
+    from reconciler.kinds.policy import live_verdicts
 
     found: dict[str, list[str]] = {}
-    for finding in policy_findings(live, desired, now.timestamp()):
+    for finding in policy_findings(live_verdicts(desired, live, now)):
         if finding.member is not None:
             found.setdefault(finding.member, []).append(finding.message)
     return found

@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from reconciler.access.findings import POLICY
-from reconciler.api.drifting import policy_findings, with_live_policies
+from reconciler.api.drifting import finding_rows, with_live_policies
 from reconciler.cli import fleet_report, session
 from reconciler.cli.failure import failure_markdown
 from reconciler.cli.fleet_report import Outcome
@@ -146,7 +146,7 @@ def _echo_findings(outcomes: Sequence[Outcome], request: FleetRequest) -> None:
     gating = POLICY in request.fail_on
     for outcome in outcomes:
         if isinstance(outcome.plan, Plan):
-            for finding in policy_findings(outcome.plan.policies):
+            for finding in finding_rows(outcome.plan.policies or ()):
                 line = finding_line(finding, gating, outcome.target.name)
                 click.echo(safe(line), err=True)
 

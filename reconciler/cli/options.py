@@ -187,9 +187,10 @@ def lock(function: F) -> F:
     )(function)
 
 
-def evaluation_time(function: F) -> F:
-    """`--at` and `--expiring-within` (README: Temporary access), for the commands that
-    judge grants: plan, drift and access. `apply` never takes `--at`."""
+def preview_time(why: str) -> Callable[[F], F]:
+    """`--at TIME`: judge at TIME (RFC 3339, or a date: its start, UTC) instead of now,
+    a preview; `why` finishes its help. Parsed by the one rule deadlines are read by
+    (reconciler.clock.moment)."""
 
     def at(_ctx: click.Context, _param: click.Parameter, value: str | None) -> Any:
         from reconciler.clock import moment
@@ -198,6 +199,20 @@ def evaluation_time(function: F) -> F:
             return moment(value)
         except ValueError:
             raise click.BadParameter(f"{value!r} is neither RFC 3339 nor a date") from None
+
+    return click.option(
+        "--at",
+        "at",
+        metavar="TIME",
+        callback=at,
+        help=f"A preview: judge {why} at TIME (RFC 3339, or a date: its start, UTC)"
+        " instead of now.",
+    )
+
+
+def evaluation_time(function: F) -> F:
+    """`--at` and `--expiring-within` (README: Temporary access), for the commands that
+    judge grants: plan, drift and access. `apply` never takes `--at`."""
 
     def within(_ctx: click.Context, _param: click.Parameter, value: str) -> Any:
         from reconciler.windows import WindowError, parse_duration
@@ -216,11 +231,4 @@ def evaluation_time(function: F) -> F:
         callback=within,
         help="Name the time-bound grants that end within this long (e.g. 12h, 7d, 30d).",
     )(function)
-    return click.option(
-        "--at",
-        "at",
-        metavar="TIME",
-        callback=at,
-        help="A preview: judge the grants at TIME (RFC 3339, or a date: its start, UTC)"
-        " instead of now. apply --plan refuses a plan made so.",
-    )(function)
+    return preview_time("the grants (apply --plan refuses a plan made so)")(function)
