@@ -24,7 +24,9 @@ class AccessReport:
 
     def failing(self, kinds: Collection[str]) -> list[Json]:
         """The findings of these kinds (for a gate such as `--fail-on`)."""
-        return [f for f in self.document["findings"] if f["kind"] in kinds]
+        from reconciler.api.live_report import failing
+
+        return failing(self.document, kinds)
 
 
 async def access(
