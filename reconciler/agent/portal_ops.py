@@ -1,6 +1,7 @@
 """The agent's one door into orgctl: find portals, load manifests, plan against a live
 portal, apply, notify. Everything the agent does to a portal goes through here, so the
-agent depends on a handful of typed calls rather than on orgctl's internals.
+agent depends on a handful of typed calls rather than on orgctl's internals: loading and
+planning are the Python API's (reconciler.api), the calls `orgctl plan` makes.
 
 Applying runs `orgctl apply --auto-approve` as a child process: it is the same code path
 with every guard (the apply lock, apply windows, `maxDeletes`, the built-in safety checks,
@@ -19,22 +20,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from reconciler.api import Connection, Manifests
+from reconciler.api import load as load_manifests
+from reconciler.api import plan as plan_live
 from reconciler.clock import moment
 from reconciler.errors import UserError
 from reconciler.fleet import find_targets
 from reconciler.live.limits import LIMITS, Limits
-from reconciler.manifest import load_desired
 from reconciler.notify import NOTIFY_ENV, Notifier
 from reconciler.plan.model import Plan
 from reconciler.plan.render.lines import riskiest_first
 from reconciler.settings import TRUSTED_ORIGINS, Settings
 from reconciler.shown import safe
-from reconciler.state import DesiredState
-from reconciler.workflow import PlanOptions, connect, plan_live
+from reconciler.workflow import fleet_notice, say_on_stderr
 
 __all__ = [
     "ApplyOutcome",
     "Drift",
+    "Manifests",
     "Portal",
     "apply",
     "find_portals",
@@ -93,14 +96,14 @@ def find_portals(root: Path) -> list[Portal]:
     return [Portal(target.name, target.path) for target in find_targets(root)]
 
 
-def load(path: Path, environ: Mapping[str, str]) -> DesiredState:
-    """The portal's desired state; ManifestError lists every problem with file:line."""
-    return load_desired(path, environ)
+def load(path: Path, environ: Mapping[str, str]) -> Manifests:
+    """The portal's manifests; ManifestError lists every problem with file:line."""
+    return load_manifests(path, Connection(environ))
 
 
-def self_heal(desired: DesiredState) -> bool:
+def self_heal(manifests: Manifests) -> bool:
     """Whether the Portal's own manifests opt in to applying (`spec.agent.selfHeal`)."""
-    return desired.portal.selfHeal
+    return manifests.desired.portal.selfHeal
 
 
 def kind_of(address: str) -> str:
@@ -108,10 +111,11 @@ def kind_of(address: str) -> str:
     return address.split("/", 1)[0].split(".", 1)[0] or "unknown"
 
 
-async def observe(desired: DesiredState, environ: Mapping[str, str]) -> Drift:
+async def observe(manifests: Manifests, environ: Mapping[str, str]) -> Drift:
     """Read the portal and plan against it, as `orgctl drift` does (report only)."""
-    async with connect(desired, environ, in_fleet=True) as client:  # retry lines name the portal
-        plan = (await plan_live(client, desired, PlanOptions(allow_deletes=True))).plan
+    # Portals are reconciled side by side: each retry line names its portal.
+    notice = fleet_notice(manifests.desired.portal.name, say_on_stderr)
+    plan = await plan_live(manifests, Connection(environ, notice), allow_deletes=True)
     kinds = Counter(kind_of(change.address) for change in plan.changes)
     riskiest = tuple(change.address for change in riskiest_first(plan.changes))
     errors = tuple(str(problem) for problem in plan.errors)

@@ -13,7 +13,6 @@ from reconciler.agent import portal_ops as ops
 from reconciler.agent.status import State
 from reconciler.errors import UserError
 from reconciler.shown import safe
-from reconciler.state import DesiredState
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +21,7 @@ class Loaded:
 
     revision: str
     path: Path
-    desired: DesiredState
+    manifests: ops.Manifests
     environ: Mapping[str, str] = field(repr=False)  # where its credentials come from
 
 
@@ -57,7 +56,7 @@ def load(
 async def observe(loaded: Loaded) -> Outcome:
     """Read and plan: Synced or OutOfSync; a plan error (a guard such as maxDeletes)
     leaves the drift in place and is told as the last error."""
-    drift = await ops.observe(loaded.desired, loaded.environ)
+    drift = await ops.observe(loaded.manifests, loaded.environ)
     if drift.in_sync:
         return Outcome(State.SYNCED, "in_sync", {}, next_expiry=drift.next_expiry)
     error = "; ".join(drift.errors) or None

@@ -152,7 +152,7 @@ class Agent:
         return outcome
 
     def _may_heal(self, loaded: Loaded) -> bool:
-        return self.settings.allow_apply and ops.self_heal(loaded.desired)
+        return self.settings.allow_apply and ops.self_heal(loaded.manifests)
 
     async def _record(self, status: PortalStatus, outcome: Outcome, seconds: float) -> None:
         before = status.state

@@ -41,7 +41,7 @@ def test_a_git_revision_reads_includes_inside_the_repository(tmp_path: Path) -> 
     assert snapshot.revision == git(repo, "rev-parse", "HEAD")
     (portal,) = find_portals(snapshot.root)
     assert portal.name == "hq"
-    assert "Shared" in load(portal.path, {}).roles  # read from ../../base
+    assert "Shared" in load(portal.path, {}).desired.roles  # read from ../../base
 
 
 def test_a_ref_that_does_not_exist_is_a_clear_error(tmp_path: Path) -> None:
