@@ -328,8 +328,10 @@ class Settings:
         return cls(MappingProxyType(dict(environ)), **values)
 
     @classmethod
-    def from_process(cls) -> Settings:
-        return cls.read(os.environ)
+    def from_process(cls, flags: Mapping[str, str] | None = None) -> Settings:
+        """The process's environment, with `flags` (a command line's options, by the
+        variable each stands over) winning over it."""
+        return cls.read({**os.environ, **(flags or {})})
 
 
 def setting(row: Variable, environ: Mapping[str, str]) -> Any:

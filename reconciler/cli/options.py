@@ -102,13 +102,18 @@ def output_file(help_text: str) -> Callable[[F], F]:
     return decorate
 
 
+_SETTINGS = __name__ + ".settings"
+_FLAGS = __name__ + ".flags"
+
+
 def settings() -> Settings:
-    """The ORGCTL_* variables, read once per command line and shared by what it runs. Read
-    on first use, so `--help` and a command that reads none never fail on a bad value."""
+    """The ORGCTL_* variables, read once per command line and shared by what it runs, with
+    the flags that stand over some of them (`portal_limits`). Read on first use, so
+    `--help` and a command that reads none never fail on a bad value."""
     root = click.get_current_context().find_root()
-    found = root.meta.get(__name__ + ".settings")
+    found = root.meta.get(_SETTINGS)
     if not isinstance(found, Settings):
-        found = root.meta[__name__ + ".settings"] = Settings.from_process()
+        found = root.meta[_SETTINGS] = Settings.from_process(root.meta.get(_FLAGS, {}))
     return found
 
 
@@ -163,11 +168,17 @@ def portal_limits(function: F) -> F:
 
 
 def _chooser(field: str) -> Callable[[click.Context, click.Parameter, str | None], None]:
-    # Called for every run of the command, given or not, so no earlier run's flag lingers.
+    # The flag is kept with this command line's context, as the variable it stands over:
+    # the settings it reads carry it, and nothing outlives the run.
     def record(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-        from reconciler.live.limits import choose
+        if value is None:
+            return
+        from reconciler.live.limits import flag_given
 
-        choose(field, value)
+        name, text = flag_given(field, value)
+        root = ctx.find_root()
+        root.meta.setdefault(_FLAGS, {})[name] = text
+        root.meta.pop(_SETTINGS, None)  # read again, with the flag
 
     return record
 

@@ -8,7 +8,9 @@ are beyond what a portal of 500,000 members answers (a page is 100 entries, at m
 hundred KB; the largest listing 5,000 pages).
 
 Each is set by a flag of the commands that talk to a portal, else its ORGCTL_* variable,
-else the default (README: limits of a portal's answers).
+else the default (README: limits of a portal's answers). A flag given is carried as its
+variable in the command's settings (reconciler/cli/options.py), so the limits are read
+from one mapping, with no state kept between calls.
 """
 
 from __future__ import annotations
@@ -50,12 +52,11 @@ class Limits:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Limits:
-        """The limits the flags given to this command (`choose`) set, else the
-        environment's variables, else the defaults; a bad value names its variable."""
+        """The limits `environ`'s variables set, else the defaults; a bad value names its
+        variable."""
         values: dict[str, Any] = {}
         for limit in LIMITS:
-            chosen = _chosen.get(limit.field)
-            value = chosen if chosen is not None else settings.setting(limit.row, environ)
+            value = settings.setting(limit.row, environ)
             if value is not None:
                 values[limit.field] = value
         return cls(**values)
@@ -87,20 +88,13 @@ _BY_FIELD = {limit.field: limit for limit in LIMITS}
 DEFAULTS = Limits()
 assert set(_BY_FIELD) == {f.name for f in fields(Limits)}
 
-# What the flags of the running command set (None: not given). The command line sets
-# every entry each time a command that talks to a portal starts (`choose`).
-_chosen: dict[str, float | int | None] = {}
 
-
-def choose(field: str, text: str | None) -> None:
-    """Record a flag's value (None: not given) for `Limits.from_env` to prefer."""
+def flag_given(field: str, text: str) -> tuple[str, str]:
+    """A limit's flag as the variable it stands over, `(name, text)`: checked here, so a
+    bad value names the flag rather than the variable."""
     limit = _BY_FIELD[field]
-    _chosen[field] = None if text is None else _parsed(limit, text, limit.flag)
-
-
-def _parsed(limit: Limit, text: str, where: str) -> float | int:
     try:
-        value: float | int = limit.row.parse(text)
+        limit.row.parse(text)
     except ValueError as exc:
-        raise UserError(f"{where}: {exc}") from None
-    return value
+        raise UserError(f"{limit.flag}: {exc}") from None
+    return limit.variable, text

@@ -10,14 +10,18 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import click
 import httpx
 import pytest
+from click.testing import CliRunner
 
+from reconciler.cli.options import portal_limits, settings
 from reconciler.errors import UserError
 from reconciler.live.client import PortalClient
 from reconciler.live.errors import AmbiguousRequestError, LimitExceeded, PortalError
-from reconciler.live.limits import MIB, Limits, choose
+from reconciler.live.limits import MIB, Limits, flag_given
 from reconciler.live.retry import RetryPolicy
+from reconciler.settings import Settings
 from tests.live.fakes import ENV, LOGIN, ROOT, FakePortal, NoSleep, path
 
 
@@ -155,17 +159,35 @@ def test_each_limit_is_read_from_its_variable(
     assert limits.pages == Limits().pages or field == "pages"
 
 
-def test_a_flag_wins_over_the_variable_and_a_bad_value_names_its_source() -> None:
-    try:
-        choose("pages", "7")
-        assert Limits.from_env({"ORGCTL_MAX_PAGES": "9"}).pages == 7
-    finally:
-        choose("pages", None)
+def test_a_bad_value_names_its_source() -> None:
     assert Limits.from_env({"ORGCTL_MAX_PAGES": "9"}).pages == 9
     with pytest.raises(UserError, match="ORGCTL_MAX_ANSWER_SIZE: '12 parsecs' is not a size"):
         Limits.from_env({"ORGCTL_MAX_ANSWER_SIZE": "12 parsecs"})
     with pytest.raises(UserError, match="ORGCTL_REQUEST_TIMEOUT: must be more than 0"):
         Limits.from_env({"ORGCTL_REQUEST_TIMEOUT": "0"})
+    with pytest.raises(UserError, match="--max-pages: "):
+        flag_given("pages", "many")
+
+
+def test_a_flag_wins_over_its_variable_for_its_own_command_line_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The flag is part of that command line's settings: a later call in the same process
+    (the Python API, another command) reads the limits its own variables set."""
+    monkeypatch.setenv("ORGCTL_MAX_PAGES", "9")
+    seen: list[Settings] = []
+
+    @click.command()
+    @portal_limits
+    def probe() -> None:
+        seen.append(settings())
+
+    assert CliRunner().invoke(probe, ["--max-pages", "7"]).exit_code == 0
+    assert Limits.from_env(seen[0].environ).pages == 7
+    assert seen[0].max_pages == 7
+    assert Limits.from_env({}).pages == Limits().pages
+    assert CliRunner().invoke(probe, []).exit_code == 0
+    assert Limits.from_env(seen[1].environ).pages == 9
 
 
 def test_a_depth_limit_beyond_the_parser_is_still_one_line() -> None:
