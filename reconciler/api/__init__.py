@@ -1,5 +1,6 @@
 """orgctl as Python calls: what the commands do, for a program (docs/python-api.md).
 
+    found = validate("portals/prod")                   # every problem, as orgctl validate
     manifests = load("portals/prod", connection)       # ManifestError lists every problem
     plan = plan_sync(manifests, connection)            # the Plan `orgctl plan` prints
     applied = apply_sync(manifests, plan, connection)  # sent under the apply lock, verified
@@ -30,7 +31,14 @@ if _TYPE_CHECKING:
     from reconciler.api.exporting import export, export_sync
     from reconciler.api.planning import plan, plan_sync
     from reconciler.api.reviewing import AccessReport, access, access_sync
-    from reconciler.api.session import Connection, Credentials, Manifests, load
+    from reconciler.api.session import (
+        Connection,
+        Credentials,
+        Manifests,
+        Validation,
+        load,
+        validate,
+    )
     from reconciler.apply.result import ApplyResult
     from reconciler.doctor import Examined, Report
     from reconciler.errors import ManifestError, UserError
@@ -46,6 +54,8 @@ _HOMES = {
     "Credentials": "session",
     "Manifests": "session",
     "load": "session",
+    "Validation": "session",
+    "validate": "session",
     "Applied": "applying",
     "apply": "applying",
     "apply_sync": "applying",
@@ -94,6 +104,7 @@ __all__ = [
     "Report",
     "StalePlan",
     "UserError",
+    "Validation",
     "access",
     "access_sync",
     "apply",
@@ -109,4 +120,5 @@ __all__ = [
     "load",
     "plan",
     "plan_sync",
+    "validate",
 ]

@@ -1,4 +1,7 @@
-"""What every call takes: the credentials, the connection, the manifests."""
+"""What every call takes: the credentials, the connection, the manifests; and the two
+calls that need no portal, `validate` and `load`. Nothing here loads the HTTP stack, so
+`orgctl validate`, a thin layer over `validate`, stays within its import budget
+(tests/test_import_budget.py)."""
 
 from __future__ import annotations
 
@@ -6,19 +9,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # The manifest kinds stand above the engine these calls drive, so the API, standing above
 # both, loads them (reconciler/kind.py), as the CLI does.
 import reconciler.kinds  # noqa: F401
 from reconciler.environment import ADMIN_URL_ENV, PORTAL_URL_ENV
 from reconciler.errors import UserError
-from reconciler.live.client import PortalClient
-from reconciler.live.credentials import PLAIN
 from reconciler.manifest.desired import desired_from
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.validation import check
 from reconciler.state import DesiredState
-from reconciler.workflow import Notice, connect
+
+if TYPE_CHECKING:
+    from reconciler.live.client import PortalClient
+    from reconciler.workflow import Notice
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,8 @@ class Credentials:
     def variables(self) -> dict[str, str]:
         """The values under the names the engine reads them by (ORGCTL_TOKEN, or
         ORGCTL_USERNAME and ORGCTL_PASSWORD)."""
+        from reconciler.live.credentials import PLAIN  # validate reads no live module
+
         token, pair = PLAIN
         if self.token:
             assert token.tokenEnv
@@ -85,6 +92,35 @@ class Manifests:
     skipped: tuple[str, ...]  # files read as no manifest (no apiVersion: orgctl/v1)
 
 
+@dataclass(frozen=True, slots=True)
+class Validation:
+    """Every offline check of a manifest set, as `orgctl validate` reports it: the
+    problems (any one makes the set invalid) and the warnings (none does), each sorted
+    by file and line, and the files read as no manifest."""
+
+    path: Path
+    problems: tuple[Problem, ...]
+    warnings: tuple[Problem, ...]
+    skipped: tuple[str, ...]
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+
+def validate(path: str | PathLike[str], connection: Connection | None = None) -> Validation:
+    """Every problem of the manifests under `path` at once, without the network. Raises
+    `UserError` only when `path` cannot be read at all (a folder that cannot be listed)."""
+    folder = Path(path)
+    checked = check(folder, connection.variables if connection is not None else {})
+    return Validation(
+        folder,
+        tuple(checked.problems),
+        tuple(checked.warnings),
+        tuple(checked.loaded.ignored),
+    )
+
+
 def load(path: str | PathLike[str], connection: Connection | None = None) -> Manifests:
     """The manifests under `path` (a folder or one file), with the URLs `connection`
     sets over the Portal's. Raises `ManifestError`, one line per problem, file:line first."""
@@ -96,4 +132,6 @@ def load(path: str | PathLike[str], connection: Connection | None = None) -> Man
 
 
 def client_for(desired: DesiredState, connection: Connection, parallelism: int = 8) -> PortalClient:
+    from reconciler.workflow import connect  # the HTTP stack, for the calls that read a portal
+
     return connect(desired, connection.variables, parallelism=parallelism, notice=connection.notice)

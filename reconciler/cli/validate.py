@@ -10,13 +10,13 @@ from pathlib import Path
 
 import click
 
+from reconciler.api import Connection, validate
 from reconciler.cli import fleet_report, help, options
 from reconciler.cli.fleet_report import Outcome
 from reconciler.errors import UserError
 from reconciler.fleet import Target, affected, find_targets, select
 from reconciler.manifest import Problem
 from reconciler.manifest.problems import total
-from reconciler.manifest.validation import check
 from reconciler.shown import safe
 
 
@@ -113,11 +113,11 @@ def command(
     targets = select(paths)
     if targets is not None:
         sys.exit(_fleet(targets, output_format, verbose, environ))
-    checked = check(paths[0], environ)
+    found = validate(paths[0], Connection(environ))
     if verbose:
-        fleet_report.note_skipped(checked.loaded.ignored)
-    problems = checked.problems
-    output = _FORMATS[output_format](problems, checked.warnings)
+        fleet_report.note_skipped(found.skipped)
+    problems = list(found.problems)
+    output = _FORMATS[output_format](problems, list(found.warnings))
     if output:
         click.echo(output)
     sys.exit(1 if problems else 0)  # warnings never fail
@@ -142,13 +142,13 @@ def _portal(
 ) -> Outcome:
     warnings: list[Problem] = []
     try:
-        checked = check(target.path, environ)
+        found = validate(target.path, Connection(environ))
     except UserError as exc:  # a folder that cannot be listed
         problems = [Problem(target.path.as_posix(), 1, 1, "", "", line) for line in exc.lines]
     else:
-        problems, warnings = checked.problems, checked.warnings
+        problems, warnings = list(found.problems), list(found.warnings)
         if verbose:
-            fleet_report.note_skipped(checked.loaded.ignored)
+            fleet_report.note_skipped(found.skipped)
     status, code = ("invalid", 1) if problems else ("valid", 0)
     shown = (_github if output_format == "github" else _text)(problems, warnings)
     document = {"path": target.path.as_posix(), **_json_body(problems, warnings)}
