@@ -27,7 +27,7 @@ from reconciler.fleet import select
 from reconciler.notify import Notifier, drift_text
 from reconciler.plan.render.lines import summary_line
 from reconciler.shown import safe
-from reconciler.workflow import PlanOptions, run, warn_in_ci
+from reconciler.workflow import run, warn_in_ci
 
 
 @click.command(
@@ -79,16 +79,16 @@ def command(
                 " review's other findings, run orgctl access PATH... --fail-on FINDING"
                 " beside it"
             )
-        # Policies are judged on the live state alone, not against the plan.
-        plan_options = PlanOptions(
-            allow_deletes=True,
-            live_admin=True,
-            judge_policies=False,
-            at=at,
-            expiring_within=expiring_within,
-        )
         request = FleetRequest(
-            "drift", fmt, jobs, plan_options, False, verbose, notify_url, given, frozenset(fail_on)
+            "drift",
+            fmt,
+            jobs,
+            False,
+            verbose,
+            notify_url,
+            given,
+            AccessQuery(at=at, expiring_within=expiring_within),
+            fail_on=frozenset(fail_on),
         )
         ctx.exit(fleet_command(fleet, request, out))
     folder = paths[0].as_posix()

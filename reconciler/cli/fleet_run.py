@@ -1,5 +1,6 @@
 """`plan` and `drift` of a fleet: each portal read and planned on its own (its own Portal,
-release, credentials and client), up to `--jobs` at once in one event loop.
+release, credentials and client) through the Python API's `plan` and `drift`, the calls
+the command makes for a portal alone, up to `--jobs` at once.
 
 A portal that cannot be planned (invalid manifests, unreachable, refused credentials) is
 that portal's failure, reported in its section; the others go on. Reads are I/O, so one
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -19,8 +19,11 @@ from pathlib import Path
 
 import click
 
+from reconciler.access.document import AccessQuery
 from reconciler.access.findings import POLICY
-from reconciler.api.drifting import finding_rows, with_live_policies
+from reconciler.api.drifting import drift, finding_rows
+from reconciler.api.planning import plan
+from reconciler.api.session import Connection, Manifests
 from reconciler.cli import fleet_report, session
 from reconciler.cli.failure import failure_markdown
 from reconciler.cli.fleet_report import Outcome
@@ -38,19 +41,23 @@ from reconciler.runtime import run
 from reconciler.settings import Settings
 from reconciler.shown import safe
 from reconciler.windows import window_state
-from reconciler.workflow import PlanOptions, connect, plan_live
 
 
 @dataclass(frozen=True, slots=True)
 class FleetRequest:
+    """What each portal of the fleet is asked, through the Python API's `plan` or
+    `drift`, as the command asks a portal alone."""
+
     mode: Mode
     fmt: str
     jobs: int
-    options: PlanOptions
     detailed_exitcode: bool  # plan: exit 2 on changes (drift always does)
     verbose: bool
     notify_url: str | None
     settings: Settings = field(repr=False)  # the variables the command read
+    query: AccessQuery = field(default_factory=AccessQuery)  # --at, --expiring-within
+    targets: tuple[str, ...] = ()  # plan: --target
+    allow_deletes: bool = False  # plan: --allow-deletes
     # drift: the finding kinds that fail a portal (a fleet gates on `policy` alone).
     fail_on: frozenset[str] = frozenset()
 
@@ -152,14 +159,10 @@ def _echo_findings(outcomes: Sequence[Outcome], request: FleetRequest) -> None:
 
 
 async def _planned(target: Target, request: FleetRequest) -> Outcome:
-    environ = request.settings.environ
-    desired = session.desired(target.path, request.verbose, request.settings)
-    async with connect(desired, environ, in_fleet=True) as client:
-        planned = await plan_live(client, desired, request.options)
-        if request.mode == "drift":
-            now = client.server_clock or time.time()
-            planned = with_live_policies(planned, desired, now)
-    plan = planned.plan.with_manifests(target.path.as_posix())
+    manifests = session.manifests(target.path, request.verbose, request.settings)
+    desired = manifests.desired
+    connection = session.connection(request.settings, desired.portal.name)
+    plan = (await _asked(manifests, connection, request)).with_manifests(target.path.as_posix())
     # The HTML report is made of every portal's plan at the end, not of sections.
     html = request.fmt == "html"
     text = "" if html else render(plan, request.fmt, request.mode, color=is_terminal(sys.stdout))
@@ -168,6 +171,21 @@ async def _planned(target: Target, request: FleetRequest) -> Outcome:
         text += state.sentence() + "\n"
     status, code = _judged(plan, request)
     return Outcome(target, status, code, text, plan_document(plan, request.mode), plan)
+
+
+async def _asked(manifests: Manifests, connection: Connection, request: FleetRequest) -> Plan:
+    """The portal's plan, or its drift with the policies judged on the live state alone."""
+    query = request.query
+    if request.mode == "drift":
+        return (await drift(manifests, connection, query=query)).plan
+    return await plan(
+        manifests,
+        connection,
+        targets=request.targets,
+        allow_deletes=request.allow_deletes,
+        at=query.at,
+        expiring_within=query.expiring_within,
+    )
 
 
 def _judged(plan: Plan, request: FleetRequest) -> tuple[str, int]:

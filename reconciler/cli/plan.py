@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from reconciler import api
+from reconciler.access import AccessQuery
 from reconciler.cli import help, options, session
 from reconciler.cli.failure import markdown_failure
 from reconciler.cli.fleet_run import FleetRequest, fleet_command
@@ -26,12 +27,7 @@ from reconciler.plan.render.lines import summary_line
 from reconciler.plan.render.markdown_parts import MIN_SIZE, render_markdown_parts
 from reconciler.shown import safe
 from reconciler.windows import window_state
-from reconciler.workflow import (
-    PlanOptions,
-    run,
-    target_list,
-    warn_in_ci,
-)
+from reconciler.workflow import run, target_list, warn_in_ci
 
 
 @click.command(
@@ -95,9 +91,7 @@ def command(
     given = options.settings()
     warn_in_ci(given.environ)
     fleet = select(paths)
-    plan_options = PlanOptions(
-        allow_deletes, target_list(targets), at=at, expiring_within=expiring_within
-    )
+    chosen = target_list(targets)
     if fleet is not None:
         if split_size is not None:
             raise UserError("--split cuts one portal's plan: plan each portal folder on its own")
@@ -106,7 +100,16 @@ def command(
                 "-o saves one portal's plan for apply --plan: plan each portal folder on its own"
             )
         request = FleetRequest(
-            "plan", fmt, jobs, plan_options, detailed_exitcode, verbose, notify_url, given
+            "plan",
+            fmt,
+            jobs,
+            detailed_exitcode,
+            verbose,
+            notify_url,
+            given,
+            AccessQuery(at=at, expiring_within=expiring_within),
+            chosen,
+            allow_deletes,
         )
         ctx.exit(fleet_command(fleet, request))
     folder = paths[0].as_posix()
@@ -121,7 +124,7 @@ def command(
                 api.plan(
                     manifests,
                     session.connection(given),
-                    targets=plan_options.targets,
+                    targets=chosen,
                     allow_deletes=allow_deletes,
                     at=at,
                     expiring_within=expiring_within,

@@ -12,7 +12,16 @@ import pytest
 
 from tests.cli import env_with, orgctl
 
-from .harness import EXAMPLES, World, closed_port, output_of
+from .conftest import Serve
+from .harness import (
+    DEMO_HQ_ADMIN,
+    DEMO_HQ_ROLES,
+    EXAMPLES,
+    World,
+    closed_port,
+    demo_state_with,
+    output_of,
+)
 
 BASE = """\
 apiVersion: orgctl/v1
@@ -271,3 +280,35 @@ def test_drift_of_a_fleet_reports_live_violations_and_fails_only_when_asked(
     # The access review's other kinds need its own read: orgctl access, beside the fleet.
     other = demo.orgctl("drift", fleet, "--fail-on", "role-unheld", portal="", env=env)
     assert other.returncode == 1 and "orgctl access" in other.stderr, output_of(other)
+
+
+VIEWER_ROLE = (
+    "      - {id: r0000000000009, name: Reviewer, description: Reads for drift,\n"
+    "         privileges: [portal:admin:viewUsers, portal:admin:viewItems,"
+    " portal:admin:viewGroups, portal:admin:manageCollaborations]}\n"
+)
+VIEWER = "      - {username: rita, password: rita-pass, role: Reviewer, level: 2}\n"
+
+
+def test_drift_of_a_fleet_reads_with_a_view_only_account_as_drift_of_one_portal_does(
+    serve: Serve, fleet: Path, tmp_path: Path
+) -> None:
+    """Drift may run read-only: a fleet's drift reports each portal's differences as the
+    drift of that portal alone does, not the calls the account could not send."""
+    state = demo_state_with(tmp_path, {DEMO_HQ_ROLES: VIEWER_ROLE, DEMO_HQ_ADMIN: VIEWER})
+    world = serve(state)
+    both_hq = {"main": "hq", "branch": "hq"}
+    applied = world.orgctl(
+        "apply", fleet / "main", "--auto-approve", portal="", env=world.fleet_env(both_hq)
+    )
+    assert applied.returncode == 0, output_of(applied)
+    viewer = {**world.fleet_env(both_hq), "ORGCTL_USERNAME": "rita", "ORGCTL_PASSWORD": "rita-pass"}
+    alone = world.orgctl("drift", fleet / "branch", portal="", env=viewer)
+    assert alone.returncode == 2, output_of(alone)
+    done = world.orgctl("drift", fleet, portal="", env=viewer)
+    assert done.returncode == 2, output_of(done)
+    branch = done.stdout.split("=== ")[1]
+    assert "Error" not in done.stdout and "may not" not in done.stdout, output_of(done)
+    assert "portal:user:viewOrgUsers" in branch
+    assert branch.split("\n", 1)[1].strip() == alone.stdout.strip()
+    assert done.stdout.endswith("\n2 portals: 1 drifted, 1 in sync\n")
