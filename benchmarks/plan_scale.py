@@ -6,7 +6,12 @@ runs `orgctl plan` and `orgctl validate` three times each as separate processes.
 the median wall time and the peak resident memory (`os.wait4`'s rusage) of each.
 Goals at 100,000 members: plan wall <= 8 s and peak RSS <= 300 MB.
 
+With `--access N` (default: the largest size), `orgctl access` of that organization once
+in each format, the report written to /dev/null: its wall time and peak resident memory,
+the read included (goal: under 400 MiB in every format).
+
 Run: .venv/bin/python benchmarks/plan_scale.py [--members 1000 10000 100000] [--runs 3]
+     [--access 100000 | --access 0]
 """
 
 from __future__ import annotations
@@ -23,8 +28,15 @@ from serving import Run, checked, serving, timed
 ROLES = 1_000
 
 
-def measure(members: int, runs: int) -> tuple[list[Run], list[Run]]:
-    """(plan runs, validate runs) of one organization of `members` members."""
+ACCESS_FORMATS = ("text", "json", "csv", "markdown", "html")
+GOAL_ACCESS_MIB = 400
+
+
+def measure(
+    members: int, runs: int, access: bool = False
+) -> tuple[list[Run], list[Run], dict[str, Run]]:
+    """(plan runs, validate runs, access runs by format) of one organization of
+    `members` members (no access runs unless `access`)."""
     with tempfile.TemporaryDirectory() as tmp:
         state = Path(tmp) / "state.yaml"
         state.write_text(state_yaml(members, ROLES))
@@ -36,7 +48,20 @@ def measure(members: int, runs: int) -> tuple[list[Run], list[Run]]:
             validations = [
                 checked(timed(["validate", folder], env), "validate") for _ in range(runs)
             ]
-    return plans, validations
+            reports = {
+                fmt: checked(timed(["access", folder, "--format", fmt, "-o", os.devnull], env), fmt)
+                for fmt in (ACCESS_FORMATS if access else ())
+            }
+    return plans, validations, reports
+
+
+def access_lines(members: int, reports: dict[str, Run]) -> list[str]:
+    return [
+        f"  orgctl access --format {fmt:<8} {members:,} members: {run.seconds:5.2f} s,"
+        f" peak {run.peak_mib:4.0f} MiB"
+        f" (goal < {GOAL_ACCESS_MIB} MiB: {'ok' if run.peak_mib < GOAL_ACCESS_MIB else 'OVER'})"
+        for fmt, run in reports.items()
+    ]
 
 
 def line(members: int, plans: list[Run], validations: list[Run]) -> str:
@@ -54,9 +79,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--members", type=int, nargs="+", default=[1_000, 10_000, 100_000])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--access", type=int, default=None, help="0: no access runs")
     args = parser.parse_args()
+    access_at = max(args.members) if args.access is None else args.access
     for members in args.members:
-        print(line(members, *measure(members, args.runs)), flush=True)
+        plans, validations, reports = measure(members, args.runs, members == access_at)
+        print(line(members, plans, validations), flush=True)
+        for text in access_lines(members, reports):
+            print(text, flush=True)
 
 
 if __name__ == "__main__":
