@@ -7,10 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 
-from reconciler.address_forms import MEMBER
 from reconciler.clock import rfc3339
-from reconciler.manifest.grants import expired, granted, in_force, resolved
-from reconciler.names import ROLE_NAMES
+from reconciler.manifest.grants import expired, granted, in_force, resolved, still_held
 from reconciler.plan.model import Change, GrantNote, Plan
 from reconciler.state import DesiredState, Grant, LiveState
 
@@ -53,33 +51,11 @@ def _marked(change: Change, overdue: dict[str, Grant]) -> Change:
 
 def overdue_grants(desired: DesiredState, live: LiveState, now: dt.datetime) -> dict[str, Grant]:
     """By address, an expired grant whose access the live portal still gives and the
-    desired state at `now` does not: the member still holds the granted role or level,
-    the role still the temporary privileges."""
+    desired state at `now` does not (as its kind tells: a member still holding the
+    granted role or level, a role still the temporary privileges)."""
     at_now = resolved(desired, now)
     found: dict[str, Grant] = {}
     for grant in expired(desired, now):
-        if grant.address not in found and _still_held(grant, live, at_now):
+        if grant.address not in found and still_held(grant, live, at_now):
             found[grant.address] = grant
     return found
-
-
-def _still_held(grant: Grant, live: LiveState, at_now: DesiredState) -> bool:
-    kind, _, name = grant.address.partition("/")
-    if kind == MEMBER.head:
-        member, wanted = live.members.get(name), at_now.members.get(name)
-        if member is None or wanted is None:
-            return False
-        held_role = grant.role is not None and _same(member.role, grant.role)
-        held_level = grant.level is not None and member.level == grant.level
-        return (held_role and not _same(wanted.role, grant.role)) or (
-            held_level and wanted.level != grant.level
-        )
-    live_role, declared = live.roles.get(name), at_now.roles.get(name)
-    kept = (declared.privileges if declared else None) or frozenset()
-    return live_role is not None and bool(
-        (grant.privileges - kept) & (live_role.privileges or frozenset())
-    )
-
-
-def _same(role: str | None, other: str | None) -> bool:
-    return role is not None and other is not None and ROLE_NAMES.same(role, other)
