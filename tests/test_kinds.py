@@ -171,7 +171,7 @@ def test_the_address_scan_sees_a_typed_address_and_nothing_else(tmp_path: Path) 
 # planner's one message (--target's) lists address forms of every kind.
 # Role and Members are listed where they still are, so the lists only shrink: their reads
 # and converters in live/ (the member listing names custom roles by id, so the two share
-# their round trips), --target's message, the policies' variables and verdicts, the
+# their round trips), --target's message, the policies' variables, the
 # campaigns' items, the commands' examples and metavars (ROLE=PRIV), doctor's check of
 # the live roles' privileges, and each other (a role's deletion waits on its members'
 # moves; its holders are members).
@@ -196,7 +196,6 @@ SPREAD = {
             "plan/planner.py",
             "policy/rules.py",
             "policy/variables.py",
-            "policy/verdicts.py",
         },
     ),
     "members": (
@@ -212,7 +211,6 @@ SPREAD = {
             "live/records.py",
             "plan/planner.py",
             "policy/variables.py",
-            "policy/verdicts.py",
         },
     ),
 }

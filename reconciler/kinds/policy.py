@@ -21,6 +21,7 @@ from reconciler.kind import (
     Kind,
     model_reader,
 )
+from reconciler.kinds.members.causes import causes
 from reconciler.kinds.members.grants import with_grants
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, deadline
@@ -44,7 +45,6 @@ from reconciler.policy.verdicts import (
     Rule,
     Status,
     Verdict,
-    causes,
     collector_paused,
     compiled,
     judge,
