@@ -24,7 +24,7 @@ from reconciler.kind import Grants, owner
 from reconciler.manifest.checks import deadline
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
-from reconciler.state import DesiredState, Grant, LiveState
+from reconciler.state import DesiredState, Grant
 
 if TYPE_CHECKING:
     from reconciler.manifest.loader import Document
@@ -125,14 +125,6 @@ def _in_force_by_kind(
         if part is not None:
             found.setdefault(part, {})[address] = active
     return found
-
-
-def still_held(grant: Grant, live: LiveState, at_now: DesiredState) -> bool:
-    """Whether the live portal still gives an expired grant's access that `at_now`, the
-    desired state at the evaluation time, does not (its kind says)."""
-    owned = owner(grant.address.partition("/")[0])
-    part = owned[0].grants if owned is not None else None
-    return part is not None and part.held(grant, live, at_now)
 
 
 def in_force(desired: DesiredState, now: dt.datetime) -> list[Grant]:

@@ -8,7 +8,8 @@ import datetime as dt
 from dataclasses import replace
 
 from reconciler.clock import rfc3339
-from reconciler.manifest.grants import expired, granted, in_force, resolved, still_held
+from reconciler.kind import owner
+from reconciler.manifest.grants import expired, granted, in_force, resolved
 from reconciler.plan.model import Change, GrantNote, Plan
 from reconciler.state import DesiredState, Grant, LiveState
 
@@ -56,6 +57,14 @@ def overdue_grants(desired: DesiredState, live: LiveState, now: dt.datetime) -> 
     at_now = resolved(desired, now)
     found: dict[str, Grant] = {}
     for grant in expired(desired, now):
-        if grant.address not in found and still_held(grant, live, at_now):
+        if grant.address not in found and _still_held(grant, live, at_now):
             found[grant.address] = grant
     return found
+
+
+def _still_held(grant: Grant, live: LiveState, at_now: DesiredState) -> bool:
+    """Whether the live portal still gives an expired grant's access that `at_now`, the
+    desired state at the evaluation time, does not: the kind owning its address says."""
+    owned = owner(grant.address.partition("/")[0])
+    part = owned[0].grants if owned is not None else None
+    return part is not None and part.held(grant, live, at_now)
