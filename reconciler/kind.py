@@ -17,14 +17,14 @@ engine, which holds every kind at once, sees them as `AnyKind`.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Protocol, TypeVar, get_args
 
 from pydantic import BaseModel
 
 from reconciler.operations import OperationName, ReadName
-from reconciler.state import DesiredState, LiveState
+from reconciler.state import DesiredState, Grant, LiveState
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +174,19 @@ class Unread:
 
 
 @dataclass(frozen=True, slots=True)
+class Grants:
+    """How the kind's time-bound grants (README: Temporary access), which its `desired`
+    keeps in `DesiredState.grants` by address, change what it declares at an evaluation
+    time: `apply` is the desired state with the grants in force applied (given by
+    address, each address's in declared order); `held` says whether the live state still
+    gives an expired grant's access that the desired state at that time (its last
+    argument) does not, which makes the change taking it back an overdue revocation."""
+
+    apply: Callable[[DesiredState, Mapping[str, Sequence[Grant]]], DesiredState]
+    held: Callable[[Grant, LiveState, DesiredState], bool]
+
+
+@dataclass(frozen=True, slots=True)
 class Identity(Generic[DocumentT]):
     """A key a manifest set may declare once (a role name, a username): `what` names it in
     the message, `fold` says which spellings are the same key."""
@@ -253,6 +266,9 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     # compares an omitted field as this value, so it never shows as drift).
     defaults: Mapping[str, Any]
     unread: Unread | None  # a part the planning account may be refused; None: none
+    # How its time-bound grants apply at an evaluation time, which is all the planner
+    # sees of them; None when it declares none.
+    grants: Grants | None
     # Run on the draft before any kind's `plan`, for a kind that files the live state
     # under the manifests' names or completes its declarations from it (Role: a renamed
     # role, the live privileges its ignore patterns keep); None when the kind has none.
@@ -297,6 +313,7 @@ _MAY_BE_EMPTY = frozenset(
         "read",
         "defaults",
         "unread",
+        "grants",
         "prepare",
         "plan_last",
         "annotate",

@@ -171,10 +171,10 @@ def test_the_address_scan_sees_a_typed_address_and_nothing_else(tmp_path: Path) 
 # planner's one message (--target's) lists address forms of every kind.
 # Role and Members are listed where they still are, so the lists only shrink: their reads
 # and converters in live/ (the member listing names custom roles by id, so the two share
-# their round trips), --target's message, the grants beside the manifests, the policies'
-# variables and verdicts, the campaigns' items, the commands' examples and what-if's
-# edits, doctor's check of the live roles' privileges, and each other (a role's deletion
-# waits on its members' moves; its holders are members).
+# their round trips), --target's message, the policies' variables, the
+# campaigns' items, the commands' examples and metavars (ROLE=PRIV), doctor's check of
+# the live roles' privileges, and each other (a role's deletion waits on its members'
+# moves; its holders are members).
 SPREAD = {
     "collaboration": (
         r"\b(Collaboration|COLLABORATION|Workspace|WORKSPACE|Invitation|INVITATION)\b",
@@ -191,13 +191,11 @@ SPREAD = {
             "kinds/policy.py",
             "live/reader.py",
             "live/records.py",
-            "manifest/grants.py",
             "manifest/models.py",
             "manifest/schema.py",
             "plan/planner.py",
             "policy/rules.py",
             "policy/variables.py",
-            "policy/verdicts.py",
         },
     ),
     "members": (
@@ -206,18 +204,13 @@ SPREAD = {
             "certify/evidence.py",
             "certify/items.py",
             "cli/adopt.py",
-            "cli/what_if.py",
             "kinds/policy.py",
             "kinds/role/plan.py",
             "kinds/role/reach.py",
             "live/reader.py",
             "live/records.py",
-            "manifest/grants.py",
-            "plan/grants.py",
             "plan/planner.py",
-            "policy/grants.py",
             "policy/variables.py",
-            "policy/verdicts.py",
         },
     ),
 }

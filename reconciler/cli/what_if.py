@@ -21,7 +21,7 @@ from reconciler.live.reader import read_people
 from reconciler.manifest.grants import resolved
 from reconciler.settings import Settings
 from reconciler.shown import safe
-from reconciler.state import DesiredState, LiveState, Member, Role
+from reconciler.state import DesiredState, LiveState
 from reconciler.workflow import connect, run, warn_in_ci
 
 if TYPE_CHECKING:
@@ -158,44 +158,17 @@ async def _read(desired: DesiredState, environ: Mapping[str, str]) -> tuple[Live
 
 def what_if(desired: DesiredState, live: LiveState, changes: Changes, now: float) -> Json:
     """The report: members whose effective privileges differ, and changed verdicts."""
+    from reconciler.kinds.members.edits import assignments_edited
+    from reconciler.kinds.role.edits import privileges_edited
     from reconciler.policy.variables import planned_access
 
     base = _produced(desired, live)
-    roles = {
-        name: Role(name, privileges=frozenset(h.privileges))
-        for name, h in base.roles.items()
-        if h.type == "custom"
-    }
-    for role, _ in (*changes.remove, *changes.add):
-        if role not in roles:
-            raise UserError(f"no custom role {role!r} on the portal or in the manifests")
-    for name, role_ in desired.roles.items():
-        if not role_.present:
-            roles[name] = role_
-    for role, privilege in changes.remove:
-        roles[role] = replace(
-            roles[role], privileges=(roles[role].privileges or frozenset()) - {privilege}
-        )
-    for role, privilege in changes.add:
-        roles[role] = replace(
-            roles[role], privileges=(roles[role].privileges or frozenset()) | {privilege}
-        )
-    members = dict(base.members)
-    for user, role in changes.roles:
-        if user not in members:
-            raise UserError(f"the portal has no member {user!r}")
-        if role not in base.roles:
-            raise UserError(f"no role {role!r} on the portal or in the manifests")
-        members[user] = replace(members[user], role=role)
-    for user, level in changes.levels:
-        if user not in members:
-            raise UserError(f"the portal has no member {user!r}")
-        members[user] = replace(members[user], level=level)
+    roles = privileges_edited(base, desired, changes.remove, changes.add)
+    members = assignments_edited(base, changes.roles, changes.levels)
     based = replace(live, members=dict(base.members))
     final_after = {u: m.role for u, m in members.items()}
-    declared_members = {u: Member(u, m.role, m.level) for u, m in members.items()}
     extra = desired.portal.extraPrivileges
-    after = planned_access(based, roles, declared_members, final_after, extra)
+    after = planned_access(based, roles, members, final_after, extra)
     return compared(desired, live, base, after, now)
 
 

@@ -112,6 +112,7 @@ KIND = Kind(
         declared=lambda desired: [WEBHOOK.every()] if desired.webhookRemoval is not None else [],
         forget=_forget,
     ),
+    grants=None,
     prepare=None,
     plan=_plan,
     plan_last=None,

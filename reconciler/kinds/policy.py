@@ -21,6 +21,8 @@ from reconciler.kind import (
     Kind,
     model_reader,
 )
+from reconciler.kinds.members.causes import causes
+from reconciler.kinds.members.grants import with_grants
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, deadline
 from reconciler.manifest.loader import Document
@@ -28,7 +30,6 @@ from reconciler.manifest.problems import Problem
 from reconciler.manifest.suggestions import did_you_mean
 from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.model import Ref
-from reconciler.policy.grants import with_grants
 from reconciler.policy.rules import check
 from reconciler.policy.variables import (
     FIELDS,
@@ -44,7 +45,6 @@ from reconciler.policy.verdicts import (
     Rule,
     Status,
     Verdict,
-    causes,
     collector_paused,
     compiled,
     judge,
@@ -267,6 +267,7 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
+    grants=None,
     prepare=None,
     plan=_plan,
     plan_last=_judge,  # after the members' final roles are known

@@ -301,6 +301,7 @@ KIND = Kind(
     # The service's answer for a setting it leaves out (catalog: docs/rules.md §2).
     defaults={name: limits.default for name, limits in LIMITS.items()},
     unread=Unread(NAME, READ, declared=None, forget=_forget),  # its plan says its own
+    grants=None,
     prepare=None,
     plan=_plan,
     plan_last=None,

@@ -1,10 +1,13 @@
-"""Time-bound grants (README: Temporary access): their manifest fields, their checks, and
-the one step that turns them into plain desired records at an evaluation time.
+"""Time-bound grants (README: Temporary access), whatever kind declares them: their
+deadlines, and the one step that turns them into plain desired records at an evaluation
+time.
 
-A Members entry's `grants` and a Role's `temporaryPrivileges` are kept beside the
-desired state (`DesiredState.grants`), whose records hold what each falls back to.
+A kind's grants (a Members entry's `grants`, a Role's `temporaryPrivileges`: their
+fields and checks are the kinds') are kept beside the desired state
+(`DesiredState.grants`, by address), whose records hold what each falls back to.
 `resolved(desired, now)` is the desired state at `now`: each grant still in force
-applied, the expired ones gone. The planner only ever sees its result.
+applied by the kind owning its address (its `Grants`), the expired ones gone. The
+planner only ever sees its result.
 """
 
 from __future__ import annotations
@@ -12,19 +15,16 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Protocol
 
-from pydantic import Field, WithJsonSchema
+from pydantic import WithJsonSchema
 
-from reconciler.catalog import BUILTIN_ROLES
 from reconciler.clock import moment
-from reconciler.manifest import models
-from reconciler.manifest.checks import deadline, source
+from reconciler.kind import Grants, owner
+from reconciler.manifest.checks import deadline
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
-from reconciler.operations import OperationName, availability_problem
-from reconciler.state import DesiredState, Grant, Member, Role
-from reconciler.versions import Platform
+from reconciler.state import DesiredState, Grant
 
 if TYPE_CHECKING:
     from reconciler.manifest.loader import Document
@@ -50,37 +50,24 @@ Deadline = Annotated[
 ]
 
 
-class GrantSpec(models.Strict):
-    """Until `until`, the member holds `role` and/or `level` instead of the entry's own."""
+class TimeBound(Protocol):
+    """A grant as a manifest declares it: until when, and why."""
 
-    role: str | None = Field(None, min_length=1)
-    level: Literal[1, 2] | None = None
-    until: Deadline
-    reason: str = Field(min_length=1, description=REASON)
-
-
-class TemporaryPrivilegesSpec(models.Strict):
-    """Until `until`, the role holds these privileges beside its declared ones."""
-
-    privileges: Annotated[
-        list[str], WithJsonSchema({"type": "array", "items": models.PRIVILEGE_MARK, "minItems": 1})
-    ] = Field(min_length=1)
-    until: Deadline
-    reason: str = Field(min_length=1, description=REASON)
-
-
-TimeBound = GrantSpec | TemporaryPrivilegesSpec
-UPDATE_LEVEL = OperationName.UPDATE_USER_LEVEL
+    @property
+    def until(self) -> dt.datetime | dt.date | str: ...
+    @property
+    def reason(self) -> str: ...
 
 
 # --- checks ----------------------------------------------------------------------------------
 
 
 def deadline_problems(
-    document: Document, where: KeyPath, declared: Iterable[TimeBound], now: dt.datetime
+    document: Document, where: KeyPath, declared: Iterable[TimeBound]
 ) -> Iterator[Problem]:
     """An `until` that is no time is an error; one already past, a warning: the grant no
     longer applies and Git should not pretend it does."""
+    now = _now()
     for index, grant in enumerate(declared):
         yield from deadline(
             document,
@@ -91,66 +78,6 @@ def deadline_problems(
         )
 
 
-def entry_problems(
-    document: Document,
-    username: str,
-    role: str | None,
-    level: int | None,
-    declared: list[GrantSpec],
-    platform: Platform | None,
-) -> Iterator[Problem]:
-    """A Members entry with grants declares what it falls back to: its own role, and its
-    own level where the portal has levels; each grant gives a role or a level."""
-    if not declared:
-        return
-    where: KeyPath = ("spec", "members", username, "grants")
-    missing = availability_problem(UPDATE_LEVEL, platform) if platform else None
-    if role is None:
-        yield document.problem(where, "an entry with grants declares its own role, to fall back to")
-    if platform is not None and not missing and level is None:
-        yield document.problem(
-            where, "an entry with grants declares its own level, to fall back to"
-        )
-    for index, grant in enumerate(declared):
-        yield from _grant_problems(document, (*where, index), grant, role, missing)
-    yield from deadline_problems(document, where, declared, _now())
-
-
-def _grant_problems(
-    document: Document, path: KeyPath, grant: GrantSpec, own: str | None, no_levels: str | None
-) -> Iterator[Problem]:
-    """`no_levels`: why the portal has no levels (None: it has)."""
-    if grant.role is None and grant.level is None:
-        yield document.problem(path, "a grant gives a role, a level or both")
-    if grant.level is not None and no_levels:
-        yield document.problem((*path, "level"), no_levels)
-    if grant.level == 1 and (grant.role or own) in BUILTIN_ROLES:
-        yield document.problem(
-            (*path, "level"), "level 1 needs a custom role; a built-in role is always level 2"
-        )
-
-
-def role_problems(
-    document: Document,
-    privileges: list[str] | None,
-    presence: str,
-    declared: list[TemporaryPrivilegesSpec],
-) -> Iterator[Problem]:
-    """Temporary privileges add to the role's declared ones, so it declares some."""
-    if not declared:
-        return
-    if presence == "absent":
-        yield document.problem(
-            ("spec", "temporaryPrivileges"), "a role declared absent holds no privileges"
-        )
-    elif privileges is None:
-        yield document.problem(
-            ("spec", "temporaryPrivileges"),
-            "a role with temporaryPrivileges declares its own privileges, to fall back to",
-        )
-    yield from deadline_problems(document, ("spec", "temporaryPrivileges"), declared, _now())
-
-
 def _now() -> dt.datetime:
     # validate is offline: this machine's clock is the only one it has.
     return dt.datetime.now(dt.UTC)
@@ -159,69 +86,45 @@ def _now() -> dt.datetime:
 # --- desired state ----------------------------------------------------------------------------
 
 
-def member_grants(
-    document: Document, username: str, address: str, declared: list[GrantSpec]
-) -> tuple[Grant, ...]:
-    """A member's grants as desired records (validated: every `until` is a time)."""
-    where = ("spec", "members", username, "grants")
-    return tuple(
-        Grant(address, _until(g), g.reason, g.role, g.level, source=source(document, *where, i))
-        for i, g in enumerate(declared)
-    )
-
-
-def role_grants(
-    document: Document, address: str, declared: list[TemporaryPrivilegesSpec]
-) -> tuple[Grant, ...]:
-    where = ("spec", "temporaryPrivileges")
-    return tuple(
-        Grant(
-            address,
-            _until(g),
-            g.reason,
-            privileges=frozenset(g.privileges),
-            source=source(document, *where, i),
-        )
-        for i, g in enumerate(declared)
-    )
-
-
-def _until(grant: TimeBound) -> dt.datetime:
+def deadline_of(grant: TimeBound) -> dt.datetime:
+    """A declared grant's `until` as a time (validated: a required field, checked by the
+    kinds' rules)."""
     until = moment(grant.until)
-    assert until is not None  # a required field, checked by the kinds' rules
+    assert until is not None
     return until
 
 
 def resolved(desired: DesiredState, now: dt.datetime) -> DesiredState:
-    """The desired state at `now`: each member and role as its grants in force make it.
-    Without grants, `desired` itself."""
+    """The desired state at `now`: each resource as its grants in force make it, applied
+    by the kind owning its address. Without grants, `desired` itself."""
     if not desired.grants:
         return desired
-    members, roles = dict(desired.members), dict(desired.roles)
+    at_now = desired
+    for grants, active in _in_force_by_kind(desired, now).items():
+        at_now = grants.apply(at_now, active)
+    declared = desired.declared and resolved(desired.declared, now)
+    return replace(at_now, declared=declared)
+
+
+def _in_force_by_kind(
+    desired: DesiredState, now: dt.datetime
+) -> dict[Grants, dict[str, list[Grant]]]:
+    """The grants in force at `now`, by address, under the `Grants` of the kind owning
+    the address (a kind declares grants only of its own addresses)."""
+    parts: dict[str, Grants | None] = {}
+    found: dict[Grants, dict[str, list[Grant]]] = {}
     for address, grants in desired.grants.items():
         active = [g for g in grants if now < g.until]
-        kind, _, name = address.partition("/")
         if not active:
             continue
-        if kind == "Member" and name in members:
-            members[name] = _granted_member(members[name], active)
-        elif name in roles:
-            roles[name] = _granted_role(roles[name], active)
-    declared = desired.declared and resolved(desired.declared, now)
-    return replace(desired, members=members, roles=roles, declared=declared)
-
-
-def _granted_member(member: Member, active: list[Grant]) -> Member:
-    """The first grant in force (in declared order) naming a role decides the role; the
-    first naming a level, the level."""
-    role = next((g.role for g in active if g.role is not None), member.role)
-    level = next((g.level for g in active if g.level is not None), member.level)
-    return replace(member, role=role, level=level)
-
-
-def _granted_role(role: Role, active: list[Grant]) -> Role:
-    privileges = (role.privileges or frozenset()).union(*(g.privileges for g in active))
-    return replace(role, privileges=privileges)
+        head = address.partition("/")[0]
+        if head not in parts:
+            owned = owner(head)
+            parts[head] = owned[0].grants if owned is not None else None
+        part = parts[head]
+        if part is not None:
+            found.setdefault(part, {})[address] = active
+    return found
 
 
 def in_force(desired: DesiredState, now: dt.datetime) -> list[Grant]:

@@ -7,10 +7,9 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 
-from reconciler.address_forms import MEMBER
 from reconciler.clock import rfc3339
+from reconciler.kind import owner
 from reconciler.manifest.grants import expired, granted, in_force, resolved
-from reconciler.names import ROLE_NAMES
 from reconciler.plan.model import Change, GrantNote, Plan
 from reconciler.state import DesiredState, Grant, LiveState
 
@@ -53,8 +52,8 @@ def _marked(change: Change, overdue: dict[str, Grant]) -> Change:
 
 def overdue_grants(desired: DesiredState, live: LiveState, now: dt.datetime) -> dict[str, Grant]:
     """By address, an expired grant whose access the live portal still gives and the
-    desired state at `now` does not: the member still holds the granted role or level,
-    the role still the temporary privileges."""
+    desired state at `now` does not (as its kind tells: a member still holding the
+    granted role or level, a role still the temporary privileges)."""
     at_now = resolved(desired, now)
     found: dict[str, Grant] = {}
     for grant in expired(desired, now):
@@ -64,22 +63,8 @@ def overdue_grants(desired: DesiredState, live: LiveState, now: dt.datetime) -> 
 
 
 def _still_held(grant: Grant, live: LiveState, at_now: DesiredState) -> bool:
-    kind, _, name = grant.address.partition("/")
-    if kind == MEMBER.head:
-        member, wanted = live.members.get(name), at_now.members.get(name)
-        if member is None or wanted is None:
-            return False
-        held_role = grant.role is not None and _same(member.role, grant.role)
-        held_level = grant.level is not None and member.level == grant.level
-        return (held_role and not _same(wanted.role, grant.role)) or (
-            held_level and wanted.level != grant.level
-        )
-    live_role, declared = live.roles.get(name), at_now.roles.get(name)
-    kept = (declared.privileges if declared else None) or frozenset()
-    return live_role is not None and bool(
-        (grant.privileges - kept) & (live_role.privileges or frozenset())
-    )
-
-
-def _same(role: str | None, other: str | None) -> bool:
-    return role is not None and other is not None and ROLE_NAMES.same(role, other)
+    """Whether the live portal still gives an expired grant's access that `at_now`, the
+    desired state at the evaluation time, does not: the kind owning its address says."""
+    owned = owner(grant.address.partition("/")[0])
+    part = owned[0].grants if owned is not None else None
+    return part is not None and part.held(grant, live, at_now)

@@ -78,7 +78,7 @@ class Access:
 
     roles: Mapping[str, Holding]
     members: Mapping[str, Member]
-    # Each member's time-bound grants, by username (reconciler.policy.grants): declared
+    # Each member's time-bound grants, by username (reconciler.kinds.members.grants): declared
     # in the manifests, so only the state after a plan has any (the portal keeps none).
     grants: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
     _effective: dict[tuple[str | None, bool], tuple[str, ...]] = field(

@@ -5,7 +5,8 @@ the after-values equal the before-values) and once the plan is applied. A violat
 present only after is `introduced`, present in both `existing`, present only before
 `cured`. Each introduced or cured violation names its cause: the planned change at the
 subject itself, or, for a member, the change of the role it holds (a role edit that
-makes a holder break a rule is reported at the member, naming the role's change).
+makes a holder break a rule is reported at the member, naming the role's change: the
+Members kind works that out, reconciler.kinds.members.causes).
 """
 
 from __future__ import annotations
@@ -20,11 +21,10 @@ from dataclasses import dataclass
 from itertools import compress, repeat
 from typing import Any
 
-from reconciler.address_forms import MEMBER, ROLE
 from reconciler.clock import moment
 from reconciler.plan.model import PolicyStatus, PolicyVerdict
 from reconciler.policy.rules import cel_module, compile_rule, referenced_fields
-from reconciler.policy.variables import GROUPED, MAPS, NOW, Access, Subject
+from reconciler.policy.variables import GROUPED, MAPS, NOW, Subject
 
 Subjects = Sequence[Subject]
 
@@ -288,39 +288,6 @@ def collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def causes(changed: set[str], before: Access, after: Access) -> Mapping[str, str]:
-    """Subject address -> the address of the planned change causing its verdict. A member
-    untouched itself takes the change of its role, after the plan or (for a cure by
-    leaving a role) before it. Worked out for the addresses asked about alone: only
-    introduced and cured violations have a cause."""
-    return _Causes(changed, before, after)
-
-
-class _Causes(Mapping[str, str]):
-    def __init__(self, changed: set[str], before: Access, after: Access) -> None:
-        self.changed, self.before, self.after = changed, before, after
-
-    def __getitem__(self, address: str) -> str:
-        if address in self.changed:
-            return address
-        head, _, username = address.partition("/")
-        member = self.after.members.get(username) if head == MEMBER.head else None
-        if member is None:
-            raise KeyError(address)
-        was = self.before.members.get(username)
-        for role in (member.role, was.role if was else None):
-            if role is not None and ROLE.of(role) in self.changed:
-                return ROLE.of(role)
-        raise KeyError(address)
-
-    def __iter__(self) -> Iterator[str]:
-        members = (MEMBER.of(username) for username in self.after.members)
-        return (a for a in {*self.changed, *members} if a in self)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
 
 
 def phrase(verdict: Verdict) -> str:

@@ -158,6 +158,7 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
+    grants=None,
     prepare=None,
     plan=_plan,
     plan_last=None,

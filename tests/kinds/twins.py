@@ -77,6 +77,7 @@ def _kind(name: str, model: type[models.Document], default: Any) -> registry.Kin
         live=_live,
         defaults={"level": default},
         unread=None,
+        grants=None,
         prepare=None,
         plan=_plan,
         plan_last=None,

@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
+from reconciler import kind as registry
+from reconciler.kind import Grants
 from reconciler.manifest import load_desired
 from reconciler.manifest.grants import next_deadline, resolved
+from reconciler.plan.grants import overdue_grants
+from reconciler.state import DesiredState, Grant, LiveState, PortalInfo
 from reconciler.testing import orgctl
+from tests.kinds import portal_note
+from tests.plan.world import hq_target
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "hq"
 ENV = {"ORGCTL_USERNAME": "admin", "ORGCTL_PASSWORD": "admin-pass"}
@@ -106,3 +116,45 @@ def test_the_desired_state_at_a_time_holds_the_grants_in_force_then(tmp_path: Pa
     assert next_deadline(desired, dt.datetime(2030, 1, 15, tzinfo=dt.UTC)) == dt.datetime(
         2030, 2, 1, 12, tzinfo=dt.UTC
     )
+
+
+def _noted(desired: DesiredState, active: Mapping[str, Sequence[Grant]]) -> DesiredState:
+    """A test kind's grants: each note in force reads as its grant's reason."""
+    notes = dict(desired.get(portal_note.NOTES))
+    for address, grants in active.items():
+        notes[address.partition("/")[2]] = grants[0].reason
+    return replace(desired, kinds={**desired.kinds, portal_note.NOTES: notes})
+
+
+def _still_noted(grant: Grant, live: LiveState, at_now: DesiredState) -> bool:
+    name = grant.address.partition("/")[2]
+    return live.get(portal_note.NOTES).get(name) == grant.reason
+
+
+@pytest.fixture
+def granting_notes() -> Iterator[None]:
+    kind = replace(portal_note.KIND, grants=Grants(apply=_noted, held=_still_noted))
+    registry.register(kind)
+    yield
+    registry.unregister(kind.name)
+
+
+def test_each_kind_applies_its_own_grants(granting_notes: None) -> None:
+    """The resolution names no kind: a kind of the tests' own states how its grants
+    apply, and when an expired one is still held live."""
+    desired = DesiredState(hq_target())
+    desired.put(portal_note.NOTES, {"hello": "hi", "later": "bye"})
+    until = dt.datetime(2030, 1, 1, tzinfo=dt.UTC)
+    for name in ("hello", "later"):
+        address = portal_note.ADDRESS.of(name)
+        desired.grants[address] = (Grant(address, until, f"{name}, granted"),)
+    desired.grants["Unowned/x"] = (Grant("Unowned/x", until, "no kind's"),)
+    before, after = until - dt.timedelta(days=1), until + dt.timedelta(days=1)
+    assert resolved(desired, before).get(portal_note.NOTES) == {
+        "hello": "hello, granted",
+        "later": "later, granted",
+    }
+    assert resolved(desired, after).get(portal_note.NOTES) == {"hello": "hi", "later": "bye"}
+    live = LiveState(PortalInfo("p", "hq", hq_target().platform, "admin"))
+    live.put(portal_note.NOTES, {"hello": "hello, granted", "later": "bye"})
+    assert list(overdue_grants(desired, live, after)) == [portal_note.ADDRESS.of("hello")]

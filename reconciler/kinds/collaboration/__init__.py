@@ -353,6 +353,7 @@ KIND = Kind(
     live=_live,
     defaults=DEFAULTS,
     unread=Unread(ADDRESS.every(), ReadName.COLLABORATIONS, _depending, _forget),
+    grants=None,
     prepare=None,
     plan=_plan,
     plan_last=None,

@@ -31,10 +31,10 @@ from reconciler.kind import (
     Write,
     model_reader,
 )
+from reconciler.kinds.members.grants import GRANTS, GrantSpec, entry_problems, member_grants
 from reconciler.kinds.role import absent_roles, known_member_roles, renamed_roles
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, gate, source
-from reconciler.manifest.grants import GrantSpec, entry_problems, member_grants
 from reconciler.manifest.loader import Document
 from reconciler.manifest.member_roles import unknown_role
 from reconciler.manifest.problems import Problem
@@ -290,6 +290,7 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=Unread(DETAILS, ReadName.MEMBER, _no_dependents, _forget),
+    grants=GRANTS,
     prepare=None,
     plan=_plan,
     plan_last=None,

@@ -28,9 +28,9 @@ from reconciler.kind import (
     Write,
     model_reader,
 )
+from reconciler.kinds.role.grants import GRANTS, TemporaryPrivilegesSpec, role_grants, role_problems
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, source, text
-from reconciler.manifest.grants import TemporaryPrivilegesSpec, role_grants, role_problems
 from reconciler.manifest.ignoring import pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.member_roles import KnownRoles, known_roles
@@ -443,6 +443,7 @@ KIND = Kind(
     live=_live,
     defaults={},
     unread=None,
+    grants=GRANTS,
     prepare=_prepare,
     plan=_plan,
     plan_last=_plan_deletions,
