@@ -25,7 +25,7 @@ class Action(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Holders:
-    """Who holds a role once the plan is applied (`reconciler.kinds.role.reach`): how many
+    """Who holds a role once the plan is applied (`reconciler.kinds.members.reach`): how many
     members, how many at each level the portal reports, and, when some of the privileges
     the change adds are beyond the level-1 set, which stay disabled for which level-1
     holders."""

@@ -1,4 +1,4 @@
-"""Who a change of a role's privileges reaches (`reconciler.kinds.role.reach`), and how each
+"""Who a change of a role's privileges reaches (`reconciler.kinds.members.reach`), and how each
 format shows it: counted on the demo hq portal, where Analyst is held by dave (level 2)
 and erin (level 1)."""
 

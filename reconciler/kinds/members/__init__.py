@@ -244,11 +244,24 @@ def _plan(draft: Draft) -> None:
     plan_members(draft)
 
 
+def _plan_last(draft: Draft) -> None:
+    """Once every role's deletion is planned (the Role kind's `plan_last`, before this
+    one): each waits for the moves of its members off it."""
+    from reconciler.kinds.members.reach import role_deletions_after_moves  # as in `_plan`
+
+    role_deletions_after_moves(draft)
+
+
 def _annotate(draft: Draft) -> None:
-    """For a drift report (`draft.live_admin`), each member change carrying the
-    administrative privileges its live role grants and its declared role does not."""
+    """Each role change that adds or removes privileges carrying its holders once the plan
+    is applied (counted on the live state as the plan names it: renamed roles by their
+    new names) and, for a drift report (`draft.live_admin`), each member change carrying
+    the administrative privileges its live role grants and its declared role does not."""
+    from reconciler.kinds.members.reach import with_holders  # as in `_plan`
+
+    draft.changes = with_holders(draft.changes, draft.live)
     if draft.live_admin:
-        from reconciler.kinds.members.live_admin import with_live_admin  # as in `_plan`
+        from reconciler.kinds.members.live_admin import with_live_admin
 
         draft.changes = with_live_admin(draft.changes, draft.live, draft.desired)
 
@@ -293,7 +306,7 @@ KIND = Kind(
     grants=GRANTS,
     prepare=None,
     plan=_plan,
-    plan_last=None,
+    plan_last=_plan_last,
     annotate=_annotate,
     writes=_writes,
     export=Export("members.yaml", _export),

@@ -402,23 +402,19 @@ def _prepare(draft: Draft) -> None:
 def _annotate(draft: Draft) -> None:
     """A warning when the plan takes from the member that applies it what its later
     calls need; an error for each declared privilege the portal's release lacks; a warning for
-    each ignorePrivileges pattern that looks like a typo; each role change carrying its
-    holders once the plan is applied and, for a drift report (`draft.live_admin`), the
-    administrative privileges it holds live that the manifests do not declare, with who
-    holds them."""
+    each ignorePrivileges pattern that looks like a typo; for a drift report
+    (`draft.live_admin`), each role change carrying the administrative privileges it holds
+    live that the manifests do not declare, with who holds them. A role change's holders
+    once the plan is applied are counted by the Members kind (`kinds/members/reach.py`)."""
     from reconciler.kinds.role.caller import check_caller_keeps  # as in `_plan`
     from reconciler.kinds.role.ignored import check_privileges, pattern_typos
     from reconciler.kinds.role.live_admin import with_live_admin
-    from reconciler.kinds.role.reach import with_holders
 
     if draft.applying is not None:
         check_caller_keeps(draft, *draft.applying)
     check_privileges(draft)
     for address, typo in pattern_typos(draft.desired, draft.live):
         draft.warn(address, typo)
-    # Holders are counted on the live state as the plan names it (renamed roles by their
-    # new names).
-    draft.changes = with_holders(draft.changes, draft.live)
     if draft.live_admin:
         draft.changes = with_live_admin(draft.changes, draft.live)
 

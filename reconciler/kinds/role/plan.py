@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from reconciler import catalog
-from reconciler.address_forms import MEMBER, ROLE
+from reconciler.address_forms import ROLE
 from reconciler.names import ROLE_NAMES, Spellings, did_you_mean
 from reconciler.operations import OperationName, call_key
 from reconciler.plan.diff import created, deleted, diff_record
@@ -210,18 +210,9 @@ def _delete(draft: Draft, have: Role, name: str, remedy: str) -> None:
     if holders:
         draft.error(address, f"cannot delete: still assigned to {', '.join(holders)}; {remedy}")
         return
-    moved = tuple(
-        call_key(OperationName.UPDATE_USER_ROLE, MEMBER.of(user))
-        for user in sorted(draft.live.members)
-        if draft.live.members[user].role == name
-    )
     # A role declared absent in another case than the portal's: the reader sees which.
     spelled = {"name": have.name} if have.name != name else {}
     draft.changes.append(deleted(address, {**spelled, **_fields(have)}))
-    draft.call(
-        address,
-        OperationName.DELETE_ROLE,
-        {},
-        ids={"roleId": have.id or ""},
-        after=tuple(k for k in moved if k in draft.calls),
-    )
+    # It waits for its members' moves off it, which the Members kind orders (its
+    # `plan_last`, after this one): the portal refuses to delete a role still assigned.
+    draft.call(address, OperationName.DELETE_ROLE, {}, ids={"roleId": have.id or ""})

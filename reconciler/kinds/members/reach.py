@@ -1,6 +1,10 @@
-"""Who a change of a role's privileges reaches: the members holding the role once the
-plan is applied, by level, and the added privileges that stay disabled for its level-1
-holders (the service disables every privilege beyond the level-1 set, docs/rules.md §2).
+"""How the members stand to the roles the plan changes: who a change of a role's
+privileges reaches, and the moves a role's deletion waits for. The Members kind states
+both, standing above the Role kind.
+
+Who a change reaches: the members holding the role once the plan is applied, by level,
+and the added privileges that stay disabled for its level-1 holders (the service
+disables every privilege beyond the level-1 set, docs/rules.md §2).
 
 Counted from the live member listing the plan already read, with the plan's own member
 changes applied on top: a member the plan moves onto the role counts, one it moves off
@@ -15,13 +19,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
+from reconciler.address_forms import MEMBER, ROLE
 from reconciler.catalog import LEVEL_ONE_PRIVILEGES
+from reconciler.operations import OperationName, call_key
+from reconciler.plan.draft import Draft
 from reconciler.plan.elements import field_elements, granted_privileges
 from reconciler.plan.model import Action, Change, Holders
 from reconciler.state import LiveState
 
-ROLE = "Role/"
-MEMBER = "Member/"
+ROLE_HEAD = f"{ROLE.head}/"
+MEMBER_HEAD = f"{MEMBER.head}/"
 
 # A member's role (a built-in role id or a custom role's name) and level after the plan.
 Place = tuple[str | None, int | None]
@@ -39,7 +46,7 @@ def with_holders(changes: Iterable[Change], live: LiveState) -> list[Change]:
     for change in changes:
         added = added_privileges(change)
         if added is not None:
-            holders = by_role.get(change.address.removeprefix(ROLE), [])
+            holders = by_role.get(change.address.removeprefix(ROLE_HEAD), [])
             change = replace(change, holders=count_holders(holders, added))
         reached.append(change)
     return reached
@@ -48,7 +55,7 @@ def with_holders(changes: Iterable[Change], live: LiveState) -> list[Change]:
 def added_privileges(change: Change) -> frozenset[str] | None:
     """The privileges a role change adds (all of a created role's), or None when the
     change neither adds nor removes any."""
-    if not change.address.startswith(ROLE):
+    if not change.address.startswith(ROLE_HEAD):
         return None
     granted = frozenset(granted_privileges(change))
     if granted or "privileges" in field_elements(change):
@@ -59,9 +66,9 @@ def added_privileges(change: Change) -> frozenset[str] | None:
 def final_places(changes: Iterable[Change], live: LiveState) -> dict[str, Place]:
     """Each live member's role and level once the plan's member changes are applied."""
     moved: dict[str, Mapping[str, object]] = {
-        c.address.removeprefix(MEMBER): c.after or {}
+        c.address.removeprefix(MEMBER_HEAD): c.after or {}
         for c in changes
-        if c.address.startswith(MEMBER) and c.action is Action.UPDATE
+        if c.address.startswith(MEMBER_HEAD) and c.action is Action.UPDATE
     }
     places: dict[str, Place] = {}
     for username, member in live.members.items():
@@ -87,3 +94,26 @@ def count_holders(holders: list[tuple[str, int | None]], added: frozenset[str]) 
         disabledPrivileges=tuple(disabled),
         disabledFor=tuple(at_level_one) if disabled else (),
     )
+
+
+# --- the moves a role's deletion waits for: the portal refuses to delete a role still
+# assigned -----------------------------------------------------------------------------
+
+
+def role_deletions_after_moves(draft: Draft) -> None:
+    """Each deleteRole waits for the updateUserRole of every live member of the role,
+    in username order; one pass over the members, whatever the number of deletions."""
+    deletions = {
+        call.address.removeprefix(ROLE_HEAD): key
+        for key, call in draft.calls.items()
+        if call.operation is OperationName.DELETE_ROLE
+    }
+    if not deletions:
+        return
+    for username in sorted(draft.live.members):
+        deletion = deletions.get(draft.live.members[username].role or "")
+        if deletion is None:
+            continue
+        move = call_key(OperationName.UPDATE_USER_ROLE, MEMBER.of(username))
+        if move in draft.calls:
+            draft.wait_for(deletion, move)
