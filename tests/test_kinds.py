@@ -169,12 +169,12 @@ def test_the_address_scan_sees_a_typed_address_and_nothing_else(tmp_path: Path) 
 # code (comments and docstrings left out), not counting the kernel (modules directly under
 # reconciler/) and the report renderers (access/, html/). Collaboration is whole: the
 # planner's one message (--target's) lists address forms of every kind.
-# Role and Members are listed where they still are, so the lists only shrink: their reads
-# and converters in live/ (the member listing names custom roles by id, so the two share
-# their round trips), --target's message, the grants beside the manifests, the policies'
-# variables and verdicts, the campaigns' items, the commands' examples and what-if's
-# edits, doctor's check of the live roles' privileges, and each other (a role's deletion
-# waits on its members' moves; its holders are members).
+# Role and Members are listed where they still are, so the lists only shrink: --target's
+# message, the grants beside the manifests, the policies' variables and verdicts, the
+# campaigns' items, the commands' examples and what-if's edits, doctor's check of the
+# live roles' privileges, and each other (a role's deletion waits on its members' moves;
+# its holders are members). Their reads and converters are their own
+# (kinds/role/live.py, kinds/members/live.py).
 SPREAD = {
     "collaboration": (
         r"\b(Collaboration|COLLABORATION|Workspace|WORKSPACE|Invitation|INVITATION)\b",
@@ -189,8 +189,6 @@ SPREAD = {
             "doctor/privileges.py",
             "kinds/campaign.py",
             "kinds/policy.py",
-            "live/reader.py",
-            "live/records.py",
             "manifest/grants.py",
             "manifest/models.py",
             "manifest/schema.py",
@@ -210,8 +208,6 @@ SPREAD = {
             "kinds/policy.py",
             "kinds/role/plan.py",
             "kinds/role/reach.py",
-            "live/reader.py",
-            "live/records.py",
             "manifest/grants.py",
             "plan/grants.py",
             "plan/planner.py",

@@ -102,7 +102,8 @@ KIND = Kind(
     identities=lambda document: (),
     rules=_rules,
     desired=_desired,
-    read=None,  # with the other built-in kinds, by live/reader.py
+    read=None,  # by live/reader.py itself
+    people=False,
     live=_live,
     defaults={},
     # Only a manifest that removes webhooks depends on the listing.

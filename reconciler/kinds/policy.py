@@ -264,6 +264,7 @@ KIND = Kind(
     rules=_rules,
     desired=_desired,
     read=None,  # nothing live to read
+    people=False,
     live=_live,
     defaults={},
     unread=None,

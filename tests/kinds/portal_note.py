@@ -155,6 +155,7 @@ KIND = Kind(
     rules=_rules,
     desired=_desired,
     read=_read,
+    people=False,
     live=_live,
     defaults={},
     unread=None,

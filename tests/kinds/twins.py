@@ -74,6 +74,7 @@ def _kind(name: str, model: type[models.Document], default: Any) -> registry.Kin
         rules=_rules,
         desired=_desired,
         read=None,
+        people=False,
         live=_live,
         defaults={"level": default},
         unread=None,

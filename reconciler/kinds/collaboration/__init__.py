@@ -350,6 +350,7 @@ KIND = Kind(
     rules=_rules,
     desired=_desired,
     read=_read,
+    people=False,
     live=_live,
     defaults=DEFAULTS,
     unread=Unread(ADDRESS.every(), ReadName.COLLABORATIONS, _depending, _forget),

@@ -23,8 +23,10 @@ from reconciler.kind import (
     Export,
     ExportInput,
     ExportPart,
+    Fill,
     Identity,
     Kind,
+    LiveRead,
     Write,
     model_reader,
 )
@@ -372,6 +374,13 @@ def _mark_absent(spec: CommentedMap) -> list[str]:
     return ["state"]
 
 
+async def _read(source: LiveRead) -> Fill:
+    # Loaded when a portal is read: validate loads the kind, not its read's asyncio.
+    from reconciler.kinds.role.live import read
+
+    return await read(source)
+
+
 def _plan(draft: Draft) -> None:
     # Loaded when it runs: validate loads every kind, not its planning (import budget).
     from reconciler.kinds.role.plan import plan_roles
@@ -439,7 +448,8 @@ KIND = Kind(
     identities=_identities,
     rules=_rules,
     desired=_desired,
-    read=None,  # with the other built-in kinds, by live/reader.py
+    read=_read,
+    people=True,
     live=_live,
     defaults={},
     unread=None,
