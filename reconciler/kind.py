@@ -299,6 +299,9 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     # The writes its declarations may need, whatever today's plan sends; None: it has
     # none, or leaves them to today's plan.
     writes: Callable[[DesiredState, LiveState], Iterable[Write]] | None
+    # The privileges each of its live resources holds, by address, for `orgctl doctor` to
+    # check against the catalog; None: its resources hold none of their own.
+    privileges: Callable[[LiveState], Iterable[tuple[str, frozenset[str]]]] | None
     export: Export[Any]
     adopt: (
         Adopt[Any, Any] | None
@@ -330,6 +333,7 @@ _MAY_BE_EMPTY = frozenset(
         "plan_last",
         "annotate",
         "writes",
+        "privileges",
         "adopt",
         "unadoptable",
     }

@@ -171,10 +171,9 @@ def test_the_address_scan_sees_a_typed_address_and_nothing_else(tmp_path: Path) 
 # planner's one message (--target's) lists address forms of every kind.
 # Role and Members are listed where they still are, so the lists only shrink: --target's
 # message, the grants beside the manifests, the policies' variables and verdicts, the
-# campaigns' items, the commands' examples and what-if's edits, doctor's check of the
-# live roles' privileges, and each other (a role's deletion waits on its members' moves;
-# its holders are members). Their reads and converters are their own
-# (kinds/role/live.py, kinds/members/live.py).
+# campaigns' items, the commands' examples and what-if's edits, and each other (a role's
+# deletion waits on its members' moves; its holders are members). Their reads and
+# converters are their own (kinds/role/live.py, kinds/members/live.py).
 SPREAD = {
     "collaboration": (
         r"\b(Collaboration|COLLABORATION|Workspace|WORKSPACE|Invitation|INVITATION)\b",
@@ -186,7 +185,6 @@ SPREAD = {
             "cli/adopt.py",
             "cli/plan.py",
             "cli/what_if.py",
-            "doctor/privileges.py",
             "kinds/campaign.py",
             "kinds/policy.py",
             "manifest/grants.py",

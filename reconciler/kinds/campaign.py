@@ -180,6 +180,7 @@ KIND = Kind(
     plan_last=None,
     annotate=None,
     writes=None,
+    privileges=None,
     export=Export(None, _export),
     adopt=None,
     unadoptable={NAME: "a campaign lives only in the manifests; edit it by hand"},

@@ -118,6 +118,7 @@ KIND = Kind(
     plan_last=None,
     annotate=None,
     writes=_writes,
+    privileges=None,
     export=Export(None, _export),
     adopt=None,
     unadoptable={"OrganizationWebhook": f"{NAME} states which webhooks must go; edit it by hand"},

@@ -273,6 +273,7 @@ KIND = Kind(
     plan_last=_judge,  # after the members' final roles are known
     annotate=None,
     writes=None,
+    privileges=None,
     export=Export(None, _export),
     adopt=None,
     unadoptable={NAME: "a policy lives only in the manifests; edit it by hand"},

@@ -168,6 +168,7 @@ KIND = Kind(
     plan_last=None,
     annotate=None,
     writes=_writes,
+    privileges=None,
     export=Export(None, _export),
     adopt=None,
     unadoptable={"TaskRun": f"{NAME} states which runs must go; edit it by hand"},

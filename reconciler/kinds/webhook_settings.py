@@ -307,6 +307,7 @@ KIND = Kind(
     plan_last=None,
     annotate=None,
     writes=None,  # left to today's plan: its write's capability is the webhook removal's
+    privileges=None,
     export=Export("webhook-settings.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

@@ -164,6 +164,7 @@ KIND = Kind(
     plan_last=None,
     annotate=None,
     writes=None,
+    privileges=None,
     export=Export("portal-notes.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

@@ -83,6 +83,7 @@ def _kind(name: str, model: type[models.Document], default: Any) -> registry.Kin
         plan_last=None,
         annotate=None,
         writes=None,
+        privileges=None,
         export=Export(None, _export),
         adopt=None,
         unadoptable={name: "a test kind"},

@@ -359,6 +359,7 @@ KIND = Kind(
     plan_last=None,
     annotate=None,
     writes=_writes,
+    privileges=None,
     export=Export("collaborations.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={"Invitation": "adopt Collaboration/<id> to write its invalidInvitations"},

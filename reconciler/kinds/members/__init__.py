@@ -305,6 +305,7 @@ KIND = Kind(
     plan_last=None,
     annotate=_annotate,
     writes=_writes,
+    privileges=None,
     export=Export("members.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

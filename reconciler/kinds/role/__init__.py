@@ -278,6 +278,12 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
         yield ADDRESS.of(name), role
 
 
+def _privileges(live: LiveState) -> Iterator[tuple[str, frozenset[str]]]:
+    """Each live role's privileges, by name."""
+    for name, role in sorted(live.roles.items()):
+        yield ADDRESS.of(name), role.privileges or frozenset()
+
+
 def _export(given: ExportInput) -> ExportPart[Exported]:
     roles, twins = _exported_roles(given.live)
     documents = [role_document(role) for role in roles]
@@ -458,6 +464,7 @@ KIND = Kind(
     plan_last=_plan_deletions,
     annotate=_annotate,
     writes=_writes,
+    privileges=_privileges,
     export=Export("roles.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},
