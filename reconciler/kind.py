@@ -24,7 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar, get_args
 from pydantic import BaseModel
 
 from reconciler.operations import OperationName, ReadName
-from reconciler.state import DesiredState, Grant, LiveState
+from reconciler.state import DesiredState, Grant, LiveState, PortalInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +94,9 @@ class PortalReads(Protocol):
     the admin root, where the reader's `pages` and `one` go to the portal's."""
 
     @property
+    def root(self) -> str: ...
+
+    @property
     def admin_root(self) -> str | None: ...
 
     def admin_url(self, path: str) -> str: ...
@@ -114,12 +117,35 @@ class LiveRead(Protocol):
     everything: bool  # the whole portal is read, whatever the manifests declare
     unread: dict[str, str]  # part -> why the signed-in member may not read it (403)
 
+    async def portal(self) -> PortalInfo:
+        """`portals/self`, read first and once."""
+        ...
+
     async def portal_id(self) -> str: ...
 
     async def pages(
         self, read: ReadName, params: dict[str, str] | None = None, **arguments: str
     ) -> list[dict[str, Any]]:
         """Every entry of a paged listing of the reads table."""
+        ...
+
+    async def converted_pages(
+        self,
+        read: ReadName,
+        convert: Callable[[list[dict[str, Any]]], Awaitable[list[T]]],
+        params: dict[str, str] | None = None,
+        *,
+        expected: int = 0,
+        arguments: dict[str, str] | None = None,
+    ) -> list[T]:
+        """What `convert` makes of each page of a listing, page by page as they come
+        (`expected`: the entries the manifests suggest, so the first pages go out at once)."""
+        ...
+
+    def once(self, read: Callable[[LiveRead], Coroutine[Any, Any, T]]) -> Awaitable[T]:
+        """What `read` finds, read once however many kinds' reads ask for it, in the same
+        round as the rest (the member listing names custom roles by id: Members awaits
+        Role's listing rather than reading it again)."""
         ...
 
     async def one(
@@ -259,8 +285,11 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     desired: Callable[[DesiredState, DocumentT], None]  # adds the document's declarations
     # How it reads its live resources: the reader gathers it with every other read and
     # calls what it returns on the live state. None for the kinds live/reader.py reads
-    # together (roles, members, collaborations, tasks share their round trips).
+    # itself (organization webhooks, task runs).
     read: Callable[[LiveRead], Coroutine[Any, Any, Fill]] | None
+    # Whether its live resources say who holds what (roles, their members): an access
+    # review reads only these kinds (live/reader.read_people).
+    people: bool
     live: Callable[[LiveState], Iterable[tuple[str, Any]]]  # its part of the fingerprint
     # The service's default of each field it may leave out of an answer (plan/normalize
     # compares an omitted field as this value, so it never shows as drift).
@@ -286,6 +315,9 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     # The writes its declarations may need, whatever today's plan sends; None: it has
     # none, or leaves them to today's plan.
     writes: Callable[[DesiredState, LiveState], Iterable[Write]] | None
+    # The privileges each of its live resources holds, by address, for `orgctl doctor` to
+    # check against the catalog; None: its resources hold none of their own.
+    privileges: Callable[[LiveState], Iterable[tuple[str, frozenset[str]]]] | None
     export: Export[Any]
     adopt: (
         Adopt[Any, Any] | None
@@ -318,6 +350,7 @@ _MAY_BE_EMPTY = frozenset(
         "plan_last",
         "annotate",
         "writes",
+        "privileges",
         "adopt",
         "unadoptable",
     }

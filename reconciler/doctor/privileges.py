@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from reconciler.address_forms import ROLE
 from reconciler.catalog import privilege_problem, privileges_for
 from reconciler.doctor.findings import Check, Finding, Severity
+from reconciler.kind import registered
 from reconciler.plan.capabilities import is_default_admin
 from reconciler.state import LiveState
 
@@ -30,10 +30,10 @@ def privilege_findings(live: LiveState, extra: frozenset[str]) -> Iterator[Findi
 def _unknown(live: LiveState, extra: frozenset[str]) -> Iterator[Finding]:
     platform = live.portal.platform
     holders: dict[str, list[str]] = {}
-    for name, role in sorted(live.roles.items()):
-        for privilege in sorted(role.privileges or ()):
+    for address, held in _held(live):
+        for privilege in sorted(held):
             if privilege_problem(privilege, platform, extra) is not None:
-                holders.setdefault(privilege, []).append(ROLE.of(name))
+                holders.setdefault(privilege, []).append(address)
     caller = live.portal.caller
     if caller is not None:
         for privilege in sorted(caller.privileges or ()):
@@ -50,6 +50,13 @@ def _unknown(live: LiveState, extra: frozenset[str]) -> Iterator[Finding]:
             " spec.extraPrivileges (or keep it with spec.ignorePrivileges); a plan cannot"
             " manage it otherwise",
         )
+
+
+def _held(live: LiveState) -> Iterator[tuple[str, frozenset[str]]]:
+    """Each live resource that holds privileges of its own (a role), by address."""
+    for kind in registered():
+        if kind.privileges is not None:
+            yield from kind.privileges(live)
 
 
 def _unconfirmed(live: LiveState, extra: frozenset[str]) -> Iterator[Finding]:

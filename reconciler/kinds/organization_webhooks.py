@@ -102,7 +102,8 @@ KIND = Kind(
     identities=lambda document: (),
     rules=_rules,
     desired=_desired,
-    read=None,  # with the other built-in kinds, by live/reader.py
+    read=None,  # by live/reader.py itself
+    people=False,
     live=_live,
     defaults={},
     # Only a manifest that removes webhooks depends on the listing.
@@ -118,6 +119,7 @@ KIND = Kind(
     plan_last=None,
     annotate=None,
     writes=_writes,
+    privileges=None,
     export=Export(None, _export),
     adopt=None,
     unadoptable={"OrganizationWebhook": f"{NAME} states which webhooks must go; edit it by hand"},

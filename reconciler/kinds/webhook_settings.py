@@ -297,6 +297,7 @@ KIND = Kind(
     rules=_rules,
     desired=_desired,
     read=_read,
+    people=False,
     live=_live,
     # The service's answer for a setting it leaves out (catalog: docs/rules.md §2).
     defaults={name: limits.default for name, limits in LIMITS.items()},
@@ -307,6 +308,7 @@ KIND = Kind(
     plan_last=None,
     annotate=None,
     writes=None,  # left to today's plan: its write's capability is the webhook removal's
+    privileges=None,
     export=Export("webhook-settings.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

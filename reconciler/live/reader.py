@@ -1,49 +1,34 @@
 """Read a live portal into a `LiveState` (docs/rules.md §A) with as few round trips as possible.
 
-Only what the manifests need is read: per-member details only for members whose level
-changes, the tasks whose runs a retention policy keeps. Independent reads are gathered,
-every kind's own `read` (a collaboration's workspaces, for one) in the same round; the
-client's semaphore bounds them. `Scope.EVERYTHING` reads the whole portal, for `export`.
+Only what the manifests need is read: the tasks whose runs a retention policy keeps,
+and each kind's read reads only what its declarations need. Independent reads are
+gathered, every kind's own `read` (the roles, the members, a collaboration's
+workspaces) in the same round; a listing two kinds need is read once (`_Reader.once`);
+the client's semaphore bounds them. `Scope.EVERYTHING` reads the whole portal, for
+`export`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
-from reconciler.address_forms import (
-    MEMBER,
-    ORGANIZATION_WEBHOOK,
-    ROLE,
-    TASK,
-    TASK_RUN,
-)
+from reconciler.address_forms import ORGANIZATION_WEBHOOK, TASK, TASK_RUN
 from reconciler.errors import LiveRecordError, UserError
-from reconciler.kind import registered
+from reconciler.kind import AnyKind, registered
 from reconciler.live import records
 from reconciler.live.client import PortalClient
 from reconciler.live.concurrency import first_failure, gather
 from reconciler.live.errors import ForbiddenError, NotFoundError, ServiceError
 from reconciler.live.paging import Convert, as_is
 from reconciler.live.repeats import without_repeats
-from reconciler.live.urls import portal_admin_url
-from reconciler.operations import OPERATIONS, READS, OperationName, ReadName
-from reconciler.state import (
-    Caller,
-    DesiredState,
-    LiveState,
-    Member,
-    MemberDetail,
-    PortalInfo,
-    Role,
-    Task,
-    Webhook,
-)
+from reconciler.operations import READS, ReadName
+from reconciler.state import DesiredState, LiveState, PortalInfo, Task, Webhook
 
 T = TypeVar("T")
 X = TypeVar("X")
@@ -62,11 +47,6 @@ class Needs:
     everything: bool = False
     webhooks: bool = False
     task_owners: dict[str, set[str]] = field(default_factory=dict)  # user -> task ids or "*"
-    levels: dict[str, int] = field(default_factory=dict)  # username -> desired level
-    # Entries the manifests suggest the listings hold, to ask their first pages at once.
-    expected_members: int = 0
-    expected_roles: int = 0
-    applier: str | None = None  # the member whose capabilities the plan predicts
 
     @classmethod
     def of(cls, desired: DesiredState | None, scope: Scope) -> Needs:
@@ -76,9 +56,6 @@ class Needs:
         needs.webhooks |= desired.webhookRemoval is not None
         for policy in desired.retention:
             needs.task_owners.setdefault(policy.user, set()).update(policy.tasks)
-        needs.levels = {u: m.level for u, m in desired.members.items() if m.level is not None}
-        needs.expected_members, needs.expected_roles = len(desired.members), len(desired.roles)
-        needs.applier = desired.portal.applier
         return needs
 
 
@@ -86,40 +63,28 @@ async def read_live(
     client: PortalClient, desired: DesiredState | None, scope: Scope = Scope.DESIRED
 ) -> LiveState:
     """The live state the planner diffs `desired` against (or the whole portal)."""
-    return await _read(_Reader(client, Needs.of(desired, scope), desired))
+    return await _read(_Reader(client, Needs.of(desired, scope), desired), registered())
 
 
-async def _read(reader: _Reader) -> LiveState:
+async def _read(reader: _Reader, kinds: Iterable[AnyKind]) -> LiveState:
     # portals/self and the listings addressed by `self` go out together; the first
     # failure cancels the other reads and is reported alone.
     try:
         async with asyncio.TaskGroup() as group:
-            reader.portal = group.create_task(reader.portal_info())
-            reader.listed_roles = group.create_task(reader.roles())
-            reading_members = group.create_task(reader.members())
+            reader.group = group
+            reader.reading_portal = group.create_task(reader.portal_info())
             reading_webhooks = group.create_task(reader.webhooks())
             reading_tasks = group.create_task(reader.tasks())
-            reading_quotas = group.create_task(reader.level_quotas())
-            # Kinds that read their own resources, in the same round of requests.
-            reading_kinds = [
-                group.create_task(kind.read(reader)) for kind in registered() if kind.read
-            ]
+            # Every kind reads its own resources, in the same round of requests.
+            reading_kinds = [group.create_task(kind.read(reader)) for kind in kinds if kind.read]
     except BaseExceptionGroup as failed:
         raise first_failure(failed) from None
-    roles, members = reader.listed_roles.result(), reading_members.result()
-    webhooks = reading_webhooks.result()
-    quotas, unread_quotas = reading_quotas.result()
-    portal = replace(reader.portal.result(), levelQuotas=quotas, levelQuotasUnread=unread_quotas)
     live = LiveState(
-        portal=portal,
-        roles={r.name: r for r in roles},
-        members=members.named,
-        memberDetails=members.details,
-        webhooks=webhooks,
+        portal=reader.reading_portal.result(),
+        webhooks=reading_webhooks.result(),
         tasks=reading_tasks.result(),
         unreadable=reader.unreadable,
         unread=reader.unread,
-        applier=members.applier,
     )
     for reading in reading_kinds:
         reading.result()(live)
@@ -127,35 +92,17 @@ async def _read(reader: _Reader) -> LiveState:
 
 
 async def read_people(client: PortalClient) -> LiveState:
-    """Only `portals/self`, the roles and the members: what an access review needs, with
-    none of the other reads a plan makes. A refused listing fails as a plan's does,
-    saying who may read it (the reads table's access)."""
-    reader = _Reader(client, Needs(), None)
-    try:
-        async with asyncio.TaskGroup() as group:
-            reader.portal = group.create_task(reader.portal_info())
-            reader.listed_roles = group.create_task(reader.roles())
-            reading_members = group.create_task(reader.members())
-    except BaseExceptionGroup as failed:
-        raise first_failure(failed) from None
-    members = reading_members.result()
-    return LiveState(
-        portal=reader.portal.result(),
-        roles={r.name: r for r in reader.listed_roles.result()},
-        members=members.named,
-        unreadable=reader.unreadable,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Members:
-    named: dict[str, Member]
-    details: dict[str, MemberDetail]  # of the members whose level changes
-    applier: Caller | None  # the member spec.applier names, None if none is
+    """Only `portals/self` and the kinds that say who holds what (`Kind.people`: the roles
+    and the members): what an access review needs, with none of the other reads a plan
+    makes. A refused listing fails as a plan's does, saying who may read it (the reads
+    table's access)."""
+    people = [kind for kind in registered() if kind.people]
+    return await _read(_Reader(client, Needs(), None), people)
 
 
 class _Reader:
-    """Reads the built-in kinds' resources, and is the `LiveRead` a kind's own read gets."""
+    """The `LiveRead` every kind's read gets; reads the resources of the kinds without a
+    read of their own."""
 
     def __init__(self, client: PortalClient, needs: Needs, desired: DesiredState | None) -> None:
         self.client = client
@@ -164,8 +111,20 @@ class _Reader:
         self.everything = needs.everything
         self.unreadable: dict[str, str] = {}  # resource -> what the portal answered wrong
         self.unread: dict[str, str] = {}  # part -> why the signed-in member may not read it
-        self.portal: asyncio.Task[PortalInfo]  # set by `_read` as the first read
-        self.listed_roles: asyncio.Task[list[Role]]  # set by `_read`
+        self.group: asyncio.TaskGroup  # set by `_read`: where every read runs
+        self.reading_portal: asyncio.Task[PortalInfo]  # set by `_read` as the first read
+        self.shared: dict[Callable[..., Any], asyncio.Task[Any]] = {}  # by `once`
+
+    def once(self, read: Callable[[_Reader], Coroutine[Any, Any, T]]) -> Awaitable[T]:
+        """What `read` finds, started by the first read to ask for it and awaited by the
+        others, among the reads of `_read`'s group: one failure fails them all."""
+        found = self.shared.get(read)
+        if found is None:
+            found = self.shared[read] = self.group.create_task(read(self))
+        return found
+
+    async def portal(self) -> PortalInfo:
+        return await self.reading_portal
 
     async def portal_info(self) -> PortalInfo:
         raw = await self.client.get_json(READS[ReadName.PORTAL].build(portalId="self"))
@@ -175,7 +134,7 @@ class _Reader:
         return portal
 
     async def portal_id(self) -> str:
-        return (await self.portal).id
+        return (await self.reading_portal).id
 
     async def path(self, read: ReadName, arguments: dict[str, str]) -> str:
         """The read's path; the portal's id is waited for only when the path needs it."""
@@ -252,87 +211,6 @@ class _Reader:
         (`repeats.without_repeats`): those are unreadable, each naming the others."""
         return without_repeats(found, field, key, address, self.unreadable)
 
-    async def roles(self) -> list[Role]:
-        async def convert(page: list[dict[str, Any]]) -> list[Role]:
-            return self.kept(page, records.role)
-
-        params = {"returnPrivileges": "true"}
-        expected = self.needs.expected_roles
-        found = await self.converted_pages(ReadName.ROLES, convert, params, expected=expected)
-        # Writes go to a role's id; the manifests and member assignments name it by name.
-        found = self.distinct(found, "id", lambda r: str(r.id), _role_address)
-        return self.distinct(found, "name", lambda r: r.name, _role_address)
-
-    async def members(self) -> _Members:
-        """Members made into records page by page as they come, each once: a member's
-        custom role is named by the roles listing, which is shorter and read alongside."""
-        named_by_id: dict[str, str] | None = None
-        applier: list[dict[str, Any]] = []
-
-        async def convert(page: list[dict[str, Any]]) -> list[Member]:
-            nonlocal named_by_id
-            if named_by_id is None:
-                named_by_id = {r.id: r.name for r in await self.listed_roles if r.id}
-            applier.extend(records.entries_of(page, self.needs.applier))
-            return self.kept(page, partial(records.member, custom_names=named_by_id))
-
-        expected = self.needs.expected_members
-        listed = await self.converted_pages(ReadName.MEMBERS, convert, expected=expected)
-        found = self.distinct(listed, "username", _username, _member_address)
-        levels = self.needs.levels
-        changing = [
-            m.username for m in found if m.username in levels and m.level != levels[m.username]
-        ]
-        details = await gather(*(self.member_detail(u) for u in changing))
-        roles = await self.listed_roles
-        return _Members(
-            named={member.username: member for member in found},
-            details={d.username: d for d in details if d is not None},
-            applier=records.applier(applier[0], roles) if applier else None,
-        )
-
-    async def member_detail(self, username: str) -> MemberDetail | None:
-        """What decides whether a level change is refused; None when the signed-in member
-        may not read it (the portal checks the change when it is sent)."""
-        reads = gather(
-            self.one(ReadName.MEMBER, username=username),
-            self.one(ReadName.MEMBER_ITEMS, {"num": 1}, username=username),
-        )
-        found = await self.permitted(MEMBER.of(username), reads, None)
-        if found is not None and "privileges" not in found[0]:
-            # A colleague's public profile: the portal shows the account (privileges,
-            # groups, licenses) only to the member, administrators and viewUsers holders.
-            self.unread[MEMBER.of(username)] = "the portal showed only the member's profile"
-            return None
-        return records.member_detail(username, *found) if found is not None else None
-
-    async def level_quotas(self) -> tuple[dict[int, int], str | None]:
-        """How many members each level may hold, where the vendor publishes it (the Portal
-        Administrator API's licenses resource, beside the sharing root), when the
-        manifests declare levels on a release that has them: (quotas, why they could not
-        be read). An account that may not read it plans on; the plan says the quotas
-        were not checked, and assumes none."""
-        if not self.needs.levels:
-            return {}, None
-        portal = await self.portal
-        if OPERATIONS[OperationName.UPDATE_USER_LEVEL].problem(portal.platform) is not None:
-            return {}, None
-        where = records.LICENSES
-        url = portal_admin_url(self.client.root, READS[ReadName.SYSTEM_LICENSES].build())
-        if url is None:
-            return {}, f"{self.client.root} does not end in /sharing/rest, so {where} is unknown"
-        try:
-            raw = await self.client.get_json(url)
-            return records.level_quotas(raw), None
-        except ForbiddenError as refused:
-            access = READS[ReadName.SYSTEM_LICENSES].access.text
-            who = portal.username or "the signed-in account"
-            return {}, f"{who} may not read {where} ({refused.message}); reading it needs {access}"
-        except NotFoundError as missing:
-            return {}, f"the portal does not serve {where} ({missing.message})"
-        except LiveRecordError as unreadable:
-            return {}, str(unreadable)
-
     async def webhooks(self) -> dict[str, Webhook]:
         if not self.needs.webhooks:
             return {}
@@ -390,18 +268,6 @@ def _who_may(read: ReadName) -> Iterator[None]:
             refused.messageCode,
             (*refused.details, needed),
         ) from None
-
-
-def _role_address(role: Role) -> str:
-    return ROLE.of(role.name)
-
-
-def _username(member: Member) -> str:
-    return member.username
-
-
-def _member_address(member: Member) -> str:
-    return MEMBER.of(member.username)
 
 
 def _id(record: Webhook) -> str:

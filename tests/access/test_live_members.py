@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from reconciler.live import records
+from reconciler.kinds.members import live
 from reconciler.plan.fingerprint import live_fingerprint
 from reconciler.state import NEVER_SIGNED_IN, managed_fields
 
@@ -33,14 +33,14 @@ def listed(**fields: Any) -> dict[str, Any]:
     ],
 )
 def test_last_login(answered: Any, read: int | None) -> None:
-    assert records.member(listed(lastLogin=answered), {}).lastLogin == read
+    assert live.member(listed(lastLogin=answered), {}).lastLogin == read
 
 
 @pytest.mark.parametrize(
     ("answered", "read"), [(True, True), (False, False), ("true", True), (None, None), ("?", None)]
 )
 def test_disabled(answered: Any, read: bool | None) -> None:
-    assert records.member(listed(disabled=answered), {}).disabled is read
+    assert live.member(listed(disabled=answered), {}).disabled is read
 
 
 def test_a_sign_in_or_a_disabled_account_leaves_the_plan_s_fingerprint() -> None:

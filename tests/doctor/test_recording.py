@@ -5,6 +5,7 @@ from __future__ import annotations
 from reconciler.doctor.findings import Severity
 from reconciler.doctor.recording import Observations, Observed, read_of
 from reconciler.doctor.wire import wire_findings
+from reconciler.kinds.role.live import role as live_role
 from reconciler.live import records
 from reconciler.live.client import PortalClient
 from reconciler.state import Auth
@@ -18,7 +19,7 @@ def test_a_reader_s_keys_are_noted_where_they_sit() -> None:
         ("roles",),
     )
     for entry in answer["roles"]:
-        records.role(entry)
+        live_role(entry)
     keys = {".".join(where): key for where, key in seen.keys.items()}
     assert keys["roles.roles.[].privileges"].asked == 1
     assert keys["roles.roles.[].privileges"].present == 0

@@ -11,7 +11,7 @@ from reconciler.errors import LiveRecordError, UserError
 from reconciler.kinds.collaboration.live import schedule
 from reconciler.kinds.webhook_settings import DECLARED, LIVE
 from reconciler.live.errors import ServiceError
-from reconciler.live.reader import Scope, read_live
+from reconciler.live.reader import Scope, read_live, read_people
 from reconciler.state import (
     Auth,
     Collaboration,
@@ -417,6 +417,38 @@ def test_large_portal_costs_about_its_page_count() -> None:
     pages = 100 + 10 + 1  # members, roles, collaborations
     assert len(live.members) == 10_000 and len(live.roles) == 1_000
     assert requests <= pages * 1.1  # sign-in and portals/self on top
+
+
+def test_the_roles_listing_is_read_once_alongside_the_member_pages() -> None:
+    """Role's read and Members' (which names a custom role by id) share one listing, asked
+    while the member pages come in, not after them."""
+    members = [{"username": f"u{i:03d}", "roleId": "r1", "level": "2"} for i in range(300)]
+    fake = FakePortal()
+    hq(fake, members=members)
+    live, _ = read(fake, desired())
+    seen = fake.paths()
+    roles, users = path("portals/self/roles"), path("portals/self/users")
+    assert seen.count(roles) == 1
+    last_member_page = len(seen) - 1 - seen[::-1].index(users)
+    assert seen.index(roles) < last_member_page
+    assert {m.role for m in live.members.values()} == {"Analyst"}
+
+
+def test_an_access_review_reads_only_the_kinds_that_say_who_holds_what() -> None:
+    fake = FakePortal()
+    hq(fake)
+
+    async def main() -> LiveState:
+        async with make_client(fake) as client:
+            return await read_people(client)
+
+    live = asyncio.run(main())
+    assert set(live.roles) == {"Analyst", "Legacy Viewer"}
+    assert live.members["erin"] == Member("erin", "Analyst", 1)
+    read_paths = {p for p in fake.paths() if not p.endswith("/generateToken")}
+    assert read_paths == {
+        path(p) for p in ("portals/self", "portals/self/roles", "portals/self/users")
+    }
 
 
 def test_a_record_without_identity_is_left_out_and_named() -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler.catalog import privileges_for
+from reconciler.kinds.members import live as members_live
 from reconciler.kinds.webhook_settings import DECLARED, LIVE, LiveSettings
-from reconciler.live import records
 from reconciler.operations import Capability
 from reconciler.plan.fingerprint import live_fingerprint
 from reconciler.plan.planner import build_plan
@@ -155,11 +155,12 @@ def test_a_saved_plan_compares_the_state_as_its_own_account_read_it() -> None:
 
 
 def test_the_applier_holds_what_its_custom_role_holds_at_its_level() -> None:
-    roles = [Role("Reviewer", "", VIEWS | {"portal:user:viewOrgItems"}, id="r9")]
+    roles = {"r9": VIEWS | {"portal:user:viewOrgItems"}}  # a custom role's privileges, by id
     entry = {"username": "rita", "role": "org_user", "roleId": "r9", "level": "1"}
-    found = records.applier(entry, roles)
+    found = members_live.applier(entry, roles)
     assert found is not None and found.privileges == {"portal:user:viewOrgItems"}
-    user = records.applier({"username": "uma", "role": "org_user", "roleId": "org_user"}, roles)
+    uma = {"username": "uma", "role": "org_user", "roleId": "org_user"}
+    user = members_live.applier(uma, roles)
     assert user is not None and user.privileges == frozenset()
     admin = {"username": "admin", "role": "org_admin", "roleId": "org_admin"}
-    assert records.applier(admin, roles) == DEFAULT_ADMIN
+    assert members_live.applier(admin, roles) == DEFAULT_ADMIN

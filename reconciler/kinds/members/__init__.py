@@ -25,8 +25,10 @@ from reconciler.kind import (
     Export,
     ExportInput,
     ExportPart,
+    Fill,
     Identity,
     Kind,
+    LiveRead,
     Unread,
     Write,
     model_reader,
@@ -237,6 +239,13 @@ def _add_member(files: ManifestFiles, username: str, entry: FlowMap) -> Path:
     return path
 
 
+async def _read(source: LiveRead) -> Fill:
+    # Loaded when a portal is read: validate loads the kind, not its read's asyncio.
+    from reconciler.kinds.members.live import read
+
+    return await read(source)
+
+
 def _plan(draft: Draft) -> None:
     # Loaded when it runs: validate loads every kind, not its planning (import budget).
     from reconciler.kinds.members.plan import plan_members
@@ -299,7 +308,8 @@ KIND = Kind(
     identities=_identities,
     rules=_rules,
     desired=_desired,
-    read=None,  # with the other built-in kinds, by live/reader.py
+    read=_read,
+    people=True,
     live=_live,
     defaults={},
     unread=Unread(DETAILS, ReadName.MEMBER, _no_dependents, _forget),
@@ -309,6 +319,7 @@ KIND = Kind(
     plan_last=_plan_last,
     annotate=_annotate,
     writes=_writes,
+    privileges=None,
     export=Export("members.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},

@@ -23,8 +23,10 @@ from reconciler.kind import (
     Export,
     ExportInput,
     ExportPart,
+    Fill,
     Identity,
     Kind,
+    LiveRead,
     Write,
     model_reader,
 )
@@ -276,6 +278,12 @@ def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
         yield ADDRESS.of(name), role
 
 
+def _privileges(live: LiveState) -> Iterator[tuple[str, frozenset[str]]]:
+    """Each live role's privileges, by name."""
+    for name, role in sorted(live.roles.items()):
+        yield ADDRESS.of(name), role.privileges or frozenset()
+
+
 def _export(given: ExportInput) -> ExportPart[Exported]:
     roles, twins = _exported_roles(given.live)
     documents = [role_document(role) for role in roles]
@@ -372,6 +380,13 @@ def _mark_absent(spec: CommentedMap) -> list[str]:
     return ["state"]
 
 
+async def _read(source: LiveRead) -> Fill:
+    # Loaded when a portal is read: validate loads the kind, not its read's asyncio.
+    from reconciler.kinds.role.live import read
+
+    return await read(source)
+
+
 def _plan(draft: Draft) -> None:
     # Loaded when it runs: validate loads every kind, not its planning (import budget).
     from reconciler.kinds.role.plan import plan_roles
@@ -435,7 +450,8 @@ KIND = Kind(
     identities=_identities,
     rules=_rules,
     desired=_desired,
-    read=None,  # with the other built-in kinds, by live/reader.py
+    read=_read,
+    people=True,
     live=_live,
     defaults={},
     unread=None,
@@ -445,6 +461,7 @@ KIND = Kind(
     plan_last=_plan_deletions,
     annotate=_annotate,
     writes=_writes,
+    privileges=_privileges,
     export=Export("roles.yaml", _export),
     adopt=Adopt(_adopt),
     unadoptable={},
