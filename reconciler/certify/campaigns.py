@@ -32,7 +32,7 @@ from reconciler.certify.reviews import (
 from reconciler.clock import rfc3339
 from reconciler.errors import ManifestError, UserError
 from reconciler.kinds import campaign as campaigns
-from reconciler.kinds.members import declare_member
+from reconciler.kinds.members.writing import declare_member
 from reconciler.kinds.role import owners
 from reconciler.manifest.desired import desired_from
 from reconciler.manifest.loader import Document

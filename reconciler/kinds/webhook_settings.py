@@ -7,15 +7,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, ValidationInfo, WithJsonSchema
 
 from reconciler import catalog
-from reconciler.adopt.addresses import Address
-from reconciler.adopt.adopter import added, outcome
-from reconciler.adopt.files import ManifestFiles
-from reconciler.adopt.merge import merge_declared
 from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
 from reconciler.export.documents import document
@@ -51,6 +47,10 @@ LIMITS = catalog.WEBHOOK_SETTINGS
 OPERATION = OperationName.WEBHOOK_SETTINGS
 READ = ReadName.WEBHOOK_SETTINGS
 NEEDS_ADMIN_URL = "needs the Portal's spec.adminUrl (the admin root)"
+
+if TYPE_CHECKING:
+    from reconciler.adopt.addresses import Address
+    from reconciler.adopt.files import ManifestFiles
 
 
 # --- manifest ----------------------------------------------------------------------------------
@@ -276,6 +276,10 @@ def _not_exported(live: LiveState, admin_url: str | None) -> list[str]:
 
 
 def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
+    # Loaded when it runs: validate loads every kind, not the writing of YAML.
+    from reconciler.adopt.adopter import added, outcome
+    from reconciler.adopt.merge import merge_declared
+
     exported = _settings_document(live)
     if exported is None:
         reason = live.get(LIVE).unread or "the portal did not tell them"

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
 from reconciler import address_forms as forms
 from reconciler import catalog, state
-from reconciler.adopt.addresses import Address
-from reconciler.adopt.files import ManifestFiles
 from reconciler.catalog import Feature
 from reconciler.export.documents import Document as Exported
 from reconciler.export.summary import counted
@@ -54,6 +52,10 @@ GUEST_WRITES = (
 )
 WORKSPACE = forms.WORKSPACE
 INVITATION = forms.INVITATION
+
+if TYPE_CHECKING:
+    from reconciler.adopt.addresses import Address
+    from reconciler.adopt.files import ManifestFiles
 
 
 # --- manifest ----------------------------------------------------------------------------------

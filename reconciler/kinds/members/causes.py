@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from reconciler.kinds import role as role_kind
-from reconciler.kinds.members import ADDRESS
+from reconciler.kinds.members.names import ADDRESS
+from reconciler.kinds.role import document as role_kind
 from reconciler.policy.variables import Access
 
 

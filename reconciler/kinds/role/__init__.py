@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
-from ruamel.yaml.comments import CommentedMap
 
-from reconciler import address_forms as forms
 from reconciler import catalog, state
-from reconciler.adopt.addresses import Address
-from reconciler.adopt.adopter import added, outcome
-from reconciler.adopt.files import ManifestFiles
-from reconciler.adopt.merge import merge_declared
-from reconciler.errors import UserError
 from reconciler.export.documents import Document as Exported
-from reconciler.export.documents import document
 from reconciler.export.summary import counted
 from reconciler.kind import (
     Adopt,
@@ -30,6 +22,7 @@ from reconciler.kind import (
     Write,
     model_reader,
 )
+from reconciler.kinds.role.document import ADDRESS, NAME, role_document
 from reconciler.kinds.role.grants import GRANTS, TemporaryPrivilegesSpec, role_grants, role_problems
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, source, text
@@ -38,16 +31,16 @@ from reconciler.manifest.loader import Document
 from reconciler.manifest.member_roles import KnownRoles, known_roles
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
-from reconciler.manifest.writer import to_node
 from reconciler.names import ROLE_NAMES
 from reconciler.operations import OperationName
 from reconciler.plan.draft import Draft
 from reconciler.state import DesiredState, LiveState
 
-ADDRESS = forms.ROLE
+if TYPE_CHECKING:
+    from reconciler.adopt.addresses import Address
+    from reconciler.adopt.files import ManifestFiles
 
 
-NAME = "Role"
 # Every write of a role, which the next change to a Role document may send.
 WRITES = (
     OperationName.CREATE_ROLE,
@@ -319,65 +312,11 @@ def _exported_roles(live: LiveState) -> tuple[list[state.Role], list[str]]:
     return list(kept.values()), twins
 
 
-def role_document(role: state.Role) -> Exported:
-    spec = {"description": role.description or "", "privileges": sorted(role.privileges or ())}
-    return document(NAME, {"name": role.name}, spec)
-
-
 def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
-    role = ROLE_NAMES.lookup(address.key, live.roles)
-    found = files.find(NAME, address.key, rule=ROLE_NAMES)
-    if role is not None and not role.editable:
-        raise UserError(f"{address}: a pre-built role that cannot be edited; nothing to adopt")
-    if found is None:
-        if role is None:
-            raise UserError(f"{address}: neither declared in the manifests nor on the portal")
-        return added(address, files.append(role_document(role)))
-    path, document = found
-    spec = document.setdefault("spec", CommentedMap())
-    metadata = document.get("metadata")
-    role = role or _renamed_from(live, metadata)
-    if role is None:
-        return outcome(address, path, _mark_absent(spec), files)
-    # The live role in another case is this role: its spelling is the portal's value.
-    spelled = _spell_as_live(metadata, role.name)
-    live_spec = role_document(role)["spec"]
-    if spec.get("state") == "absent":
-        del spec["state"]
-        for key, value in live_spec.items():
-            spec[key] = to_node(value)
-        return outcome(address, path, [*spelled, "state", *live_spec], files)
-    return outcome(address, path, [*spelled, *merge_declared(spec, live_spec)], files)
+    # Loaded when it runs: validate loads every kind, not the editing of files.
+    from reconciler.kinds.role.adopt import adopt_role
 
-
-def _spell_as_live(metadata: Any, live_name: str) -> list[str]:
-    """Write the live spelling of the role's name, unless it is spelled so, or the live
-    role is a previous name (a rename the manifests still want)."""
-    if not isinstance(metadata, dict) or metadata.get("name") == live_name:
-        return []
-    if not ROLE_NAMES.same(str(metadata.get("name")), live_name):
-        return []
-    metadata["name"] = live_name
-    return ["name"]
-
-
-def _renamed_from(live: LiveState, metadata: Any) -> state.Role | None:
-    """The one live role still named like one of the document's previousNames: a rename
-    not yet applied, whose live values are the role's (its name and previousNames stay)."""
-    listed = metadata.get("previousNames") if isinstance(metadata, dict) else None
-    previous = ROLE_NAMES.keys(str(name) for name in listed or ())
-    found = [role for name, role in live.roles.items() if ROLE_NAMES.key(name) in previous]
-    return found[0] if len(found) == 1 else None
-
-
-def _mark_absent(spec: CommentedMap) -> list[str]:
-    """The portal no longer has the role: declare it absent (an absent role holds nothing)."""
-    if spec.get("state") == "absent":
-        return []
-    for key in ("description", "privileges"):
-        spec.pop(key, None)
-    spec["state"] = "absent"
-    return ["state"]
+    return adopt_role(files, live, address)
 
 
 async def _read(source: LiveRead) -> Fill:
