@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from orgctl_service.errors import not_found
 from orgctl_service.lockout import SignInGuard
 from orgctl_service.params import Params
+from orgctl_service.passwords import Rehash
 from orgctl_service.world import Doc, World
 
 
@@ -28,6 +29,8 @@ class Ctx:
     touched_collaborations: bool = False
     new_tokens: list[str] = field(default_factory=list)  # keys of world.tokens
     touched_parts: set[tuple[str, str, str]] = field(default_factory=set)
+    # a password to hash again at the sign-in cost once the answer is ready (`signin`)
+    rehash: Rehash | None = None
 
     @property
     def now(self) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from orgctl_service.context import Ctx
 from orgctl_service.errors import ApiError
 from orgctl_service.lockout import MINUTE_MS, Key
-from orgctl_service.passwords import hash_password, needs_rehash, unknown_member_hash, verify
+from orgctl_service.passwords import Rehash, needs_rehash, unknown_member_hash, verify
 from orgctl_service.world import Doc
 
 INVALID = "Invalid username or password."
@@ -58,7 +58,8 @@ def sign_in(ctx: Ctx, username: str, password: str) -> Doc:
         # Told only to who knows the password, as a real portal tells it.
         raise ApiError(400, "GWM_0009", "Unable to generate token.", [DISABLED])
     if needs_rehash(stored):  # unsalted (an older database) or seeded at a lower cost
-        stored = user["passwordHash"] = hash_password(password)
+        # Made by the service once the answer is ready, off its lock (`Service.raise_hash`).
+        ctx.rehash = Rehash(ctx.portal["id"], username, password, stored)
     # The member's `lastLogin`, as real portals record each sign-in.
     user["lastLogin"] = ctx.now
     ctx.touch_member(username)

@@ -9,3 +9,4 @@ def test_the_fleet_benchmark_runs_on_a_small_fleet() -> None:
     output = run_benchmark("fleet.py", "--portals", "2", "--members", "20")
     assert "(2 portals: 2 in sync)" in output
     assert "2 x orgctl drift PORTAL, one after the other" in output
+    assert "--jobs 2 over --jobs 1: " in output

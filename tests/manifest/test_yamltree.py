@@ -109,3 +109,33 @@ def test_anchored_scalars_and_mappings_are_reused_by_their_aliases() -> None:
         "copy": {"k": "v"},
     }
     assert tree.positions.children["copy"].line == 4
+
+
+BROKEN = [
+    "a: [1, 2\nb: c\n",
+    "a: 'open\n",
+    "a: b: c\n",
+    "- a\nb: c\n",
+    "a:\n  - b\n c: d\n",
+    "a: {b: 1\n",
+    'a: "x\\q"\n',
+    "kind: Members\n\tspec: {}\n",
+    "--- a\n... b\n--- [\n",
+]
+
+
+@pytest.mark.parametrize("text", BROKEN)
+def test_the_syntax_check_finds_what_reading_the_values_finds(text: str) -> None:
+    with pytest.raises(yamltree.TreeError) as read:
+        list(yamltree.trees(text))
+    with pytest.raises(yamltree.TreeError) as checked:
+        yamltree.check_syntax(text)
+    assert (checked.value.line, checked.value.column, checked.value.message) == (
+        read.value.line,
+        read.value.column,
+        read.value.message,
+    )
+
+
+def test_the_syntax_check_passes_any_yaml() -> None:
+    yamltree.check_syntax("a: 1\n---\n- [b, {c: d}]\n")
