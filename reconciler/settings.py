@@ -34,6 +34,8 @@ EXCEPTIONS: dict[str, str] = {
     "reconciler/settings.py": "reads the table's variables, once",
     "reconciler/testing.py": "gives a command run in a test (in this process or a child) this"
     " process's environment, its ORGCTL_* variables dropped",
+    "reconciler/live/trust.py": "keys the one default trust store it keeps on the process's"
+    " SSL_CERT_FILE and SSL_CERT_DIR, which httpx reads from the process itself",
     "reconciler/agent/source.py": "hands git the process's environment (HOME, SSH agent,"
     " credential helpers); reads no variable itself",
 }
