@@ -23,7 +23,7 @@ from reconciler.kind import (
     Export,
     ExportInput,
     ExportPart,
-    Identity,
+    Identities,
     Kind,
     Write,
     model_reader,
@@ -94,8 +94,8 @@ class Role(models.Document):
 _model = model_reader(Role)
 
 
-def _identities(document: Document) -> Iterator[Identity[Document]]:
-    yield Identity("role", document, ("metadata", "name"), document.name, ROLE_NAMES.key)
+def _identities(document: Document) -> Iterator[Identities[Document]]:
+    yield Identities.named("role", document, ("metadata", "name"), document.name, ROLE_NAMES.key)
 
 
 def absent_roles(context: RuleContext) -> dict[str, Document]:
