@@ -53,10 +53,11 @@ class AddressForm:
 
     def of(self, *ids: str) -> str:
         """The address of one resource; `below` names a group of them. (Called for every
-        member several times a plan: kept to one length check and one join.)"""
+        member several times a plan: kept to one length check and one formatting, a join
+        only for several parts.)"""
         if len(ids) != len(self.names):
             raise ValueError(f"{self.head} addresses have {self.parts} part(s), got {ids!r}")
-        return "/".join((self.head, *ids))
+        return f"{self.head}/{ids[0]}" if len(ids) == 1 else "/".join((self.head, *ids))
 
     def every(self) -> str:
         """The part naming every resource of the form (`Collaboration/*`), as a refused
