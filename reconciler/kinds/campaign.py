@@ -18,7 +18,7 @@ from reconciler.kind import (
     Export,
     ExportInput,
     ExportPart,
-    Identity,
+    Identities,
     Kind,
     model_reader,
 )
@@ -84,8 +84,8 @@ class Campaign(models.Document):
 _model = model_reader(Campaign)
 
 
-def _identities(document: Document) -> Iterator[Identity[Document]]:
-    yield Identity("campaign", document, ("metadata", "name"), document.name)
+def _identities(document: Document) -> Iterator[Identities[Document]]:
+    yield Identities.named("campaign", document, ("metadata", "name"), document.name)
 
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:

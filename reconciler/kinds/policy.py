@@ -17,7 +17,7 @@ from reconciler.kind import (
     Export,
     ExportInput,
     ExportPart,
-    Identity,
+    Identities,
     Kind,
     model_reader,
 )
@@ -85,8 +85,8 @@ _model = model_reader(Policy)
 POLICIES: StateKey[list[Policy]] = StateKey(NAME, list)
 
 
-def _identities(document: Document) -> Iterator[Identity[Document]]:
-    yield Identity("policy", document, ("metadata", "name"), document.name)
+def _identities(document: Document) -> Iterator[Identities[Document]]:
+    yield Identities.named("policy", document, ("metadata", "name"), document.name)
 
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:

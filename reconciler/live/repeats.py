@@ -25,9 +25,9 @@ def without_repeats(
 ) -> list[T]:
     """`found` less the entries whose `key` (their `field`) another entry also has; each
     of those is kept in `unreadable` under its address, with a message naming all."""
-    counts = Counter(key(entry) for entry in found)
-    if len(counts) == len(found):
+    if len(set(map(key, found))) == len(found):
         return found  # the usual case, at the cost of one pass
+    counts = Counter(map(key, found))
     groups: dict[str, list[T]] = {}
     for entry in found:
         if counts[key(entry)] > 1:

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import repeat
 from urllib.parse import urlsplit
 
 from reconciler.addresses import extras, is_loopback
 from reconciler.environment import url_sources
-from reconciler.kind import Identity, kind_named, registered
+from reconciler.kind import Identities, kind_named, registered
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, at, lookalike, text
 from reconciler.manifest.ignoring import change_problems, pattern_problems
 from reconciler.manifest.loader import Document
 from reconciler.manifest.portal import declared_platform, effective_urls
 from reconciler.manifest.problems import Problem
+from reconciler.text_rules import REFUSED_IN_NAMES
 from reconciler.versions import Platform
 
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -32,8 +34,7 @@ def check(
 ) -> list[Problem]:
     """Every problem of the manifest set beyond the shape of single documents."""
     maybe_portal = bool({"Portal", ""} & set(rejected_kinds))
-    # Each document's identities, built once for the name rules and the duplicate check
-    # (100,000 usernames are 100,000 records).
+    # Each document's identities, built once for the name rules and the duplicate check.
     identities = [list(_identities(document)) for document in documents]
     problems = list(_cross_document(documents, root, maybe_portal))
     problems += _duplicates([i for found in identities for i in found])
@@ -63,21 +64,33 @@ def _portal_spec(document: Document) -> models.PortalSpec:
     return document.model.spec
 
 
-def _identities(document: Document) -> Iterator[Identity[Document]]:
+def _identities(document: Document) -> Iterator[Identities[Document]]:
     if not isinstance(document.model, models.Portal):  # the Portal is no kind
         yield from kind_named(document.kind).identities(document)
 
 
-def _names(document: Document, identities: Iterable[Identity[Document]]) -> Iterator[Problem]:
+def _names(document: Document, identities: Iterable[Identities[Document]]) -> Iterator[Problem]:
     """Names and identities reach addresses, URLs, terminals and comments: every kind's
     (a Portal's, a Members label, usernames, collaboration and workspace ids), not only a
     role's, refuse control characters by the service's own rule."""
     yield from text(document, ("metadata", "name"), document.name)
     yield from lookalike(document, ("metadata", "name"), document.name, "name")
     for identity in identities:
-        if identity.path != ("metadata", "name"):
-            yield from text(document, identity.path, identity.key, label=identity.what)
-            yield from lookalike(document, identity.path, identity.key, identity.what)
+        if identity.keyed or identity.path != ("metadata", "name"):
+            yield from _key_names(identity)
+
+
+def _key_names(identity: Identities[Document]) -> Iterator[Problem]:
+    """The text and lookalike rules of each key. Both judge single characters, so one
+    search of all the keys together says whether any key needs its own look: 100,000
+    plain usernames are one search, not 200,000 calls."""
+    joined = "".join(identity.keys)
+    if joined.isascii() and REFUSED_IN_NAMES.search(joined) is None:
+        return  # no lookalike is ASCII; no key holds a refused character
+    document = identity.document
+    for key in identity.keys:
+        yield from text(document, identity.at(key), key, label=identity.what)
+        yield from lookalike(document, identity.at(key), key, identity.what)
 
 
 # --- cross-document rules --------------------------------------------------------------------
@@ -98,24 +111,36 @@ def _cross_document(
             yield extra.problem((), f"a second {kind.name} document (first at {at(same[0])})")
 
 
-def _duplicates(identities: Iterable[Identity[Document]]) -> Iterator[Problem]:
+def _duplicates(identities: Iterable[Identities[Document]]) -> Iterator[Problem]:
     """Each key the documents declare (role names, usernames, ids) declared once: one pass,
-    each key folded once, keyed by its kind of identity."""
-    first: dict[tuple[str, str, str], Identity[Document]] = {}
+    each key folded once, among the keys of its kind and sort."""
+    firsts: dict[tuple[str, str], dict[str, tuple[str, Document]]] = {}
     for identity in identities:
-        earlier = first.setdefault(_identity_key(identity), identity)
-        if earlier is identity:
+        first = firsts.setdefault((identity.document.kind, identity.what), {})
+        folded = list(map(identity.fold, identity.keys))
+        if len(set(folded)) == len(folded) and first.keys().isdisjoint(folded):
+            # No key declared before: all filed at once, where a loop over 100,000
+            # usernames took a tenth of a second.
+            first.update(zip(folded, zip(identity.keys, repeat(identity.document)), strict=True))
             continue
-        same = "" if earlier.key == identity.key else f" as {earlier.key!r}"
+        yield from _repeated(identity, folded, first)
+
+
+def _repeated(
+    identity: Identities[Document], folded: list[str], first: dict[str, tuple[str, Document]]
+) -> Iterator[Problem]:
+    """The keys of `identity` (folded as `folded`) declared before, each filed in `first`
+    with where it was first declared."""
+    for key, same_key in zip(identity.keys, folded, strict=True):
+        if same_key not in first:
+            first[same_key] = (key, identity.document)
+            continue
+        spelled, earlier = first[same_key]
+        same = "" if spelled == key else f" as {spelled!r}"
         yield identity.document.problem(
-            identity.path,
-            f"{identity.what} {identity.key!r} is declared twice"
-            f" (first{same} at {at(earlier.document)})",
+            identity.at(key),
+            f"{identity.what} {key!r} is declared twice (first{same} at {at(earlier)})",
         )
-
-
-def _identity_key(identity: Identity[Document]) -> tuple[str, str, str]:
-    return (identity.document.kind, identity.what, identity.fold(identity.key))
 
 
 # --- Portal ------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from reconciler.kind import (
     ExportInput,
     ExportPart,
     Fill,
-    Identity,
+    Identities,
     Kind,
     LiveRead,
     model_reader,
@@ -64,8 +64,8 @@ _model = model_reader(PortalNote)
 NOTES: StateKey[dict[str, str]] = StateKey(NAME, dict)
 
 
-def _identities(document: Document) -> Iterator[Identity[Document]]:
-    yield Identity("note", document, ("metadata", "name"), document.name)
+def _identities(document: Document) -> Iterator[Identities[Document]]:
+    yield Identities.named("note", document, ("metadata", "name"), document.name)
 
 
 def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:

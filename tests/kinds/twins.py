@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 from reconciler import kind as registry
-from reconciler.kind import AddressForm, Export, ExportInput, ExportPart, Identity
+from reconciler.kind import AddressForm, Export, ExportInput, ExportPart, Identities
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext
 from reconciler.manifest.loader import Document
@@ -39,7 +39,7 @@ class Dial(models.Document):
     spec: DialSpec
 
 
-def _identities(document: Document) -> Iterator[Identity]:
+def _identities(document: Document) -> Iterator[Identities]:
     yield from ()
 
 

@@ -21,7 +21,7 @@ from reconciler.kind import (
     ExportInput,
     ExportPart,
     Fill,
-    Identity,
+    Identities,
     Kind,
     LiveRead,
     Unread,
@@ -106,11 +106,10 @@ class Collaboration(models.Document):
 _model = model_reader(Collaboration)
 
 
-def _identities(document: Document) -> Iterator[Identity[Document]]:
+def _identities(document: Document) -> Iterator[Identities[Document]]:
     model = _model(document)
-    yield Identity("collaboration id", document, ("metadata", "id"), model.metadata.id)
-    for wid in model.spec.workspaces:
-        yield Identity("workspace id", document, ("spec", "workspaces", wid), wid)
+    yield Identities.named("collaboration id", document, ("metadata", "id"), model.metadata.id)
+    yield Identities.under("workspace id", document, ("spec", "workspaces"), model.spec.workspaces)
 
 
 # --- rules -------------------------------------------------------------------------------------

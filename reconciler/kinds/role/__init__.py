@@ -16,7 +16,7 @@ from reconciler.kind import (
     ExportInput,
     ExportPart,
     Fill,
-    Identity,
+    Identities,
     Kind,
     LiveRead,
     Write,
@@ -89,8 +89,8 @@ class Role(models.Document):
 _model = model_reader(Role)
 
 
-def _identities(document: Document) -> Iterator[Identity[Document]]:
-    yield Identity("role", document, ("metadata", "name"), document.name, ROLE_NAMES.key)
+def _identities(document: Document) -> Iterator[Identities[Document]]:
+    yield Identities.named("role", document, ("metadata", "name"), document.name, ROLE_NAMES.key)
 
 
 def absent_roles(context: RuleContext) -> dict[str, Document]:
