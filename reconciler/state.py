@@ -264,8 +264,6 @@ class DesiredState(KindSlots):
     roles: dict[str, Role] = field(default_factory=dict)
     members: dict[str, Member] = field(default_factory=dict)
     collaborations: dict[str, Collaboration] = field(default_factory=dict)
-    webhookRemoval: WebhookRemoval | None = None
-    retention: list[RunRetention] = field(default_factory=list)
     # Each declared role's earlier names (metadata.previousNames), by its name: a live role
     # of one of them is that role, renamed in place (reconciler.kinds.role.renames).
     previousNames: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -321,8 +319,6 @@ class LiveState(KindSlots):
     members: dict[str, Member] = field(default_factory=dict)  # by username
     memberDetails: dict[str, MemberDetail] = field(default_factory=dict)
     collaborations: dict[str, Collaboration] = field(default_factory=dict)  # by id
-    webhooks: dict[str, Webhook] = field(default_factory=dict)  # organization, by id
-    tasks: dict[str, list[Task]] = field(default_factory=dict)  # by owner
     # Resources the portal answered with values orgctl cannot read, by address: why.
     unreadable: dict[str, str] = field(default_factory=dict)
     # Parts the signed-in member may not read (403), by address or kind ("Collaboration/*"):

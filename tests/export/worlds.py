@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reconciler.kinds.organization_webhooks import WEBHOOKS
+from reconciler.kinds.task_run_retention import TASKS
 from reconciler.kinds.webhook_settings import LIVE, LiveSettings
 from reconciler.state import (
     Collaboration,
@@ -89,10 +91,10 @@ def field(version: str = "11.3", settings: dict[str, int] | None = None) -> Live
                 id="c1", name="Regional sharing", workspaces={"ws1": WORKSPACE}, hostPortalId=HQ_ID
             )
         },
-        webhooks={"w1": Webhook("w1", "audit-hook")},
-        tasks={"frank": [Task("t1", "frank", (TaskRun("run1", "succeeded", START_2026),))]},
     )
     live.put(LIVE, LiveSettings(settings))
+    live.put(WEBHOOKS, {"w1": Webhook("w1", "audit-hook")})
+    live.put(TASKS, {"frank": [Task("t1", "frank", (TaskRun("run1", "succeeded", START_2026),))]})
     return live
 
 

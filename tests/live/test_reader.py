@@ -9,6 +9,8 @@ import pytest
 
 from reconciler.errors import LiveRecordError, UserError
 from reconciler.kinds.collaboration.live import schedule
+from reconciler.kinds.organization_webhooks import REMOVAL, WEBHOOKS
+from reconciler.kinds.task_run_retention import POLICIES, TASKS
 from reconciler.kinds.webhook_settings import DECLARED, LIVE
 from reconciler.live.errors import ServiceError
 from reconciler.live.reader import Scope, read_live, read_people
@@ -215,7 +217,7 @@ def test_records_are_normalized_exactly() -> None:
     )
     assert c1.workspaces["ws2"].schedule is None  # 404: no job
     assert live.collaborations["c2"].workspaces == {}  # not declared: not read
-    assert live.get(LIVE).values is None and live.webhooks == {} and live.memberDetails == {}
+    assert live.get(LIVE).values is None and live.get(WEBHOOKS) == {} and live.memberDetails == {}
 
 
 def test_hosted_cloud_when_is_portal_is_false() -> None:
@@ -295,11 +297,11 @@ def test_invitations_and_webhooks_when_declared() -> None:
     )
     want = desired(
         collaborations={"c1": Collaboration("c1", invalidInvitations=frozenset({"inv1"}))},
-        webhookRemoval=WebhookRemoval(absent=frozenset({"w1"})),
     )
+    want.put(REMOVAL, WebhookRemoval(absent=frozenset({"w1"})))
     live, _ = read(fake, want)
     assert live.collaborations["c1"].invitations == {"inv1": "host_created", "inv2": "invalidated"}
-    assert live.webhooks == {"w1": Webhook("w1", "audit-hook", active=False)}
+    assert live.get(WEBHOOKS) == {"w1": Webhook("w1", "audit-hook", active=False)}
 
 
 def test_tasks_and_runs_only_for_retention_users() -> None:
@@ -315,9 +317,10 @@ def test_tasks_and_runs_only_for_retention_users() -> None:
             {"runId": "a", "status": "failed", "created": 1790812800000},
         ],
     )
-    want = desired(retention=[RunRetention("keep", "frank", frozenset({"t1"}), keepLast=1)])
+    want = desired()
+    want.put(POLICIES, [RunRetention("keep", "frank", frozenset({"t1"}), keepLast=1)])
     live, _ = read(fake, want)
-    assert live.tasks == {
+    assert live.get(TASKS) == {
         "frank": [
             Task(
                 "t1",
@@ -404,7 +407,7 @@ def test_everything_scope_reads_all_collaborations_and_guest_schedules() -> None
     assert live.collaborations["c2"].invitations == {"inv7": "invalidated"}
     assert not any(p.endswith("c1/invitations") for p in fake.paths())
     assert path(f"{BASE}/webhooks") in fake.paths()  # refused (404 here): tolerated
-    assert live.webhooks == {} and live.get(LIVE).values is None
+    assert live.get(WEBHOOKS) == {} and live.get(LIVE).values is None
 
 
 def test_large_portal_costs_about_its_page_count() -> None:

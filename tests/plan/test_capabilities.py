@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler.catalog import privileges_for
+from reconciler.kinds.organization_webhooks import REMOVAL
+from reconciler.kinds.task_run_retention import POLICIES
 from reconciler.operations import Capability, OperationName
 from reconciler.plan.capabilities import MAY
 from reconciler.plan.draft import PendingCall
@@ -128,7 +130,7 @@ def field_plan(caller: Caller, desired: DesiredState) -> Plan:
 
 def test_webhooks_need_the_default_administrator_or_manage_webhooks() -> None:
     desired = field_desired()
-    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"w3"}))
+    desired.put(REMOVAL, WebhookRemoval(absent=frozenset({"w3"})))
     keeper = Caller(
         "ops", "org_user", "rOps00000000001", frozenset({"portal:admin:manageWebhooks"})
     )
@@ -141,7 +143,7 @@ def test_webhooks_need_the_default_administrator_or_manage_webhooks() -> None:
 
 def test_a_task_owner_may_delete_its_own_runs_and_no_one_else_s() -> None:
     desired = field_desired()
-    desired.retention = [RunRetention("nightly", "frank", frozenset({"t2"}), keepLast=1)]
+    desired.put(POLICIES, [RunRetention("nightly", "frank", frozenset({"t2"}), keepLast=1)])
     frank = Caller("frank", "org_user", "org_user", frozenset())
     assert field_plan(frank, desired).errors == ()
     gina = Caller("gina", "org_user", "org_user", frozenset())

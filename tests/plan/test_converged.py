@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler.kinds.organization_webhooks import REMOVAL
+from reconciler.kinds.task_run_retention import POLICIES
 from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
@@ -72,8 +74,8 @@ def test_field_declared_as_it_is_plans_nothing() -> None:
         },
     )
     desired.put(DECLARED, {"notificationAttempts": 3, "daysInPast": 5})
-    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"gone-hook"}))
-    desired.retention = [RunRetention("all", "frank", frozenset({"*"}), keepLast=12)]
+    desired.put(REMOVAL, WebhookRemoval(absent=frozenset({"gone-hook"})))
+    desired.put(POLICIES, [RunRetention("all", "frank", frozenset({"*"}), keepLast=12)])
     plan = build_plan(desired, field_live(), now=NOW)
     assert (plan.changes, plan.calls, plan.errors) == ((), (), ())
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from reconciler.kinds.organization_webhooks import REMOVAL
 from reconciler.plan.model import Hidden, Ignored, Plan
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
@@ -194,9 +195,9 @@ def test_a_deletion_an_ignored_policy_field_spares_is_named() -> None:
     """OrganizationWebhooks ignoring `absent`: what the policy as declared would delete
     is what the line names (its document declares no address of it)."""
     desired = field_desired()
-    desired.webhookRemoval = WebhookRemoval()
+    desired.put(REMOVAL, WebhookRemoval())
     declared = desired.declared = field_desired()
-    declared.webhookRemoval = WebhookRemoval(absent=frozenset({"old-sync-hook"}))
+    declared.put(REMOVAL, WebhookRemoval(absent=frozenset({"old-sync-hook"})))
     desired.ignoring["OrganizationWebhooks"] = IgnoredPaths(
         ("spec.absent",), frozenset({"OrganizationWebhooks"}), "OrganizationWebhooks"
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler.kinds.organization_webhooks import REMOVAL
+from reconciler.kinds.task_run_retention import POLICIES
 from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.operations import OperationName
 from reconciler.plan.planner import build_plan
@@ -57,8 +59,8 @@ def test_calls_follow_the_group_order() -> None:
 
 def test_deletions_come_after_everything_else() -> None:
     desired = field_desired()
-    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"w1"}))
-    desired.retention = [RunRetention("r", "frank", frozenset({"t2"}), keepLast=1)]
+    desired.put(REMOVAL, WebhookRemoval(absent=frozenset({"w1"})))
+    desired.put(POLICIES, [RunRetention("r", "frank", frozenset({"t2"}), keepLast=1)])
     desired.collaborations = {"c1": Collaboration("c1", present=False)}
     desired.put(DECLARED, {"daysInPast": 9})
     plan = build_plan(desired, field_live(), now=NOW)
@@ -72,7 +74,7 @@ def test_deletions_come_after_everything_else() -> None:
 
 def test_more_deletions_than_allowed_need_allow_deletes() -> None:
     desired = field_desired(maxDeletes=1)
-    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"w1", "w2"}))
+    desired.put(REMOVAL, WebhookRemoval(absent=frozenset({"w1", "w2"})))
     plan = build_plan(desired, field_live(), now=NOW)
     assert [str(e) for e in plan.errors] == [
         "Portal: the plan deletes 2 resources, more than safety.maxDeletes (1); "

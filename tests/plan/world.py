@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reconciler.kinds.organization_webhooks import WEBHOOKS
+from reconciler.kinds.task_run_retention import TASKS
 from reconciler.kinds.webhook_settings import LIVE, LiveSettings
 from reconciler.state import (
     Auth,
@@ -138,25 +140,20 @@ def field_live() -> LiveState:
                 hostPortalId=HQ_ID,
             )
         },
-        webhooks={
+    )
+    live.put(
+        WEBHOOKS,
+        {
             "w1": Webhook("w1", "audit-hook"),
             "w2": Webhook("w2", "old-sync-hook"),
             "w3": Webhook("w3", "scratch-hook"),
         },
-        tasks={
-            "frank": [
-                Task("t1", "frank", runs),
-                Task(
-                    "t2",
-                    "frank",
-                    (
-                        TaskRun("t2a", "succeeded", 1_790_812_800_000),
-                        TaskRun("t2b", "succeeded", 1_790_899_200_000),
-                    ),
-                ),
-            ]
-        },
     )
+    second = (
+        TaskRun("t2a", "succeeded", 1_790_812_800_000),
+        TaskRun("t2b", "succeeded", 1_790_899_200_000),
+    )
+    live.put(TASKS, {"frank": [Task("t1", "frank", runs), Task("t2", "frank", second)]})
     live.put(
         LIVE,
         LiveSettings(

@@ -301,7 +301,7 @@ DEFAULTS = {
 }
 
 
-def _depending(desired: DesiredState) -> list[str]:
+def _depending(desired: DesiredState, part: str) -> list[str]:
     return [ADDRESS.of(cid) for cid in sorted(desired.collaborations)]
 
 
