@@ -24,7 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar, get_args
 from pydantic import BaseModel
 
 from reconciler.operations import OperationName, ReadName
-from reconciler.state import DesiredState, Grant, LiveState, PortalInfo
+from reconciler.state import DesiredState, Grant, LiveState, PortalInfo, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,12 +228,13 @@ class Identity(Generic[DocumentT]):
 class Write:
     """A write a kind's declarations may need, not only today's plan's (`orgctl doctor`
     checks the applying member may make it): its operation, the address it is sent for,
-    and the arguments that decide who may make it (a collaboration's side, a task's
-    owner)."""
+    and what decides who may make it: its arguments (a task's owner) and the side of its
+    collaboration this portal is on."""
 
     operation: OperationName
     address: str
     arguments: Mapping[str, str] = field(default_factory=dict)
+    side: Side | None = None
 
 
 @dataclass(frozen=True, slots=True)

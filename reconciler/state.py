@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from reconciler.versions import Platform
 from reconciler.windows import Window
@@ -128,6 +128,10 @@ class Collaboration:
     invalidInvitations: frozenset[str] = frozenset()  # desired: must be invalid
     hostPortalId: str | None = None  # live
     invitations: Mapping[str, str] = field(default_factory=dict)  # live: id -> status
+
+
+# This portal's side of a collaboration: what decides which of its calls it may make.
+Side = Literal["host", "guest"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +267,6 @@ class DesiredState(KindSlots):
     portal: PortalTarget
     roles: dict[str, Role] = field(default_factory=dict)
     members: dict[str, Member] = field(default_factory=dict)
-    collaborations: dict[str, Collaboration] = field(default_factory=dict)
     # Each declared role's earlier names (metadata.previousNames), by its name: a live role
     # of one of them is that role, renamed in place (reconciler.kinds.role.renames).
     previousNames: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -318,7 +321,6 @@ class LiveState(KindSlots):
     roles: dict[str, Role] = field(default_factory=dict)  # by name
     members: dict[str, Member] = field(default_factory=dict)  # by username
     memberDetails: dict[str, MemberDetail] = field(default_factory=dict)
-    collaborations: dict[str, Collaboration] = field(default_factory=dict)  # by id
     # Resources the portal answered with values orgctl cannot read, by address: why.
     unreadable: dict[str, str] = field(default_factory=dict)
     # Parts the signed-in member may not read (403), by address or kind ("Collaboration/*"):

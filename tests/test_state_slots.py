@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from reconciler.kinds import collaboration
 from reconciler.kinds import organization_webhooks as webhooks
 from reconciler.kinds import task_run_retention as retention
+from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.kinds.policy import POLICIES, declared
 from reconciler.manifest.desired import load_desired
-from reconciler.state import DesiredState, RunRetention, StateKey, WebhookRemoval
+from reconciler.state import Collaboration, DesiredState, RunRetention, StateKey, WebhookRemoval
 from tests.manifest.conftest import EXAMPLES
 from tests.plan.world import field_live, hq_target
 
@@ -57,3 +59,15 @@ def test_organization_webhooks_keep_the_removal_and_the_webhooks_in_their_slots(
     assert DesiredState(hq_target()).get(webhooks.REMOVAL) is None  # no document: none
     hooks = [address for address, _ in webhooks.KIND.live(field_live())]
     assert hooks == [f"OrganizationWebhook/w{n}" for n in (1, 2, 3)]
+
+
+def test_collaboration_keeps_the_declared_and_the_live_collaborations_in_its_slots() -> None:
+    desired = load_desired(EXAMPLES / "hq", {})
+    declared = desired.get(collaborations.DECLARED)
+    assert list(declared) == ["c1"] and isinstance(declared["c1"], Collaboration)
+    assert not hasattr(desired, "collaborations") and not hasattr(field_live(), "collaborations")
+    live = field_live()
+    (found,) = live.get(collaborations.LIVE).values()
+    assert collaborations.side_of(found, live) == "guest"
+    addresses = [address for address, _ in collaboration.KIND.live(live)]
+    assert addresses == ["Collaboration/c1", "Workspace/c1/ws1"]

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from reconciler.errors import LiveRecordError, UserError
+from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.kinds.collaboration.live import schedule
 from reconciler.kinds.organization_webhooks import REMOVAL, WEBHOOKS
 from reconciler.kinds.task_run_retention import POLICIES, TASKS
@@ -141,7 +142,11 @@ def desired(**kwargs: Any) -> DesiredState:
         platform=Platform.parse(Deployment.SELF_HOSTED, "10.6.1"),
         auth=Auth(tokenEnv="ORG_TOKEN"),
     )
-    return DesiredState(portal=target, **kwargs)
+    declared = kwargs.pop("collaborations", None)
+    state = DesiredState(portal=target, **kwargs)
+    if declared is not None:
+        state.put(collaborations.DECLARED, declared)
+    return state
 
 
 def declaring(settings: dict[str, int]) -> DesiredState:
@@ -203,7 +208,7 @@ def test_records_are_normalized_exactly() -> None:
         "dave": Member("dave", "Analyst", 2),
         "erin": Member("erin", "Analyst", 1),
     }
-    c1 = live.collaborations["c1"]
+    c1 = live.get(collaborations.LIVE)["c1"]
     assert c1.hostPortalId == OTHER and c1.name == "Regional sharing"
     assert c1.workspaces["ws1"] == Workspace(
         id="ws1",
@@ -216,7 +221,7 @@ def test_records_are_normalized_exactly() -> None:
         schedule=Schedule(startTime=1767225600000, interval=24, repeatCount=-1, timesTriggered=3),
     )
     assert c1.workspaces["ws2"].schedule is None  # 404: no job
-    assert live.collaborations["c2"].workspaces == {}  # not declared: not read
+    assert live.get(collaborations.LIVE)["c2"].workspaces == {}  # not declared: not read
     assert live.get(LIVE).values is None and live.get(WEBHOOKS) == {} and live.memberDetails == {}
 
 
@@ -300,7 +305,10 @@ def test_invitations_and_webhooks_when_declared() -> None:
     )
     want.put(REMOVAL, WebhookRemoval(absent=frozenset({"w1"})))
     live, _ = read(fake, want)
-    assert live.collaborations["c1"].invitations == {"inv1": "host_created", "inv2": "invalidated"}
+    assert live.get(collaborations.LIVE)["c1"].invitations == {
+        "inv1": "host_created",
+        "inv2": "invalidated",
+    }
     assert live.get(WEBHOOKS) == {"w1": Webhook("w1", "audit-hook", active=False)}
 
 
@@ -399,12 +407,12 @@ def test_everything_scope_reads_all_collaborations_and_guest_schedules() -> None
         {"collaborationInvitations": [{"id": "inv7", "status": "invalidated"}]},
     )
     live, _ = read(fake, None, Scope.EVERYTHING)
-    assert live.collaborations["c1"].workspaces["ws1"].schedule is not None
-    assert live.collaborations["c2"].workspaces == {"ws9": Workspace("ws9")}
+    assert live.get(collaborations.LIVE)["c1"].workspaces["ws1"].schedule is not None
+    assert live.get(collaborations.LIVE)["c2"].workspaces == {"ws9": Workspace("ws9")}
     # this portal hosts c2: no guest schedule to read there
     assert not any(p.endswith("ws9/schedule") for p in fake.paths())
     # the host's invitations are exported; a guest has none to manage
-    assert live.collaborations["c2"].invitations == {"inv7": "invalidated"}
+    assert live.get(collaborations.LIVE)["c2"].invitations == {"inv7": "invalidated"}
     assert not any(p.endswith("c1/invitations") for p in fake.paths())
     assert path(f"{BASE}/webhooks") in fake.paths()  # refused (404 here): tolerated
     assert live.get(WEBHOOKS) == {} and live.get(LIVE).values is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler.catalog import privileges_for
+from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.kinds.members import live as members_live
 from reconciler.kinds.webhook_settings import DECLARED, LIVE, LiveSettings
 from reconciler.operations import Capability
@@ -100,7 +101,7 @@ def test_apply_checks_the_signed_in_account_and_says_it_is_not_the_applier() -> 
 
 def test_collaborations_not_read_are_an_error_only_where_one_is_declared() -> None:
     live = as_reviewer(hq_live(), DEFAULT_ADMIN)
-    live.collaborations = {}
+    live.put(collaborations.LIVE, {})
     live.unread = {"Collaboration/*": REFUSED}
     quiet = build_plan(hq_desired(applier="admin"), live, now=NOW)
     assert quiet.errors == ()
@@ -111,7 +112,10 @@ def test_collaborations_not_read_are_an_error_only_where_one_is_declared() -> No
     )
     assert quiet.notCompared == {"Collaboration/*": REFUSED}
     desired = hq_desired(applier="admin")
-    desired.collaborations = {"c1": Collaboration("c1", workspaces={"ws1": Workspace("ws1", "X")})}
+    desired.put(
+        collaborations.DECLARED,
+        {"c1": Collaboration("c1", workspaces={"ws1": Workspace("ws1", "X")})},
+    )
     declared = build_plan(desired, live, now=NOW)
     assert [e.address for e in declared.errors] == ["Collaboration/c1"]
     assert declared.errors[0].message.startswith("cannot compare: rita may not read")
@@ -145,7 +149,7 @@ def test_a_saved_plan_compares_the_state_as_its_own_account_read_it() -> None:
     """The reviewer could not read the collaborations; the administrator can. Masked as
     the plan says, both read the same portal, whoever is signed in."""
     reviewer = as_reviewer(hq_live(), DEFAULT_ADMIN)
-    reviewer.collaborations = {}
+    reviewer.put(collaborations.LIVE, {})
     reviewer.unread = {"Collaboration/*": REFUSED}
     plan = build_plan(hq_desired(applier="admin"), reviewer, now=NOW)
     administrator = hq_live()

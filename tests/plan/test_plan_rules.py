@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.kinds.organization_webhooks import REMOVAL
 from reconciler.kinds.task_run_retention import POLICIES
 from reconciler.kinds.webhook_settings import DECLARED
@@ -30,13 +31,16 @@ def busy_hq() -> DesiredState:
         "Legacy Viewer": Role("Legacy Viewer", present=False),
     }
     desired.members = {"alice": Member("alice", "Zeta", 1), "bob": Member("bob", "Analyst")}
-    desired.collaborations = {
-        "c1": Collaboration(
-            "c1",
-            invalidInvitations=frozenset({"inv1"}),
-            workspaces={"ws1": Workspace("ws1", description="shared")},
-        )
-    }
+    desired.put(
+        collaborations.DECLARED,
+        {
+            "c1": Collaboration(
+                "c1",
+                invalidInvitations=frozenset({"inv1"}),
+                workspaces={"ws1": Workspace("ws1", description="shared")},
+            )
+        },
+    )
     return desired
 
 
@@ -61,7 +65,7 @@ def test_deletions_come_after_everything_else() -> None:
     desired = field_desired()
     desired.put(REMOVAL, WebhookRemoval(absent=frozenset({"w1"})))
     desired.put(POLICIES, [RunRetention("r", "frank", frozenset({"t2"}), keepLast=1)])
-    desired.collaborations = {"c1": Collaboration("c1", present=False)}
+    desired.put(collaborations.DECLARED, {"c1": Collaboration("c1", present=False)})
     desired.put(DECLARED, {"daysInPast": 9})
     plan = build_plan(desired, field_live(), now=NOW)
     assert [c.operation for c in plan.calls] == [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.kinds.organization_webhooks import WEBHOOKS
 from reconciler.kinds.task_run_retention import TASKS
 from reconciler.kinds.webhook_settings import LIVE, LiveSettings
@@ -67,7 +68,7 @@ def hq_live() -> LiveState:
     }
     details = {user: MemberDetail(user, 0, 0, frozenset()) for user in members}
     details["carol"] = MemberDetail("carol", 3, 0, frozenset())
-    return LiveState(
+    live = LiveState(
         portal=PortalInfo(
             id=HQ_ID,
             name="Headquarters",
@@ -86,7 +87,10 @@ def hq_live() -> LiveState:
         },
         members=members,
         memberDetails=details,
-        collaborations={
+    )
+    live.put(
+        collaborations.LIVE,
+        {
             "c1": Collaboration(
                 "c1",
                 "Regional sharing",
@@ -105,6 +109,7 @@ def hq_live() -> LiveState:
             )
         },
     )
+    return live
 
 
 def hq_desired(**overrides: object) -> DesiredState:
@@ -125,7 +130,10 @@ def field_live() -> LiveState:
             username="admin",
         ),
         members={"admin": Member("admin", "org_admin", 2), "frank": Member("frank", "org_user", 2)},
-        collaborations={
+    )
+    live.put(
+        collaborations.LIVE,
+        {
             "c1": Collaboration(
                 "c1",
                 "Regional sharing",
