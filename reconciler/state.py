@@ -155,33 +155,6 @@ class Task:
     runs: tuple[TaskRun, ...] = ()
 
 
-# --- policies that only the manifests state --------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class WebhookRemoval:
-    """OrganizationWebhooks: which organization webhooks must not exist."""
-
-    absent: frozenset[str] = frozenset()  # ids or names
-    keep: frozenset[str] = frozenset()  # ids or names; with prune, all others go
-    prune: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class RunRetention:
-    """TaskRunRetention: which runs of a user's tasks to delete."""
-
-    name: str
-    user: str
-    tasks: frozenset[str]  # task ids, or {"*"} for all of the user's tasks
-    keepLast: int | None = None
-    maxAgeDays: int | None = None
-
-    @property
-    def all_tasks(self) -> bool:
-        return "*" in self.tasks
-
-
 @dataclass(frozen=True, slots=True)
 class Auth:
     """Names of environment variables; never the secrets themselves."""

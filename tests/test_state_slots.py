@@ -8,7 +8,7 @@ from reconciler.kinds import task_run_retention as retention
 from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.kinds.policy import POLICIES, declared
 from reconciler.manifest.desired import load_desired
-from reconciler.state import Collaboration, DesiredState, RunRetention, StateKey, WebhookRemoval
+from reconciler.state import Collaboration, DesiredState, StateKey
 from tests.manifest.conftest import EXAMPLES
 from tests.plan.world import field_live, hq_target
 
@@ -41,7 +41,7 @@ def test_the_policy_kind_keeps_its_policies_in_its_slot() -> None:
 def test_task_run_retention_keeps_its_policies_and_the_tasks_in_its_slots() -> None:
     desired = load_desired(EXAMPLES / "field", {})
     assert desired.get(retention.POLICIES) == [
-        RunRetention("frank-task-runs", "frank", frozenset({"*"}), 10, 30)
+        retention.RunRetention("frank-task-runs", "frank", frozenset({"*"}), 10, 30)
     ]
     assert not hasattr(desired, "retention") and not hasattr(field_live(), "tasks")
     live = field_live()
@@ -52,7 +52,7 @@ def test_task_run_retention_keeps_its_policies_and_the_tasks_in_its_slots() -> N
 
 def test_organization_webhooks_keep_the_removal_and_the_webhooks_in_their_slots() -> None:
     desired = load_desired(EXAMPLES / "field", {})
-    assert desired.get(webhooks.REMOVAL) == WebhookRemoval(
+    assert desired.get(webhooks.REMOVAL) == webhooks.WebhookRemoval(
         frozenset({"old-sync-hook"}), frozenset({"audit-hook"}), False
     )
     assert not hasattr(desired, "webhookRemoval") and not hasattr(field_live(), "webhooks")

@@ -4,13 +4,12 @@ live portal can tell, so it is neither exported nor adopted."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pydantic import Field
 
 from reconciler import address_forms as forms
-from reconciler import state
 from reconciler.export.documents import Document as Exported
 from reconciler.kind import (
     Export,
@@ -50,9 +49,19 @@ class OrganizationWebhooks(models.Document):
 
 _model = model_reader(OrganizationWebhooks)
 
+
+@dataclass(frozen=True, slots=True)
+class WebhookRemoval:
+    """Which organization webhooks must not exist."""
+
+    absent: frozenset[str] = frozenset()  # ids or names
+    keep: frozenset[str] = frozenset()  # ids or names; with prune, all others go
+    prune: bool = False
+
+
 # What must not exist (None: no OrganizationWebhooks document); the portal's organization
 # webhooks by id, read when a document removes some or the whole portal is read.
-REMOVAL: StateKey[state.WebhookRemoval | None] = StateKey(NAME, lambda: None)
+REMOVAL: StateKey[WebhookRemoval | None] = StateKey(NAME, lambda: None)
 WEBHOOKS: StateKey[dict[str, Webhook]] = StateKey(NAME, dict)
 
 
@@ -66,7 +75,7 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
 
 def _desired(desired: DesiredState, document: Document) -> None:
     spec = _model(document).spec
-    removal = state.WebhookRemoval(frozenset(spec.absent), frozenset(spec.keep), spec.prune)
+    removal = WebhookRemoval(frozenset(spec.absent), frozenset(spec.keep), spec.prune)
     desired.put(REMOVAL, removal)
     desired.sources[NAME] = source(document)
 

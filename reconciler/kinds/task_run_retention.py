@@ -5,14 +5,13 @@ A policy no live portal can tell, so it is neither exported nor adopted."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from reconciler import address_forms as forms
-from reconciler import state
 from reconciler.export.documents import Document as Exported
 from reconciler.kind import (
     AddressForm,
@@ -34,7 +33,7 @@ from reconciler.operations import OperationName, ReadName
 from reconciler.plan.diff import deleted
 from reconciler.plan.draft import Draft
 from reconciler.plan.normalize import shows
-from reconciler.state import DesiredState, LiveState, RunRetention, StateKey, Task, TaskRun
+from reconciler.state import DesiredState, LiveState, StateKey, Task, TaskRun
 
 NAME = "TaskRunRetention"
 # A run it deletes is shown with its creation time, which no manifest field holds.
@@ -64,6 +63,22 @@ class TaskRunRetention(models.Document):
 
 _model = model_reader(TaskRunRetention)
 
+
+@dataclass(frozen=True, slots=True)
+class RunRetention:
+    """One policy: which runs of a user's tasks to delete."""
+
+    name: str
+    user: str
+    tasks: frozenset[str]  # task ids, or {"*"} for all of the user's tasks
+    keepLast: int | None = None
+    maxAgeDays: int | None = None
+
+    @property
+    def all_tasks(self) -> bool:
+        return "*" in self.tasks
+
+
 # The declared policies, in declared order; the tasks of their users, by owner (an owner
 # the portal does not know is left out, as is one whose tasks may not be read).
 POLICIES: StateKey[list[RunRetention]] = StateKey(NAME, list)
@@ -80,7 +95,7 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
 def _desired(desired: DesiredState, document: Document) -> None:
     spec = _model(document).spec
     desired.get(POLICIES).append(
-        state.RunRetention(
+        RunRetention(
             document.name, spec.user, frozenset(spec.tasks), spec.keepLast, spec.maxAgeDays
         )
     )

@@ -10,8 +10,8 @@ import pytest
 from reconciler.errors import LiveRecordError, UserError
 from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.kinds.collaboration.live import schedule
-from reconciler.kinds.organization_webhooks import REMOVAL, WEBHOOKS
-from reconciler.kinds.task_run_retention import POLICIES, TASKS
+from reconciler.kinds.organization_webhooks import REMOVAL, WEBHOOKS, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, TASKS, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED, LIVE
 from reconciler.live.errors import ServiceError
 from reconciler.live.reader import Scope, read_live, read_people
@@ -25,12 +25,10 @@ from reconciler.state import (
     MemberDetail,
     PortalTarget,
     Role,
-    RunRetention,
     Schedule,
     Task,
     TaskRun,
     Webhook,
-    WebhookRemoval,
     Workspace,
 )
 from reconciler.versions import Deployment, Platform

@@ -9,8 +9,8 @@ import pytest
 from reconciler import state
 from reconciler.errors import ManifestError
 from reconciler.kinds.collaboration import slots as collaborations
-from reconciler.kinds.organization_webhooks import REMOVAL
-from reconciler.kinds.task_run_retention import POLICIES
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.manifest.desired import load_desired
 from tests.manifest.conftest import EXAMPLES, FIXTURES
@@ -53,11 +53,11 @@ def test_field_example_normalizes_start_time_and_keeps_only_declared_settings() 
         "numberOfFailures": 10,
         "daysInPast": 7,
     }
-    assert desired.get(REMOVAL) == state.WebhookRemoval(
+    assert desired.get(REMOVAL) == WebhookRemoval(
         frozenset({"old-sync-hook"}), frozenset({"audit-hook"}), False
     )
     assert desired.get(POLICIES) == [
-        state.RunRetention("frank-task-runs", "frank", frozenset({"*"}), 10, 30)
+        RunRetention("frank-task-runs", "frank", frozenset({"*"}), 10, 30)
     ]
     assert {"WebhookSettings", "OrganizationWebhooks", "Member/frank"} <= set(desired.sources)
 

@@ -10,8 +10,8 @@ from dataclasses import replace
 from reconciler.catalog import privileges_for
 from reconciler.kinds import collaboration
 from reconciler.kinds.collaboration import slots as collaborations
-from reconciler.kinds.organization_webhooks import REMOVAL
-from reconciler.kinds.task_run_retention import POLICIES
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, RunRetention
 from reconciler.operations import Capability, OperationName
 from reconciler.plan.capabilities import MAY
 from reconciler.plan.draft import Draft, PendingCall
@@ -24,9 +24,7 @@ from reconciler.state import (
     LiveState,
     Member,
     Role,
-    RunRetention,
     Side,
-    WebhookRemoval,
 )
 from reconciler.versions import Platform
 from tests.plan.world import HQ_ID, NOW, field_desired, field_live, hq_desired, hq_live

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler.kinds.collaboration import slots as collaborations
-from reconciler.kinds.organization_webhooks import REMOVAL
-from reconciler.kinds.task_run_retention import POLICIES
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
@@ -14,9 +14,7 @@ from reconciler.state import (
     GroupLink,
     Member,
     Role,
-    RunRetention,
     Schedule,
-    WebhookRemoval,
     Workspace,
 )
 from tests.plan.world import (

@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 
 from reconciler.kinds.collaboration import slots as collaborations
-from reconciler.kinds.organization_webhooks import REMOVAL
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
 from reconciler.plan.model import Hidden, Ignored, Plan
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
@@ -18,7 +18,6 @@ from reconciler.state import (
     Member,
     Role,
     Schedule,
-    WebhookRemoval,
     Workspace,
 )
 from tests.plan.world import (

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler.kinds.collaboration import slots as collaborations
-from reconciler.kinds.organization_webhooks import REMOVAL
-from reconciler.kinds.task_run_retention import POLICIES
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.operations import OperationName
 from reconciler.plan.planner import build_plan
@@ -15,8 +15,6 @@ from reconciler.state import (
     DesiredState,
     Member,
     Role,
-    RunRetention,
-    WebhookRemoval,
     Workspace,
 )
 from reconciler.versions import Platform

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from reconciler import catalog
-from reconciler.kinds.organization_webhooks import REMOVAL
-from reconciler.kinds.task_run_retention import POLICIES, TASKS
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, TASKS, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED, LIVE, LiveSettings
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
-from reconciler.state import DesiredState, RunRetention, Task, TaskRun, WebhookRemoval
+from reconciler.state import DesiredState, Task, TaskRun
 from tests.plan.world import DAY_MS, FIELD_ADMIN, FIELD_ROOT, NOW, field_desired, field_live
 
 
