@@ -33,7 +33,7 @@ from typing import Any, Generic, Protocol, TypeVar, get_args
 from pydantic import BaseModel
 
 from reconciler.operations import OperationName, ReadName
-from reconciler.state import DesiredState, Grant, LiveState, PortalInfo
+from reconciler.state import DesiredState, Grant, LiveState, PortalInfo, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,14 +194,14 @@ class Unread:
     """What a plan does when the signed-in member may not read the kind's `part` (a key
     of `LiveState.unread`, 403; one ending in "/" stands for every key below it, as
     "Member/" for each member's details): `read` is the read refused (its access says who
-    may), `declared` the addresses whose fields depend on it (None: the kind's own plan
-    says what it could not compare), `forget` the live state without the parts not read,
+    may), `declared` the addresses whose fields depend on one such key (None: the kind's
+    own plan says what it could not compare), `forget` the live state without the parts not read,
     given each with why (a saved plan's account could not read them, so the applier
     compares the same)."""
 
     part: str
     read: ReadName
-    declared: Callable[[DesiredState], list[str]] | None
+    declared: Callable[[DesiredState, str], list[str]] | None
     forget: Callable[[LiveState, Mapping[str, str]], LiveState]
 
     def covers(self, part: str) -> bool:
@@ -270,12 +270,13 @@ class Identities(Generic[DocumentT]):
 class Write:
     """A write a kind's declarations may need, not only today's plan's (`orgctl doctor`
     checks the applying member may make it): its operation, the address it is sent for,
-    and the arguments that decide who may make it (a collaboration's side, a task's
-    owner)."""
+    and what decides who may make it: its arguments (a task's owner) and the side of its
+    collaboration this portal is on."""
 
     operation: OperationName
     address: str
     arguments: Mapping[str, str] = field(default_factory=dict)
+    side: Side | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,8 +327,8 @@ class Kind(Generic[ModelT, DocumentT, ContextT, ProblemT, DraftT]):
     rules: Callable[[DocumentT, ContextT], Iterable[ProblemT]]  # the offline rules
     desired: Callable[[DesiredState, DocumentT], None]  # adds the document's declarations
     # How it reads its live resources: the reader gathers it with every other read and
-    # calls what it returns on the live state. None for the kinds live/reader.py reads
-    # itself (organization webhooks, task runs).
+    # calls what it returns on the live state. None for a kind with no live resources
+    # (Policy, Campaign: what they judge is the other kinds' state).
     read: Callable[[LiveRead], Coroutine[Any, Any, Fill]] | None
     # Whether its live resources say who holds what (roles, their members): an access
     # review reads only these kinds (live/reader.read_people).

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from reconciler.versions import Platform
 from reconciler.windows import Window
@@ -130,6 +130,10 @@ class Collaboration:
     invitations: Mapping[str, str] = field(default_factory=dict)  # live: id -> status
 
 
+# This portal's side of a collaboration: what decides which of its calls it may make.
+Side = Literal["host", "guest"]
+
+
 @dataclass(frozen=True, slots=True)
 class Webhook:
     id: str
@@ -149,33 +153,6 @@ class Task:
     id: str
     owner: str
     runs: tuple[TaskRun, ...] = ()
-
-
-# --- policies that only the manifests state --------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class WebhookRemoval:
-    """OrganizationWebhooks: which organization webhooks must not exist."""
-
-    absent: frozenset[str] = frozenset()  # ids or names
-    keep: frozenset[str] = frozenset()  # ids or names; with prune, all others go
-    prune: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class RunRetention:
-    """TaskRunRetention: which runs of a user's tasks to delete."""
-
-    name: str
-    user: str
-    tasks: frozenset[str]  # task ids, or {"*"} for all of the user's tasks
-    keepLast: int | None = None
-    maxAgeDays: int | None = None
-
-    @property
-    def all_tasks(self) -> bool:
-        return "*" in self.tasks
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,9 +240,6 @@ class DesiredState(KindSlots):
     portal: PortalTarget
     roles: dict[str, Role] = field(default_factory=dict)
     members: dict[str, Member] = field(default_factory=dict)
-    collaborations: dict[str, Collaboration] = field(default_factory=dict)
-    webhookRemoval: WebhookRemoval | None = None
-    retention: list[RunRetention] = field(default_factory=list)
     # Each declared role's earlier names (metadata.previousNames), by its name: a live role
     # of one of them is that role, renamed in place (reconciler.kinds.role.renames).
     previousNames: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -320,9 +294,6 @@ class LiveState(KindSlots):
     roles: dict[str, Role] = field(default_factory=dict)  # by name
     members: dict[str, Member] = field(default_factory=dict)  # by username
     memberDetails: dict[str, MemberDetail] = field(default_factory=dict)
-    collaborations: dict[str, Collaboration] = field(default_factory=dict)  # by id
-    webhooks: dict[str, Webhook] = field(default_factory=dict)  # organization, by id
-    tasks: dict[str, list[Task]] = field(default_factory=dict)  # by owner
     # Resources the portal answered with values orgctl cannot read, by address: why.
     unreadable: dict[str, str] = field(default_factory=dict)
     # Parts the signed-in member may not read (403), by address or kind ("Collaboration/*"):

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from reconciler.doctor.findings import Check, Finding, Severity
-from reconciler.kind import registered
-from reconciler.operations import OperationName
+from reconciler.kind import Write, registered
 from reconciler.plan.capabilities import may_call, requirement
 from reconciler.plan.draft import PendingCall
 from reconciler.state import Caller, DesiredState, LiveState
@@ -24,11 +23,13 @@ def declared_writes(desired: DesiredState, live: LiveState) -> Iterator[PendingC
     for kind in registered():
         if kind.writes is not None:
             for write in kind.writes(desired, live):
-                yield _call(write.operation, write.address, **write.arguments)
+                yield _call(write)
 
 
-def _call(operation: OperationName, address: str, **arguments: str) -> PendingCall:
-    return PendingCall(f"{operation} {address}", address, operation, "", dict(arguments), {})
+def _call(write: Write) -> PendingCall:
+    operation, address = write.operation, write.address
+    key = f"{operation} {address}"
+    return PendingCall(key, address, operation, "", dict(write.arguments), {}, side=write.side)
 
 
 def refused_writes(

@@ -1,11 +1,10 @@
 """Read a live portal into a `LiveState` (docs/rules.md §A) with as few round trips as possible.
 
-Only what the manifests need is read: the tasks whose runs a retention policy keeps,
-and each kind's read reads only what its declarations need. Independent reads are
-gathered, every kind's own `read` (the roles, the members, a collaboration's
-workspaces) in the same round; a listing two kinds need is read once (`_Reader.once`);
-the client's semaphore bounds them. `Scope.EVERYTHING` reads the whole portal, for
-`export`.
+Only what the manifests need is read: each kind's read reads only what its declarations
+need (the tasks whose runs a retention policy keeps, a collaboration's workspaces).
+Independent reads are gathered, every kind's own `read` in the same round; a listing two
+kinds need is read once (`_Reader.once`); the client's semaphore bounds them.
+`Scope.EVERYTHING` reads the whole portal, for `export`.
 """
 
 from __future__ import annotations
@@ -13,22 +12,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import partial
 from typing import Any, TypeVar
 
-from reconciler.address_forms import ORGANIZATION_WEBHOOK, TASK, TASK_RUN
 from reconciler.errors import LiveRecordError, UserError
 from reconciler.kind import AnyKind, registered
 from reconciler.live import records
 from reconciler.live.client import PortalClient
-from reconciler.live.concurrency import first_failure, gather
-from reconciler.live.errors import ForbiddenError, NotFoundError, ServiceError
+from reconciler.live.concurrency import first_failure
+from reconciler.live.errors import ForbiddenError
 from reconciler.live.paging import Convert, as_is
 from reconciler.live.repeats import without_repeats
 from reconciler.operations import READS, ReadName
-from reconciler.state import DesiredState, LiveState, PortalInfo, Task, Webhook
+from reconciler.state import DesiredState, LiveState, PortalInfo
 
 T = TypeVar("T")
 X = TypeVar("X")
@@ -40,30 +36,11 @@ class Scope(StrEnum):
     EVERYTHING = "everything"  # the whole portal (export)
 
 
-@dataclass(slots=True)
-class Needs:
-    """Which optional reads a plan needs."""
-
-    everything: bool = False
-    webhooks: bool = False
-    task_owners: dict[str, set[str]] = field(default_factory=dict)  # user -> task ids or "*"
-
-    @classmethod
-    def of(cls, desired: DesiredState | None, scope: Scope) -> Needs:
-        needs = cls(everything=scope is Scope.EVERYTHING, webhooks=scope is Scope.EVERYTHING)
-        if desired is None:
-            return needs
-        needs.webhooks |= desired.webhookRemoval is not None
-        for policy in desired.retention:
-            needs.task_owners.setdefault(policy.user, set()).update(policy.tasks)
-        return needs
-
-
 async def read_live(
     client: PortalClient, desired: DesiredState | None, scope: Scope = Scope.DESIRED
 ) -> LiveState:
     """The live state the planner diffs `desired` against (or the whole portal)."""
-    return await _read(_Reader(client, Needs.of(desired, scope), desired), registered())
+    return await _read(_Reader(client, scope is Scope.EVERYTHING, desired), registered())
 
 
 async def _read(reader: _Reader, kinds: Iterable[AnyKind]) -> LiveState:
@@ -73,16 +50,12 @@ async def _read(reader: _Reader, kinds: Iterable[AnyKind]) -> LiveState:
         async with asyncio.TaskGroup() as group:
             reader.group = group
             reader.reading_portal = group.create_task(reader.portal_info())
-            reading_webhooks = group.create_task(reader.webhooks())
-            reading_tasks = group.create_task(reader.tasks())
             # Every kind reads its own resources, in the same round of requests.
             reading_kinds = [group.create_task(kind.read(reader)) for kind in kinds if kind.read]
     except BaseExceptionGroup as failed:
         raise first_failure(failed) from None
     live = LiveState(
         portal=reader.reading_portal.result(),
-        webhooks=reading_webhooks.result(),
-        tasks=reading_tasks.result(),
         unreadable=reader.unreadable,
         unread=reader.unread,
     )
@@ -97,18 +70,19 @@ async def read_people(client: PortalClient) -> LiveState:
     makes. A refused listing fails as a plan's does, saying who may read it (the reads
     table's access)."""
     people = [kind for kind in registered() if kind.people]
-    return await _read(_Reader(client, Needs(), None), people)
+    return await _read(_Reader(client, False, None), people)
 
 
 class _Reader:
-    """The `LiveRead` every kind's read gets; reads the resources of the kinds without a
-    read of their own."""
+    """The `LiveRead` every kind's read gets: `portals/self`, the reads table's listings
+    and the bookkeeping every read shares."""
 
-    def __init__(self, client: PortalClient, needs: Needs, desired: DesiredState | None) -> None:
+    def __init__(
+        self, client: PortalClient, everything: bool, desired: DesiredState | None
+    ) -> None:
         self.client = client
-        self.needs = needs
         self.desired = desired
-        self.everything = needs.everything
+        self.everything = everything
         self.unreadable: dict[str, str] = {}  # resource -> what the portal answered wrong
         self.unread: dict[str, str] = {}  # part -> why the signed-in member may not read it
         self.group: asyncio.TaskGroup  # set by `_read`: where every read runs
@@ -211,47 +185,6 @@ class _Reader:
         (`repeats.without_repeats`): those are unreadable, each naming the others."""
         return without_repeats(found, field, key, address, self.unreadable)
 
-    async def webhooks(self) -> dict[str, Webhook]:
-        if not self.needs.webhooks:
-            return {}
-        read = self.pages(ReadName.ORG_WEBHOOKS)
-        if self.needs.everything:
-            raw = await _tolerant(read, [])
-        else:
-            raw = await self.permitted(ORGANIZATION_WEBHOOK.every(), read, [])
-        listed = self.kept(raw, records.webhook)
-        return {w.id: w for w in self.distinct(listed, "id", _id, _webhook_address)}
-
-    async def tasks(self) -> dict[str, list[Task]]:
-        """Tasks by owner; an owner the portal does not know is left out."""
-        owners = sorted(self.needs.task_owners)
-        found = await gather(*(self.user_tasks(u) for u in owners))
-        return {user: tasks for user, tasks in zip(owners, found, strict=True) if tasks is not None}
-
-    async def user_tasks(self, user: str) -> list[Task] | None:
-        try:
-            raw = await self.pages(ReadName.TASKS, username=user)
-        except NotFoundError:
-            return None  # no such user
-        except ForbiddenError as refused:
-            self.unread[f"{TASK_RUN.below(user)}/*"] = refused.message
-            return None
-        wanted = self.needs.task_owners[user]
-        where = f"a task of {user}"
-        identified = [
-            (tid, t) for t in raw if (tid := self.readable(partial(records.entry_id, t, where)))
-        ]
-        distinct = self.distinct(identified, "id", _first, lambda pair: TASK.of(user, pair[0]))
-        covered = [(tid, t) for tid, t in distinct if "*" in wanted or tid in wanted]
-        runs = await gather(
-            *(self.pages(ReadName.RUNS, username=user, taskId=tid) for tid, _ in covered)
-        )
-        built = (
-            self.readable(partial(records.task, t, user, r))
-            for (_, t), r in zip(covered, runs, strict=True)
-        )
-        return sorted((t for t in built if t is not None), key=lambda t: t.id)
-
 
 @contextmanager
 def _who_may(read: ReadName) -> Iterator[None]:
@@ -268,23 +201,3 @@ def _who_may(read: ReadName) -> Iterator[None]:
             refused.messageCode,
             (*refused.details, needed),
         ) from None
-
-
-def _id(record: Webhook) -> str:
-    return record.id
-
-
-def _webhook_address(webhook: Webhook) -> str:
-    return ORGANIZATION_WEBHOOK.of(webhook.id)
-
-
-def _first(pair: tuple[str, Any]) -> str:
-    return pair[0]
-
-
-async def _tolerant(read: Awaitable[T], fallback: T) -> T:
-    """The read's answer, or `fallback` when the portal refuses or fails it."""
-    try:
-        return await read
-    except (ServiceError, UserError):
-        return fallback

@@ -46,17 +46,8 @@ def holds(caller: Caller, privilege: str) -> bool:
     return caller.privileges is None or privilege in caller.privileges
 
 
-def _side(call: PendingCall, live: LiveState) -> str | None:
-    """ "host" or "guest": this portal's side of the call's collaboration (None: unknown,
-    and the planner reports the missing collaboration itself)."""
-    collaboration = live.collaborations.get(str(call.arguments.get("collaborationId", "")))
-    if collaboration is None:
-        return None
-    return "host" if collaboration.hostPortalId == live.portal.id else "guest"
-
-
 def _guest_admin(caller: Caller, call: PendingCall, live: LiveState) -> bool:
-    return is_admin(caller) and _side(call, live) != "host"
+    return is_admin(caller) and call.side != "host"
 
 
 Check = Callable[[Caller, PendingCall, LiveState], bool]
@@ -68,9 +59,7 @@ MAY: Mapping[Capability, Check] = MappingProxyType(
         Capability.ROLE_ASSIGNER: lambda caller, call, live: (
             is_admin(caller) or holds(caller, CHANGE_USER_ROLES)
         ),
-        Capability.HOST_ADMIN: lambda caller, call, live: (
-            is_admin(caller) and _side(call, live) != "guest"
-        ),
+        Capability.HOST_ADMIN: lambda caller, call, live: is_admin(caller) and call.side != "guest",
         Capability.GUEST_ADMIN: _guest_admin,
         Capability.COLLABORATION_GUEST: _guest_admin,
         Capability.WEBHOOK_ADMIN: lambda caller, call, live: (

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from reconciler.operations import OPERATIONS, OperationName, Phase, Root, call_key
 from reconciler.plan.model import Change, Ignored, PlanProblem, PolicyVerdict, Value
-from reconciler.state import Caller, DesiredState, LiveState
+from reconciler.state import Caller, DesiredState, LiveState, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,9 @@ class PendingCall:
     arguments: dict[str, Value]
     params: dict[str, Value]
     after: tuple[str, ...] = ()  # keys of calls that must succeed first
+    # This portal's side of the call's collaboration (None: no collaboration's call),
+    # which decides who may make it; never part of the plan itself.
+    side: Side | None = None
 
     @property
     def phase(self) -> Phase:
@@ -104,12 +107,15 @@ class Draft:
         *,
         ids: Mapping[str, Value] | None = None,
         after: tuple[str, ...] = (),
+        side: Side | None = None,
     ) -> str:
         """Add a call; returns its key for the calls that depend on it."""
         key = call_key(operation, address)
         arguments: dict[str, Value] = {"portalId": self.live.portal.id, **(ids or {})}
         root = self.root(operation)
-        self.calls[key] = PendingCall(key, address, operation, root, arguments, dict(params), after)
+        self.calls[key] = PendingCall(
+            key, address, operation, root, arguments, dict(params), after, side
+        )
         return key
 
     def wait_for(self, key: str, first: str) -> None:

@@ -7,37 +7,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from reconciler.address_forms import TASK_RUN
 from reconciler.kind import registered, unread_part
-from reconciler.operations import READS, ReadName
+from reconciler.operations import READS
 from reconciler.plan.draft import Draft
 from reconciler.state import LiveState
 
 
-def task_runs(user: str) -> str:
-    return f"{TASK_RUN.below(user)}/*"
-
-
-def _read_of(part: str) -> ReadName:
-    owned = unread_part(part)
-    if owned is not None:
-        return owned.read
-    return ReadName.TASKS  # the one part no kind owns: a task's runs (TaskRun/<user>/*)
-
-
 def needs(part: str) -> str:
     """ "reading it needs an organization administrator or a holder of ..." """
-    return f"reading it needs {READS[_read_of(part)].access.text}"
+    owned = unread_part(part)
+    if owned is None:  # every part the reads keep is a kind's; a saved plan's may not be
+        return "reading it needs an account that may read it"
+    return f"reading it needs {READS[owned.read].access.text}"
 
 
 def _declared_on(draft: Draft, part: str) -> list[str]:
     """Addresses of declared resources whose fields cannot be compared without `part`."""
-    desired = draft.desired
     owned = unread_part(part)
     if owned is not None and owned.declared is not None:
-        return owned.declared(desired)
-    if part.startswith("TaskRun/"):
-        return [part] if any(task_runs(p.user) == part for p in desired.retention) else []
+        return owned.declared(draft.desired, part)
     return []
 
 
@@ -67,13 +55,7 @@ def as_planned(live: LiveState, not_compared: Mapping[str, str]) -> LiveState:
     was made on, and plans the same calls from it."""
     if not not_compared:
         return live
-    parts = set(not_compared)
-    users = {part.split("/")[1] for part in parts if part.startswith("TaskRun/")}
-    planned = replace(
-        live,
-        tasks={user: tasks for user, tasks in live.tasks.items() if user not in users},
-        unread={**live.unread, **not_compared},
-    )
+    planned = replace(live, unread={**live.unread, **not_compared})
     for kind in registered():
         if kind.unread is not None:
             own = {p: why for p, why in not_compared.items() if kind.unread.covers(p)}

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.export import write_manifests
+from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.kinds.webhook_settings import DECLARED, LIVE
 from reconciler.manifest import validate
 from reconciler.manifest.desired import load_desired
@@ -67,11 +68,11 @@ def test_export_reads_back_as_the_live_state(tmp_path: Path, label: str) -> None
     assert desired.members == {
         u: Member(u, m.role, m.level if levels else None) for u, m in live.members.items()
     }
-    assert set(desired.collaborations) == set(live.collaborations)
-    for cid, collab in desired.collaborations.items():
-        host = live.collaborations[cid].hostPortalId == live.portal.id
+    assert set(desired.get(collaborations.DECLARED)) == set(live.get(collaborations.LIVE))
+    for cid, collab in desired.get(collaborations.DECLARED).items():
+        host = live.get(collaborations.LIVE)[cid].hostPortalId == live.portal.id
         for wid, workspace in collab.workspaces.items():
-            _same_side(workspace, live.collaborations[cid].workspaces[wid], host)
+            _same_side(workspace, live.get(collaborations.LIVE)[cid].workspaces[wid], host)
     assert desired.get(DECLARED) == (live.get(LIVE).values if settings else None)
 
 

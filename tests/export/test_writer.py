@@ -14,6 +14,7 @@ from reconciler import kind as registry
 from reconciler.errors import UserError
 from reconciler.export import ExportSummary, write_manifests
 from reconciler.export.writer import check_output_folder
+from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.state import Auth, GroupLink, LiveState, Role, Workspace
 from tests.export import worlds
 
@@ -181,10 +182,12 @@ def test_guest_exports_its_group_link_and_schedule_in_iso_utc(tmp_path: Path) ->
 
 def test_guest_schedule_keeps_milliseconds(tmp_path: Path) -> None:
     live = worlds.field()
-    ws = live.collaborations["c1"].workspaces["ws1"]
+    ws = live.get(collaborations.LIVE)["c1"].workspaces["ws1"]
     assert ws.schedule is not None
     timed = replace(ws, schedule=replace(ws.schedule, startTime=worlds.START_2026 + 1234))
-    live.collaborations["c1"] = replace(live.collaborations["c1"], workspaces={"ws1": timed})
+    live.get(collaborations.LIVE)["c1"] = replace(
+        live.get(collaborations.LIVE)["c1"], workspaces={"ws1": timed}
+    )
     export(live, tmp_path)
     [collab] = spec_of(tmp_path / "collaborations.yaml", "Collaboration")
     assert collab["workspaces"]["ws1"]["schedule"]["startTime"] == "2026-01-01T00:00:01.234Z"
@@ -193,7 +196,9 @@ def test_guest_schedule_keeps_milliseconds(tmp_path: Path) -> None:
 def test_guest_on_10_6_1_leaves_out_group_link_fields_it_lacks(tmp_path: Path) -> None:
     live = worlds.field("10.6.1")
     ws = Workspace("ws1", groupLink=GroupLink("g1", True, True, True))
-    live.collaborations["c1"] = replace(live.collaborations["c1"], workspaces={"ws1": ws})
+    live.get(collaborations.LIVE)["c1"] = replace(
+        live.get(collaborations.LIVE)["c1"], workspaces={"ws1": ws}
+    )
     export(live, tmp_path)
     [collab] = spec_of(tmp_path / "collaborations.yaml", "Collaboration")
     # bidirectional sync came at 10.9 (docs/rules.md §9)
@@ -208,8 +213,8 @@ def test_guest_on_10_6_1_leaves_out_group_link_fields_it_lacks(tmp_path: Path) -
 
 def test_guest_with_no_job_and_no_link_declares_the_bare_workspace(tmp_path: Path) -> None:
     live = worlds.field()
-    live.collaborations["c1"] = replace(
-        live.collaborations["c1"], workspaces={"ws1": Workspace("ws1", name="Field data")}
+    live.get(collaborations.LIVE)["c1"] = replace(
+        live.get(collaborations.LIVE)["c1"], workspaces={"ws1": Workspace("ws1", name="Field data")}
     )
     export(live, tmp_path)
     [collab] = spec_of(tmp_path / "collaborations.yaml", "Collaboration")
@@ -313,14 +318,17 @@ def test_strings_a_yaml_reader_would_misread_are_quoted(tmp_path: Path) -> None:
         "yes": replace(live.members["alice"], username="yes"),
         "007": replace(live.members["carol"], username="007"),
     }
-    live.collaborations = {
-        "12345": replace(
-            live.collaborations["c1"],
-            id="12345",
-            name="2026-01-01",
-            workspaces={"2024": Workspace("2024", name="on")},
-        )
-    }
+    live.put(
+        collaborations.LIVE,
+        {
+            "12345": replace(
+                live.get(collaborations.LIVE)["c1"],
+                id="12345",
+                name="2026-01-01",
+                workspaces={"2024": Workspace("2024", name="on")},
+            )
+        },
+    )
     export(live, tmp_path)
     assert 'version: "10.10"' in (tmp_path / "portal.yaml").read_text()
     [members] = spec_of(tmp_path / "members.yaml", "Members")
@@ -348,7 +356,7 @@ def test_force_rewrites_and_drops_stale_files_of_an_earlier_export(tmp_path: Pat
     export(worlds.hq(), tmp_path)
     (tmp_path / "notes.txt").write_text("mine")
     live = worlds.hq()
-    live.collaborations = {}
+    live.put(collaborations.LIVE, {})
     summary = export(live, tmp_path, force=True)
     assert not (tmp_path / "collaborations.yaml").exists()
     assert (tmp_path / "notes.txt").read_text() == "mine"

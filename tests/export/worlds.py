@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from reconciler.kinds.collaboration import slots as collaborations
+from reconciler.kinds.organization_webhooks import WEBHOOKS
+from reconciler.kinds.task_run_retention import TASKS
 from reconciler.kinds.webhook_settings import LIVE, LiveSettings
 from reconciler.state import (
     Collaboration,
@@ -59,7 +62,7 @@ def portal(pid: str, name: str, deployment: str, version: str) -> PortalInfo:
 
 
 def hq(version: str = "10.6.1") -> LiveState:
-    return LiveState(
+    live = LiveState(
         portal=portal(HQ_ID, "Headquarters", "self-hosted", version),
         roles={"Legacy Viewer": LEGACY, "Analyst": ANALYST},
         members={
@@ -68,7 +71,10 @@ def hq(version: str = "10.6.1") -> LiveState:
             "carol": Member("carol", "org_publisher", 2),
             "alice": Member("alice", "org_user", 2),
         },
-        collaborations={
+    )
+    live.put(
+        collaborations.LIVE,
+        {
             "c1": Collaboration(
                 id="c1",
                 name="Regional sharing",
@@ -78,21 +84,25 @@ def hq(version: str = "10.6.1") -> LiveState:
             )
         },
     )
+    return live
 
 
 def field(version: str = "11.3", settings: dict[str, int] | None = None) -> LiveState:
     live = LiveState(
         portal=portal(FIELD_ID, "Field Office", "self-hosted", version),
         members={"admin": Member("admin", "org_admin", 2), "frank": Member("frank", "org_user", 2)},
-        collaborations={
+    )
+    live.put(
+        collaborations.LIVE,
+        {
             "c1": Collaboration(
                 id="c1", name="Regional sharing", workspaces={"ws1": WORKSPACE}, hostPortalId=HQ_ID
             )
         },
-        webhooks={"w1": Webhook("w1", "audit-hook")},
-        tasks={"frank": [Task("t1", "frank", (TaskRun("run1", "succeeded", START_2026),))]},
     )
     live.put(LIVE, LiveSettings(settings))
+    live.put(WEBHOOKS, {"w1": Webhook("w1", "audit-hook")})
+    live.put(TASKS, {"frank": [Task("t1", "frank", (TaskRun("run1", "succeeded", START_2026),))]})
     return live
 
 

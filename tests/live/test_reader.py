@@ -8,7 +8,10 @@ from typing import Any
 import pytest
 
 from reconciler.errors import LiveRecordError, UserError
+from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.kinds.collaboration.live import schedule
+from reconciler.kinds.organization_webhooks import REMOVAL, WEBHOOKS, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, TASKS, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED, LIVE
 from reconciler.live.errors import ServiceError
 from reconciler.live.reader import Scope, read_live, read_people
@@ -22,12 +25,10 @@ from reconciler.state import (
     MemberDetail,
     PortalTarget,
     Role,
-    RunRetention,
     Schedule,
     Task,
     TaskRun,
     Webhook,
-    WebhookRemoval,
     Workspace,
 )
 from reconciler.versions import Deployment, Platform
@@ -139,7 +140,11 @@ def desired(**kwargs: Any) -> DesiredState:
         platform=Platform.parse(Deployment.SELF_HOSTED, "10.6.1"),
         auth=Auth(tokenEnv="ORG_TOKEN"),
     )
-    return DesiredState(portal=target, **kwargs)
+    declared = kwargs.pop("collaborations", None)
+    state = DesiredState(portal=target, **kwargs)
+    if declared is not None:
+        state.put(collaborations.DECLARED, declared)
+    return state
 
 
 def declaring(settings: dict[str, int]) -> DesiredState:
@@ -201,7 +206,7 @@ def test_records_are_normalized_exactly() -> None:
         "dave": Member("dave", "Analyst", 2),
         "erin": Member("erin", "Analyst", 1),
     }
-    c1 = live.collaborations["c1"]
+    c1 = live.get(collaborations.LIVE)["c1"]
     assert c1.hostPortalId == OTHER and c1.name == "Regional sharing"
     assert c1.workspaces["ws1"] == Workspace(
         id="ws1",
@@ -214,8 +219,8 @@ def test_records_are_normalized_exactly() -> None:
         schedule=Schedule(startTime=1767225600000, interval=24, repeatCount=-1, timesTriggered=3),
     )
     assert c1.workspaces["ws2"].schedule is None  # 404: no job
-    assert live.collaborations["c2"].workspaces == {}  # not declared: not read
-    assert live.get(LIVE).values is None and live.webhooks == {} and live.memberDetails == {}
+    assert live.get(collaborations.LIVE)["c2"].workspaces == {}  # not declared: not read
+    assert live.get(LIVE).values is None and live.get(WEBHOOKS) == {} and live.memberDetails == {}
 
 
 def test_hosted_cloud_when_is_portal_is_false() -> None:
@@ -295,11 +300,14 @@ def test_invitations_and_webhooks_when_declared() -> None:
     )
     want = desired(
         collaborations={"c1": Collaboration("c1", invalidInvitations=frozenset({"inv1"}))},
-        webhookRemoval=WebhookRemoval(absent=frozenset({"w1"})),
     )
+    want.put(REMOVAL, WebhookRemoval(absent=frozenset({"w1"})))
     live, _ = read(fake, want)
-    assert live.collaborations["c1"].invitations == {"inv1": "host_created", "inv2": "invalidated"}
-    assert live.webhooks == {"w1": Webhook("w1", "audit-hook", active=False)}
+    assert live.get(collaborations.LIVE)["c1"].invitations == {
+        "inv1": "host_created",
+        "inv2": "invalidated",
+    }
+    assert live.get(WEBHOOKS) == {"w1": Webhook("w1", "audit-hook", active=False)}
 
 
 def test_tasks_and_runs_only_for_retention_users() -> None:
@@ -315,9 +323,10 @@ def test_tasks_and_runs_only_for_retention_users() -> None:
             {"runId": "a", "status": "failed", "created": 1790812800000},
         ],
     )
-    want = desired(retention=[RunRetention("keep", "frank", frozenset({"t1"}), keepLast=1)])
+    want = desired()
+    want.put(POLICIES, [RunRetention("keep", "frank", frozenset({"t1"}), keepLast=1)])
     live, _ = read(fake, want)
-    assert live.tasks == {
+    assert live.get(TASKS) == {
         "frank": [
             Task(
                 "t1",
@@ -396,15 +405,15 @@ def test_everything_scope_reads_all_collaborations_and_guest_schedules() -> None
         {"collaborationInvitations": [{"id": "inv7", "status": "invalidated"}]},
     )
     live, _ = read(fake, None, Scope.EVERYTHING)
-    assert live.collaborations["c1"].workspaces["ws1"].schedule is not None
-    assert live.collaborations["c2"].workspaces == {"ws9": Workspace("ws9")}
+    assert live.get(collaborations.LIVE)["c1"].workspaces["ws1"].schedule is not None
+    assert live.get(collaborations.LIVE)["c2"].workspaces == {"ws9": Workspace("ws9")}
     # this portal hosts c2: no guest schedule to read there
     assert not any(p.endswith("ws9/schedule") for p in fake.paths())
     # the host's invitations are exported; a guest has none to manage
-    assert live.collaborations["c2"].invitations == {"inv7": "invalidated"}
+    assert live.get(collaborations.LIVE)["c2"].invitations == {"inv7": "invalidated"}
     assert not any(p.endswith("c1/invitations") for p in fake.paths())
     assert path(f"{BASE}/webhooks") in fake.paths()  # refused (404 here): tolerated
-    assert live.webhooks == {} and live.get(LIVE).values is None
+    assert live.get(WEBHOOKS) == {} and live.get(LIVE).values is None
 
 
 def test_large_portal_costs_about_its_page_count() -> None:

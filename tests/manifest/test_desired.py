@@ -8,6 +8,9 @@ import pytest
 
 from reconciler import state
 from reconciler.errors import ManifestError
+from reconciler.kinds.collaboration import slots as collaborations
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.manifest.desired import load_desired
 from tests.manifest.conftest import EXAMPLES, FIXTURES
@@ -27,7 +30,7 @@ def test_hq_example_becomes_roles_members_and_host_side_workspace() -> None:
     assert desired.roles["Legacy Viewer"] == state.Role("Legacy Viewer", present=False)
     assert desired.members["alice"] == state.Member("alice", "Field Analyst", 1)
     assert desired.members["erin"] == state.Member("erin", None, 2)
-    collaboration = desired.collaborations["c1"]
+    collaboration = desired.get(collaborations.DECLARED)["c1"]
     assert collaboration.invalidInvitations == {"inv2"}
     workspace = collaboration.workspaces["ws1"]
     assert (workspace.maxItemSizeInMB, workspace.copyByRefIfCopyFail) == (2048, True)
@@ -41,7 +44,7 @@ def test_hq_example_becomes_roles_members_and_host_side_workspace() -> None:
 
 def test_field_example_normalizes_start_time_and_keeps_only_declared_settings() -> None:
     desired = load_desired(EXAMPLES / "field", NO_OVERRIDES)
-    workspace = desired.collaborations["c1"].workspaces["ws1"]
+    workspace = desired.get(collaborations.DECLARED)["c1"].workspaces["ws1"]
     # 2026-12-01T02:00:00Z
     assert workspace.schedule == state.Schedule(1_796_090_400_000, 12, -1)
     assert workspace.groupLink == state.GroupLink("g1", False, True, True)
@@ -50,11 +53,11 @@ def test_field_example_normalizes_start_time_and_keeps_only_declared_settings() 
         "numberOfFailures": 10,
         "daysInPast": 7,
     }
-    assert desired.webhookRemoval == state.WebhookRemoval(
+    assert desired.get(REMOVAL) == WebhookRemoval(
         frozenset({"old-sync-hook"}), frozenset({"audit-hook"}), False
     )
-    assert desired.retention == [
-        state.RunRetention("frank-task-runs", "frank", frozenset({"*"}), 10, 30)
+    assert desired.get(POLICIES) == [
+        RunRetention("frank-task-runs", "frank", frozenset({"*"}), 10, 30)
     ]
     assert {"WebhookSettings", "OrganizationWebhooks", "Member/frank"} <= set(desired.sources)
 
@@ -64,8 +67,8 @@ def test_unix_milliseconds_and_iso_start_times_are_the_same(tmp_path: Path) -> N
     for file in source:
         text = file.read_text().replace("2026-12-01T02:00:00Z", "1796090400000")
         (tmp_path / file.name).write_text(text)
-    iso = load_desired(EXAMPLES / "field", NO_OVERRIDES).collaborations["c1"]
-    millis = load_desired(tmp_path, NO_OVERRIDES).collaborations["c1"]
+    iso = load_desired(EXAMPLES / "field", NO_OVERRIDES).get(collaborations.DECLARED)["c1"]
+    millis = load_desired(tmp_path, NO_OVERRIDES).get(collaborations.DECLARED)["c1"]
     assert iso.workspaces == millis.workspaces
 
 
@@ -93,6 +96,6 @@ def test_invalid_manifests_raise_with_every_problem() -> None:
 
 
 def test_a_collaboration_name_is_a_label_not_managed() -> None:
-    collaboration = load_desired(EXAMPLES / "hq", NO_OVERRIDES).collaborations["c1"]
+    collaboration = load_desired(EXAMPLES / "hq", NO_OVERRIDES).get(collaborations.DECLARED)["c1"]
     assert collaboration.name is None
     assert "name" not in state.managed_fields(collaboration)

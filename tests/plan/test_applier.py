@@ -8,12 +8,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler.catalog import privileges_for
+from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.kinds.members import live as members_live
+from reconciler.kinds.task_run_retention import POLICIES, TASKS, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED, LIVE, LiveSettings
 from reconciler.operations import Capability
 from reconciler.plan.fingerprint import live_fingerprint
 from reconciler.plan.planner import build_plan
-from reconciler.plan.unread import as_planned
+from reconciler.plan.unread import as_planned, needs
 from reconciler.state import Caller, Collaboration, LiveState, Member, Role, Workspace
 from reconciler.versions import Platform
 from tests.plan.world import NOW, field_desired, field_live, hq_desired, hq_live
@@ -100,7 +102,7 @@ def test_apply_checks_the_signed_in_account_and_says_it_is_not_the_applier() -> 
 
 def test_collaborations_not_read_are_an_error_only_where_one_is_declared() -> None:
     live = as_reviewer(hq_live(), DEFAULT_ADMIN)
-    live.collaborations = {}
+    live.put(collaborations.LIVE, {})
     live.unread = {"Collaboration/*": REFUSED}
     quiet = build_plan(hq_desired(applier="admin"), live, now=NOW)
     assert quiet.errors == ()
@@ -111,7 +113,10 @@ def test_collaborations_not_read_are_an_error_only_where_one_is_declared() -> No
     )
     assert quiet.notCompared == {"Collaboration/*": REFUSED}
     desired = hq_desired(applier="admin")
-    desired.collaborations = {"c1": Collaboration("c1", workspaces={"ws1": Workspace("ws1", "X")})}
+    desired.put(
+        collaborations.DECLARED,
+        {"c1": Collaboration("c1", workspaces={"ws1": Workspace("ws1", "X")})},
+    )
     declared = build_plan(desired, live, now=NOW)
     assert [e.address for e in declared.errors] == ["Collaboration/c1"]
     assert declared.errors[0].message.startswith("cannot compare: rita may not read")
@@ -145,13 +150,42 @@ def test_a_saved_plan_compares_the_state_as_its_own_account_read_it() -> None:
     """The reviewer could not read the collaborations; the administrator can. Masked as
     the plan says, both read the same portal, whoever is signed in."""
     reviewer = as_reviewer(hq_live(), DEFAULT_ADMIN)
-    reviewer.collaborations = {}
+    reviewer.put(collaborations.LIVE, {})
     reviewer.unread = {"Collaboration/*": REFUSED}
     plan = build_plan(hq_desired(applier="admin"), reviewer, now=NOW)
     administrator = hq_live()
     administrator.members["rita"] = Member("rita", "Reviewer", 2)
     assert live_fingerprint(administrator) != plan.liveFingerprint
     assert live_fingerprint(as_planned(administrator, plan.notCompared)) == plan.liveFingerprint
+
+
+def test_task_runs_not_read_are_the_retention_kind_s_part() -> None:
+    """A refused listing of frank's tasks: an error where a policy names frank, with who
+    may read it; a saved plan's applier forgets frank's tasks, and the state it read
+    keeps them."""
+    reviewer = as_reviewer(field_live(), DEFAULT_ADMIN)
+    reviewer.put(TASKS, {})
+    reviewer.unread = {"TaskRun/frank/*": REFUSED}
+    desired = field_desired(applier="admin")
+    desired.put(POLICIES, [RunRetention("nightly", "frank", frozenset({"*"}), keepLast=1)])
+    plan = build_plan(desired, reviewer, now=NOW)
+    (error,) = plan.errors
+    assert error.address == "TaskRun/frank/*"
+    assert error.message.endswith(
+        "reading it needs the member itself or an organization administrator"
+    )
+    assert plan.calls == () and plan.notCompared == {"TaskRun/frank/*": REFUSED}
+    administrator = field_live()
+    planned = as_planned(administrator, plan.notCompared)
+    assert planned.get(TASKS) == {} and list(administrator.get(TASKS)) == ["frank"]
+    unread = field_live()
+    unread.put(TASKS, {})
+    assert live_fingerprint(planned) == live_fingerprint(unread) != live_fingerprint(administrator)
+
+
+def test_a_part_no_kind_owns_says_only_that_it_was_not_read() -> None:
+    assert needs("Unknown/*") == "reading it needs an account that may read it"
+    assert needs("TaskRun/frank/*").endswith("the member itself or an organization administrator")
 
 
 def test_the_applier_holds_what_its_custom_role_holds_at_its_level() -> None:

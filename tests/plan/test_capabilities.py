@@ -8,9 +8,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from reconciler.catalog import privileges_for
+from reconciler.kinds import collaboration
+from reconciler.kinds.collaboration import slots as collaborations
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, RunRetention
 from reconciler.operations import Capability, OperationName
 from reconciler.plan.capabilities import MAY
-from reconciler.plan.draft import PendingCall
+from reconciler.plan.draft import Draft, PendingCall
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
@@ -20,8 +24,7 @@ from reconciler.state import (
     LiveState,
     Member,
     Role,
-    RunRetention,
-    WebhookRemoval,
+    Side,
 )
 from reconciler.versions import Platform
 from tests.plan.world import HQ_ID, NOW, field_desired, field_live, hq_desired, hq_live
@@ -128,7 +131,7 @@ def field_plan(caller: Caller, desired: DesiredState) -> Plan:
 
 def test_webhooks_need_the_default_administrator_or_manage_webhooks() -> None:
     desired = field_desired()
-    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"w3"}))
+    desired.put(REMOVAL, WebhookRemoval(absent=frozenset({"w3"})))
     keeper = Caller(
         "ops", "org_user", "rOps00000000001", frozenset({"portal:admin:manageWebhooks"})
     )
@@ -141,7 +144,7 @@ def test_webhooks_need_the_default_administrator_or_manage_webhooks() -> None:
 
 def test_a_task_owner_may_delete_its_own_runs_and_no_one_else_s() -> None:
     desired = field_desired()
-    desired.retention = [RunRetention("nightly", "frank", frozenset({"t2"}), keepLast=1)]
+    desired.put(POLICIES, [RunRetention("nightly", "frank", frozenset({"t2"}), keepLast=1)])
     frank = Caller("frank", "org_user", "org_user", frozenset())
     assert field_plan(frank, desired).errors == ()
     gina = Caller("gina", "org_user", "org_user", frozenset())
@@ -149,22 +152,38 @@ def test_a_task_owner_may_delete_its_own_runs_and_no_one_else_s() -> None:
     assert error.message.startswith(f"deleteTaskRun needs {Capability.TASK_OWNER_OR_ADMIN.value}")
 
 
-def pending(operation: OperationName, collaboration: str) -> PendingCall:
-    ids = {"portalId": HQ_ID, "collaborationId": collaboration, "workspaceId": "ws1"}
-    return PendingCall("k", "Workspace/x", operation, "", ids, {})  # type: ignore[arg-type]
+def pending(operation: OperationName, side: Side | None) -> PendingCall:
+    ids = {"portalId": HQ_ID, "collaborationId": "c1", "workspaceId": "ws1"}
+    return PendingCall("k", "Workspace/x", operation, "", ids, {}, side=side)  # type: ignore[arg-type]
 
 
 def test_host_and_guest_operations_follow_the_portal_s_side_of_the_collaboration() -> None:
-    live = hq_live()  # hq hosts c1; make it a guest of c2
-    live.collaborations["c2"] = Collaboration("c2", "Elsewhere", hostPortalId="another")
     admin = DEFAULT_ADMIN
     host, guest = MAY[Capability.HOST_ADMIN], MAY[Capability.GUEST_ADMIN]
-    assert host(admin, pending(OperationName.UPDATE_INFO, "c1"), live)
-    assert not host(admin, pending(OperationName.UPDATE_INFO, "c2"), live)
-    assert guest(admin, pending(OperationName.UPDATE_GROUP_LINK, "c2"), live)
-    assert not guest(admin, pending(OperationName.UPDATE_GROUP_LINK, "c1"), live)
+    live = hq_live()
+    assert host(admin, pending(OperationName.UPDATE_INFO, "host"), live)
+    assert not host(admin, pending(OperationName.UPDATE_INFO, "guest"), live)
+    assert guest(admin, pending(OperationName.UPDATE_GROUP_LINK, "guest"), live)
+    assert not guest(admin, pending(OperationName.UPDATE_GROUP_LINK, "host"), live)
     user = Caller("alice", "org_user", "org_user", frozenset())
-    assert not host(user, pending(OperationName.UPDATE_INFO, "c1"), live)
+    assert not host(user, pending(OperationName.UPDATE_INFO, "host"), live)
+
+
+def test_a_collaboration_s_calls_carry_the_side_the_portal_is_on() -> None:
+    live = hq_live()  # hq hosts c1; make it a guest of c2
+    live.get(collaborations.LIVE)["c2"] = Collaboration("c2", "Elsewhere", hostPortalId="another")
+    desired = hq_desired()
+    desired.put(
+        collaborations.DECLARED,
+        {"c1": Collaboration("c1", present=False), "c2": Collaboration("c2", present=False)},
+    )
+    draft = Draft(desired, live, int(NOW * 1000))
+    collaboration.KIND.plan(draft)
+    sides = {call.address: (call.operation, call.side) for call in draft.calls.values()}
+    assert sides == {
+        "Collaboration/c1": (OperationName.DELETE_COLLABORATION, "host"),
+        "Collaboration/c2": (OperationName.REMOVE_PARTICIPATION, "guest"),
+    }
 
 
 def test_a_default_administrator_demotes_another_of_several() -> None:

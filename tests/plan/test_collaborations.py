@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from reconciler.kinds.collaboration import slots as collaborations
 from reconciler.plan.model import Action, Plan
 from reconciler.plan.planner import build_plan
 from reconciler.state import Collaboration, GroupLink, Schedule, Workspace
@@ -21,13 +22,13 @@ FIELD_C1 = f"{FIELD_ROOT}/portals/fedcba9876543210/collaborations/c1"
 
 def host_plan(collab: Collaboration) -> Plan:
     desired = hq_desired()
-    desired.collaborations = {collab.id: collab}
+    desired.put(collaborations.DECLARED, {collab.id: collab})
     return build_plan(desired, hq_live(), now=NOW)
 
 
 def guest_plan(collab: Collaboration) -> Plan:
     desired = field_desired()
-    desired.collaborations = {collab.id: collab}
+    desired.put(collaborations.DECLARED, {collab.id: collab})
     return build_plan(desired, field_live(), now=NOW)
 
 
@@ -60,7 +61,9 @@ def test_host_sends_every_declared_info_field() -> None:
 def test_host_invalidates_only_valid_invitations() -> None:
     live = hq_live()
     desired = hq_desired()
-    desired.collaborations = {"c1": Collaboration("c1", invalidInvitations=frozenset({"inv2"}))}
+    desired.put(
+        collaborations.DECLARED, {"c1": Collaboration("c1", invalidInvitations=frozenset({"inv2"}))}
+    )
     plan = build_plan(desired, live, now=NOW)
     (call,) = plan.calls
     assert call.url == f"{HQ_C1}/invitations/inv2/invalidate"
@@ -144,27 +147,34 @@ def test_schedule_update_keeps_the_live_start_time() -> None:
 
 def test_completed_finite_schedule_is_not_drift() -> None:
     live = field_live()
-    live.collaborations["c1"].workspaces["ws1"] = Workspace("ws1", schedule=None)  # type: ignore[index]
+    live.get(collaborations.LIVE)["c1"].workspaces["ws1"] = Workspace("ws1", schedule=None)  # type: ignore[index]
     desired = field_desired()
     # Fired 2026-01-01, re-triggered 3 times a day apart: done long before the clock.
-    desired.collaborations = {
-        "c1": Collaboration(
-            "c1", workspaces={"ws1": Workspace("ws1", schedule=Schedule(1_767_225_600_000, 24, 3))}
-        )
-    }
+    desired.put(
+        collaborations.DECLARED,
+        {
+            "c1": Collaboration(
+                "c1",
+                workspaces={"ws1": Workspace("ws1", schedule=Schedule(1_767_225_600_000, 24, 3))},
+            )
+        },
+    )
     assert build_plan(desired, live, now=NOW).empty
 
 
 def test_finite_schedule_not_yet_done_is_recreated() -> None:
     live = field_live()
-    live.collaborations["c1"].workspaces["ws1"] = Workspace("ws1", schedule=None)  # type: ignore[index]
+    live.get(collaborations.LIVE)["c1"].workspaces["ws1"] = Workspace("ws1", schedule=None)  # type: ignore[index]
     desired = field_desired()
     start = int(NOW * 1000) - 3_600_000  # an hour ago, repeated 3 more times
-    desired.collaborations = {
-        "c1": Collaboration(
-            "c1", workspaces={"ws1": Workspace("ws1", schedule=Schedule(start, 24, 3))}
-        )
-    }
+    desired.put(
+        collaborations.DECLARED,
+        {
+            "c1": Collaboration(
+                "c1", workspaces={"ws1": Workspace("ws1", schedule=Schedule(start, 24, 3))}
+            )
+        },
+    )
     (call,) = build_plan(desired, live, now=NOW).calls
     assert call.operation == "updateSchedule"
     assert call.params == {"startTime": str(start), "interval": "24", "repeatCount": "3"}
@@ -179,19 +189,22 @@ def test_parameter_gates_use_the_live_platform() -> None:
     old = Platform.parse("self-hosted", "10.8")
     live.portal = replace(live.portal, platform=old)
     desired = field_desired(platform=old)
-    desired.collaborations = {
-        "c1": Collaboration(
-            "c1",
-            workspaces={
-                "ws1": Workspace(
-                    "ws1",
-                    groupLink=GroupLink(
-                        copyFeatureServiceData=True, enableFeatureServiceBidirectionalSync=True
-                    ),
-                )
-            },
-        )
-    }
+    desired.put(
+        collaborations.DECLARED,
+        {
+            "c1": Collaboration(
+                "c1",
+                workspaces={
+                    "ws1": Workspace(
+                        "ws1",
+                        groupLink=GroupLink(
+                            copyFeatureServiceData=True, enableFeatureServiceBidirectionalSync=True
+                        ),
+                    )
+                },
+            )
+        },
+    )
     plan = build_plan(desired, live, now=NOW)
     assert messages(plan) == [
         "Workspace/c1/ws1: enableFeatureServiceBidirectionalSync needs self-hosted 10.9 or "
@@ -208,9 +221,10 @@ def link_plan(release: str, link: GroupLink) -> Plan:
     live = field_live()
     live.portal = replace(live.portal, platform=platform)
     desired = field_desired(platform=platform)
-    desired.collaborations = {
-        "c1": Collaboration("c1", workspaces={"ws1": Workspace("ws1", groupLink=link)})
-    }
+    desired.put(
+        collaborations.DECLARED,
+        {"c1": Collaboration("c1", workspaces={"ws1": Workspace("ws1", groupLink=link)})},
+    )
     return build_plan(desired, live, now=NOW)
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler.kinds.collaboration import slots as collaborations
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
@@ -11,9 +14,7 @@ from reconciler.state import (
     GroupLink,
     Member,
     Role,
-    RunRetention,
     Schedule,
-    WebhookRemoval,
     Workspace,
 )
 from tests.plan.world import (
@@ -28,8 +29,9 @@ from tests.plan.world import (
 
 def test_hq_declared_as_it_is_plans_nothing() -> None:
     live = hq_live()
-    live.collaborations["c1"] = replace(
-        live.collaborations["c1"], invitations={"inv1": "invalidated", "inv2": "host_created"}
+    live.get(collaborations.LIVE)["c1"] = replace(
+        live.get(collaborations.LIVE)["c1"],
+        invitations={"inv1": "invalidated", "inv2": "host_created"},
     )
     desired = hq_desired()
     desired.roles["Analyst"] = Role("Analyst", "Analysts", frozenset(sorted(ANALYST_PRIVILEGES)))
@@ -40,7 +42,7 @@ def test_hq_declared_as_it_is_plans_nothing() -> None:
         "erin": Member("erin", "Analyst", 1),
         "carol": Member("carol", None, None),
     }
-    desired.collaborations["c1"] = Collaboration(
+    desired.get(collaborations.DECLARED)["c1"] = Collaboration(
         "c1",
         invalidInvitations=frozenset({"inv1"}),
         workspaces={
@@ -61,7 +63,7 @@ def test_hq_declared_as_it_is_plans_nothing() -> None:
 
 def test_field_declared_as_it_is_plans_nothing() -> None:
     desired = field_desired()
-    desired.collaborations["c1"] = Collaboration(
+    desired.get(collaborations.DECLARED)["c1"] = Collaboration(
         "c1",
         workspaces={
             "ws1": Workspace(
@@ -72,15 +74,15 @@ def test_field_declared_as_it_is_plans_nothing() -> None:
         },
     )
     desired.put(DECLARED, {"notificationAttempts": 3, "daysInPast": 5})
-    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"gone-hook"}))
-    desired.retention = [RunRetention("all", "frank", frozenset({"*"}), keepLast=12)]
+    desired.put(REMOVAL, WebhookRemoval(absent=frozenset({"gone-hook"})))
+    desired.put(POLICIES, [RunRetention("all", "frank", frozenset({"*"}), keepLast=12)])
     plan = build_plan(desired, field_live(), now=NOW)
     assert (plan.changes, plan.calls, plan.errors) == ((), (), ())
 
 
 def test_schedule_without_start_time_keeps_the_live_one() -> None:
     desired = field_desired()
-    desired.collaborations["c1"] = Collaboration(
+    desired.get(collaborations.DECLARED)["c1"] = Collaboration(
         "c1", workspaces={"ws1": Workspace("ws1", schedule=Schedule(None, 24, -1))}
     )
     assert build_plan(desired, field_live(), now=NOW).empty

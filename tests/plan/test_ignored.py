@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from reconciler.kinds.collaboration import slots as collaborations
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
 from reconciler.plan.model import Hidden, Ignored, Plan
 from reconciler.plan.planner import build_plan
 from reconciler.state import (
@@ -16,7 +18,6 @@ from reconciler.state import (
     Member,
     Role,
     Schedule,
-    WebhookRemoval,
     Workspace,
 )
 from tests.plan.world import (
@@ -116,17 +117,19 @@ def test_targets_limit_what_is_said_to_be_ignored() -> None:
 def _field_without_job(start: int) -> tuple[DesiredState, LiveState]:
     """ws1 has no live job; the manifests declare a finite one whose startTime is ignored."""
     live = field_live()
-    collaboration = live.collaborations["c1"]
+    collaboration = live.get(collaborations.LIVE)["c1"]
     workspace = replace(collaboration.workspaces["ws1"], schedule=None)
-    live.collaborations["c1"] = replace(collaboration, workspaces={"ws1": workspace})
+    live.get(collaborations.LIVE)["c1"] = replace(collaboration, workspaces={"ws1": workspace})
 
     def declaring(schedule: Schedule) -> Collaboration:
         return Collaboration("c1", workspaces={"ws1": Workspace("ws1", schedule=schedule)})
 
     desired = field_desired()
-    desired.collaborations["c1"] = declaring(Schedule(None, 24, 3))  # startTime ignored
+    desired.get(collaborations.DECLARED)["c1"] = declaring(
+        Schedule(None, 24, 3)
+    )  # startTime ignored
     declared = desired.declared = field_desired()
-    declared.collaborations["c1"] = declaring(Schedule(start, 24, 3))
+    declared.get(collaborations.DECLARED)["c1"] = declaring(Schedule(start, 24, 3))
     desired.ignoring["Collaboration/c1"] = IgnoredPaths(
         ("spec.workspaces.*.schedule.startTime",),
         frozenset({"Collaboration/c1", "Workspace/c1/ws1"}),
@@ -194,9 +197,9 @@ def test_a_deletion_an_ignored_policy_field_spares_is_named() -> None:
     """OrganizationWebhooks ignoring `absent`: what the policy as declared would delete
     is what the line names (its document declares no address of it)."""
     desired = field_desired()
-    desired.webhookRemoval = WebhookRemoval()
+    desired.put(REMOVAL, WebhookRemoval())
     declared = desired.declared = field_desired()
-    declared.webhookRemoval = WebhookRemoval(absent=frozenset({"old-sync-hook"}))
+    declared.put(REMOVAL, WebhookRemoval(absent=frozenset({"old-sync-hook"})))
     desired.ignoring["OrganizationWebhooks"] = IgnoredPaths(
         ("spec.absent",), frozenset({"OrganizationWebhooks"}), "OrganizationWebhooks"
     )

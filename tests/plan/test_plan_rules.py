@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from reconciler.kinds.collaboration import slots as collaborations
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED
 from reconciler.operations import OperationName
 from reconciler.plan.planner import build_plan
@@ -12,8 +15,6 @@ from reconciler.state import (
     DesiredState,
     Member,
     Role,
-    RunRetention,
-    WebhookRemoval,
     Workspace,
 )
 from reconciler.versions import Platform
@@ -28,13 +29,16 @@ def busy_hq() -> DesiredState:
         "Legacy Viewer": Role("Legacy Viewer", present=False),
     }
     desired.members = {"alice": Member("alice", "Zeta", 1), "bob": Member("bob", "Analyst")}
-    desired.collaborations = {
-        "c1": Collaboration(
-            "c1",
-            invalidInvitations=frozenset({"inv1"}),
-            workspaces={"ws1": Workspace("ws1", description="shared")},
-        )
-    }
+    desired.put(
+        collaborations.DECLARED,
+        {
+            "c1": Collaboration(
+                "c1",
+                invalidInvitations=frozenset({"inv1"}),
+                workspaces={"ws1": Workspace("ws1", description="shared")},
+            )
+        },
+    )
     return desired
 
 
@@ -57,9 +61,9 @@ def test_calls_follow_the_group_order() -> None:
 
 def test_deletions_come_after_everything_else() -> None:
     desired = field_desired()
-    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"w1"}))
-    desired.retention = [RunRetention("r", "frank", frozenset({"t2"}), keepLast=1)]
-    desired.collaborations = {"c1": Collaboration("c1", present=False)}
+    desired.put(REMOVAL, WebhookRemoval(absent=frozenset({"w1"})))
+    desired.put(POLICIES, [RunRetention("r", "frank", frozenset({"t2"}), keepLast=1)])
+    desired.put(collaborations.DECLARED, {"c1": Collaboration("c1", present=False)})
     desired.put(DECLARED, {"daysInPast": 9})
     plan = build_plan(desired, field_live(), now=NOW)
     assert [c.operation for c in plan.calls] == [
@@ -72,7 +76,7 @@ def test_deletions_come_after_everything_else() -> None:
 
 def test_more_deletions_than_allowed_need_allow_deletes() -> None:
     desired = field_desired(maxDeletes=1)
-    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"w1", "w2"}))
+    desired.put(REMOVAL, WebhookRemoval(absent=frozenset({"w1", "w2"})))
     plan = build_plan(desired, field_live(), now=NOW)
     assert [str(e) for e in plan.errors] == [
         "Portal: the plan deletes 2 resources, more than safety.maxDeletes (1); "

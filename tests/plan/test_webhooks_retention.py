@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 from reconciler import catalog
+from reconciler.kinds.organization_webhooks import REMOVAL, WebhookRemoval
+from reconciler.kinds.task_run_retention import POLICIES, TASKS, RunRetention
 from reconciler.kinds.webhook_settings import DECLARED, LIVE, LiveSettings
 from reconciler.plan.model import Plan
 from reconciler.plan.planner import build_plan
-from reconciler.state import DesiredState, RunRetention, Task, TaskRun, WebhookRemoval
+from reconciler.state import DesiredState, Task, TaskRun
 from tests.plan.world import DAY_MS, FIELD_ADMIN, FIELD_ROOT, NOW, field_desired, field_live
 
 
 def plan(
-    desired: DesiredState, settings: LiveSettings | None = None, **live_changes: object
+    desired: DesiredState,
+    settings: LiveSettings | None = None,
+    tasks: dict[str, list[Task]] | None = None,
 ) -> Plan:
     live = field_live()
     if settings is not None:
         live.put(LIVE, settings)
-    for name, value in live_changes.items():
-        setattr(live, name, value)
+    if tasks is not None:
+        live.put(TASKS, tasks)
     return build_plan(desired, live, now=NOW, allow_deletes=True)
 
 
@@ -66,7 +70,7 @@ def test_settings_without_an_admin_url_is_an_error() -> None:
 
 def test_absent_webhooks_by_id_or_name_are_deleted() -> None:
     desired = field_desired()
-    desired.webhookRemoval = WebhookRemoval(absent=frozenset({"old-sync-hook", "w3"}))
+    desired.put(REMOVAL, WebhookRemoval(absent=frozenset({"old-sync-hook", "w3"})))
     result = plan(desired)
     assert [c.url for c in result.calls] == [
         f"{FIELD_ROOT}/portals/fedcba9876543210/webhooks/w2/delete",
@@ -80,7 +84,7 @@ def test_absent_webhooks_by_id_or_name_are_deleted() -> None:
 
 def test_prune_deletes_every_webhook_not_kept() -> None:
     desired = field_desired()
-    desired.webhookRemoval = WebhookRemoval(keep=frozenset({"audit-hook"}), prune=True)
+    desired.put(REMOVAL, WebhookRemoval(keep=frozenset({"audit-hook"}), prune=True))
     assert [c.address for c in plan(desired).calls] == [
         "OrganizationWebhook/w2",
         "OrganizationWebhook/w3",
@@ -89,7 +93,7 @@ def test_prune_deletes_every_webhook_not_kept() -> None:
 
 def retention(**kwargs: object) -> DesiredState:
     desired = field_desired()
-    desired.retention = [RunRetention("nightly", "frank", **kwargs)]  # type: ignore[arg-type]
+    desired.put(POLICIES, [RunRetention("nightly", "frank", **kwargs)])  # type: ignore[arg-type]
     return desired
 
 
@@ -129,7 +133,7 @@ def test_unknown_task_is_an_error() -> None:
 
 def test_unknown_user_is_an_error_not_a_policy_that_never_runs() -> None:
     desired = field_desired()
-    desired.retention = [RunRetention("nightly", "frnak", frozenset({"*"}), keepLast=1)]
+    desired.put(POLICIES, [RunRetention("nightly", "frnak", frozenset({"*"}), keepLast=1)])
     result = plan(desired)
     assert [str(e) for e in result.errors] == [
         "TaskRun/frnak: TaskRunRetention nightly: the portal has no member frnak"

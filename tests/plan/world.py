@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from reconciler.kinds.collaboration import slots as collaborations
+from reconciler.kinds.organization_webhooks import WEBHOOKS
+from reconciler.kinds.task_run_retention import TASKS
 from reconciler.kinds.webhook_settings import LIVE, LiveSettings
 from reconciler.state import (
     Auth,
@@ -65,7 +68,7 @@ def hq_live() -> LiveState:
     }
     details = {user: MemberDetail(user, 0, 0, frozenset()) for user in members}
     details["carol"] = MemberDetail("carol", 3, 0, frozenset())
-    return LiveState(
+    live = LiveState(
         portal=PortalInfo(
             id=HQ_ID,
             name="Headquarters",
@@ -84,7 +87,10 @@ def hq_live() -> LiveState:
         },
         members=members,
         memberDetails=details,
-        collaborations={
+    )
+    live.put(
+        collaborations.LIVE,
+        {
             "c1": Collaboration(
                 "c1",
                 "Regional sharing",
@@ -103,6 +109,7 @@ def hq_live() -> LiveState:
             )
         },
     )
+    return live
 
 
 def hq_desired(**overrides: object) -> DesiredState:
@@ -123,7 +130,10 @@ def field_live() -> LiveState:
             username="admin",
         ),
         members={"admin": Member("admin", "org_admin", 2), "frank": Member("frank", "org_user", 2)},
-        collaborations={
+    )
+    live.put(
+        collaborations.LIVE,
+        {
             "c1": Collaboration(
                 "c1",
                 "Regional sharing",
@@ -138,25 +148,20 @@ def field_live() -> LiveState:
                 hostPortalId=HQ_ID,
             )
         },
-        webhooks={
+    )
+    live.put(
+        WEBHOOKS,
+        {
             "w1": Webhook("w1", "audit-hook"),
             "w2": Webhook("w2", "old-sync-hook"),
             "w3": Webhook("w3", "scratch-hook"),
         },
-        tasks={
-            "frank": [
-                Task("t1", "frank", runs),
-                Task(
-                    "t2",
-                    "frank",
-                    (
-                        TaskRun("t2a", "succeeded", 1_790_812_800_000),
-                        TaskRun("t2b", "succeeded", 1_790_899_200_000),
-                    ),
-                ),
-            ]
-        },
     )
+    second = (
+        TaskRun("t2a", "succeeded", 1_790_812_800_000),
+        TaskRun("t2b", "succeeded", 1_790_899_200_000),
+    )
+    live.put(TASKS, {"frank": [Task("t1", "frank", runs), Task("t2", "frank", second)]})
     live.put(
         LIVE,
         LiveSettings(

@@ -28,6 +28,7 @@ from reconciler.kind import (
     Write,
     model_reader,
 )
+from reconciler.kinds.collaboration.slots import DECLARED, LIVE, NAME, side_of
 from reconciler.manifest import models
 from reconciler.manifest.checks import RuleContext, gate, source, text
 from reconciler.manifest.loader import Document
@@ -215,7 +216,7 @@ def _desired(desired: DesiredState, document: Document) -> None:
     workspaces = {wid: _desired_workspace(wid, ws) for wid, ws in model.spec.workspaces.items()}
     # metadata.name is only a label: no operation renames a collaboration, so the name is
     # left unmanaged (None) rather than a difference no plan could ever remove.
-    desired.collaborations[cid] = state.Collaboration(
+    desired.get(DECLARED)[cid] = state.Collaboration(
         cid,
         name=None,
         workspaces=workspaces,
@@ -268,7 +269,7 @@ def _number(value: float | None) -> int | float | None:
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:
-    for cid, collab in live.collaborations.items():
+    for cid, collab in live.get(LIVE).items():
         yield ADDRESS.of(cid), (collab.name, collab.hostPortalId)
         for wid, workspace in collab.workspaces.items():
             yield WORKSPACE.of(cid, wid), workspace
@@ -300,12 +301,14 @@ DEFAULTS = {
 }
 
 
-def _depending(desired: DesiredState) -> list[str]:
-    return [ADDRESS.of(cid) for cid in sorted(desired.collaborations)]
+def _depending(desired: DesiredState, part: str) -> list[str]:
+    return [ADDRESS.of(cid) for cid in sorted(desired.get(DECLARED).keys())]
 
 
 def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
-    return replace(live, collaborations={})
+    forgotten = replace(live, kinds=dict(live.kinds))  # the original keeps its slot
+    forgotten.put(LIVE, {})
+    return forgotten
 
 
 async def _read(source: LiveRead) -> Fill:
@@ -332,17 +335,17 @@ def _adopt(files: ManifestFiles, live: LiveState, address: Address) -> str:
 def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
     """A declared collaboration's writes on this portal's side of it, the host's or a
     guest's (one the portal does not have, the plan reports itself)."""
-    for cid in sorted(desired.collaborations):
-        known = live.collaborations.get(cid)
+    for cid in sorted(desired.get(DECLARED).keys()):
+        known = live.get(LIVE).get(cid)
         if known is None:
             continue
-        host = known.hostPortalId == live.portal.id
-        for op in HOST_WRITES if host else GUEST_WRITES:
-            yield Write(op, ADDRESS.of(cid), {"collaborationId": cid})
+        side = side_of(known, live)
+        for op in HOST_WRITES if side == "host" else GUEST_WRITES:
+            yield Write(op, ADDRESS.of(cid), {"collaborationId": cid}, side)
 
 
 KIND = Kind(
-    name="Collaboration",
+    name=NAME,
     model=Collaboration,
     singleton=False,
     addresses=(ADDRESS, WORKSPACE, INVITATION),

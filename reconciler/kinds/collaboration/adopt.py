@@ -14,6 +14,7 @@ from reconciler.adopt.files import ManifestFiles
 from reconciler.adopt.merge import merge_declared, merge_fields
 from reconciler.errors import UserError
 from reconciler.kinds.collaboration.export import collaboration_documents
+from reconciler.kinds.collaboration.slots import LIVE
 from reconciler.manifest.writer import to_node
 from reconciler.state import LiveState
 
@@ -76,7 +77,9 @@ def _merge_workspace(workspaces: CommentedMap, wid: str, live_spec: dict[str, An
 
 
 def _live_collaboration(live: LiveState, cid: str) -> dict[str, Any] | None:
-    if cid not in live.collaborations:
+    found = live.get(LIVE).get(cid)
+    if found is None:
         return None
-    subset = LiveState(live.portal, collaborations={cid: live.collaborations[cid]})
+    subset = LiveState(live.portal)
+    subset.put(LIVE, {cid: found})
     return collaboration_documents(subset).documents[0]

@@ -10,6 +10,7 @@ from typing import Any
 from reconciler import catalog
 from reconciler.export.documents import Document, available, document, iso_utc
 from reconciler.kinds.collaboration.plan import SCHEDULE_FIELDS
+from reconciler.kinds.collaboration.slots import LIVE, side_of
 from reconciler.operations import OperationName
 from reconciler.state import Collaboration, GroupLink, LiveState, Schedule, Workspace
 from reconciler.versions import Platform
@@ -27,9 +28,10 @@ def collaboration_documents(live: LiveState) -> Collaborations:
     workspace info on the host; the group link and the job schedule on a guest."""
     out = Collaborations()
     platform = live.portal.platform
-    for cid in sorted(live.collaborations):
-        collab = live.collaborations[cid]
-        host = collab.hostPortalId == live.portal.id
+    collaborations = live.get(LIVE)
+    for cid in sorted(collaborations):
+        collab = collaborations[cid]
+        host = side_of(collab, live) == "host"
         spec: dict[str, Any] = {}
         invalid = sorted(i for i, s in collab.invitations.items() if s == "invalidated")
         out.pending_invitations += len(collab.invitations) - len(invalid)

@@ -17,6 +17,7 @@ from typing import Any
 
 from reconciler.address_forms import COLLABORATION, INVITATION, WORKSPACE
 from reconciler.kind import Fill, LiveRead
+from reconciler.kinds.collaboration.slots import DECLARED, LIVE
 from reconciler.live.concurrency import first_failure, gather
 from reconciler.live.errors import NotFoundError
 from reconciler.live.records import Json, entry_id, field_value, json_object, path_id
@@ -104,7 +105,7 @@ class Wanted:
     @classmethod
     def of(cls, desired: DesiredState | None, everything: bool) -> Wanted:
         wanted = cls(everything=everything)
-        for cid, collab in (desired.collaborations if desired else {}).items():
+        for cid, collab in (desired.get(DECLARED) if desired else {}).items():
             wanted.collaborations.add(cid)
             if collab.invalidInvitations:
                 wanted.invitations.add(cid)
@@ -118,7 +119,7 @@ async def read(source: LiveRead) -> Fill:
     found = await source.permitted(COLLABORATION.every(), reading.all_collaborations(), {})
 
     def fill(live: LiveState) -> None:
-        live.collaborations = found
+        live.put(LIVE, found)
 
     return fill
 

@@ -11,12 +11,13 @@ from dataclasses import fields, replace
 from typing import Any
 
 from reconciler.address_forms import COLLABORATION, INVITATION, WORKSPACE
+from reconciler.kinds.collaboration.slots import DECLARED, LIVE, side_of
 from reconciler.operations import OPERATIONS, OperationName
 from reconciler.plan.diff import deleted, diff_record
 from reconciler.plan.draft import Draft
 from reconciler.plan.model import Action, Change, Value
 from reconciler.plan.normalize import form_value
-from reconciler.state import Collaboration, GroupLink, Schedule, Workspace, managed_fields
+from reconciler.state import Collaboration, GroupLink, Schedule, Side, Workspace, managed_fields
 
 INFO_FIELDS = (
     "name",
@@ -34,17 +35,19 @@ HOUR_MS = 3_600_000
 def plan_collaborations(draft: Draft) -> None:
     if COLLABORATION.every() in draft.live.unread:
         return  # not read: `report_not_compared` says so for each declared one
-    for cid in sorted(draft.desired.collaborations):
-        want = draft.desired.collaborations[cid]
-        have = draft.live.collaborations.get(cid)
+    declared = draft.desired.get(DECLARED)
+    for cid in sorted(declared):
+        want = declared[cid]
+        have = draft.live.get(LIVE).get(cid)
         address = COLLABORATION.of(cid)
         if have is None:
             if want.present:
                 draft.error(address, "no such collaboration on the portal")
             continue
-        host = have.hostPortalId == draft.live.portal.id
+        side = side_of(have, draft.live)
+        host = side == "host"
         if not want.present:
-            _leave(draft, address, have, host)
+            _leave(draft, address, have, side)
             continue
         _plan_invitations(draft, want, have, host)
         for wid in sorted(want.workspaces):
@@ -54,7 +57,7 @@ def plan_collaborations(draft: Draft) -> None:
                 draft.error(ws_address, f"no such workspace in collaboration {cid}")
                 continue
             wanted = _as_declared(draft, cid, want.workspaces[wid], live_ws)
-            _plan_workspace(draft, ws_address, cid, wanted, live_ws, host)
+            _plan_workspace(draft, ws_address, cid, wanted, live_ws, side)
 
 
 def _as_declared(draft: Draft, cid: str, want: Workspace, have: Workspace) -> Workspace:
@@ -64,17 +67,18 @@ def _as_declared(draft: Draft, cid: str, want: Workspace, have: Workspace) -> Wo
     declared = draft.desired.declared
     if want.schedule is None or have.schedule is not None or declared is None:
         return want
-    full = declared.collaborations.get(cid)
+    full = declared.get(DECLARED).get(cid)
     workspace = full.workspaces.get(want.id) if full is not None else None
     if workspace is None or workspace.schedule is None:
         return want
     return replace(want, schedule=workspace.schedule)
 
 
-def _leave(draft: Draft, address: str, have: Collaboration, host: bool) -> None:
+def _leave(draft: Draft, address: str, have: Collaboration, side: Side) -> None:
     draft.changes.append(deleted(address, {"name": have.name}))
+    host = side == "host"
     operation = OperationName.DELETE_COLLABORATION if host else OperationName.REMOVE_PARTICIPATION
-    draft.call(address, operation, {}, ids={"collaborationId": have.id})
+    draft.call(address, operation, {}, ids={"collaborationId": have.id}, side=side)
 
 
 def _plan_invitations(draft: Draft, want: Collaboration, have: Collaboration, host: bool) -> None:
@@ -99,6 +103,7 @@ def _plan_invitations(draft: Draft, want: Collaboration, have: Collaboration, ho
                 OperationName.INVALIDATE_INVITATION,
                 {},
                 ids={"collaborationId": want.id, "invitationId": iid},
+                side="host",
             )
 
 
@@ -116,9 +121,9 @@ def _side_errors(draft: Draft, address: str, want: Workspace, host: bool) -> boo
 
 
 def _plan_workspace(
-    draft: Draft, address: str, cid: str, want: Workspace, have: Workspace, host: bool
+    draft: Draft, address: str, cid: str, want: Workspace, have: Workspace, side: Side
 ) -> None:
-    if _side_errors(draft, address, want, host):
+    if _side_errors(draft, address, want, side == "host"):
         return
     desired: dict[str, Any] = {name: getattr(want, name) for name in INFO_FIELDS}
     live: dict[str, Any] = {name: getattr(have, name) for name in INFO_FIELDS}
@@ -139,16 +144,16 @@ def _plan_workspace(
         info: dict[str, Value] = {
             n: form_value(desired[n]) for n in INFO_FIELDS if desired[n] is not None
         }
-        draft.call(address, OperationName.UPDATE_INFO, info, ids=ids)
+        draft.call(address, OperationName.UPDATE_INFO, info, ids=ids, side=side)
     if "groupLink" in changed and want.groupLink is not None:
         operation = OperationName.UPDATE_GROUP_LINK
         params = _completed(draft, operation, want.groupLink, have.groupLink, GROUP_LINK_FIELDS)
-        draft.call(address, operation, params, ids=ids)
+        draft.call(address, operation, params, ids=ids, side=side)
     if "schedule" in changed and want.schedule is not None:
         params = _completed(
             draft, OperationName.UPDATE_SCHEDULE, want.schedule, have.schedule, SCHEDULE_FIELDS
         )
-        draft.call(address, OperationName.UPDATE_SCHEDULE, params, ids=ids)
+        draft.call(address, OperationName.UPDATE_SCHEDULE, params, ids=ids, side=side)
 
 
 def _same_fields(have: Any, wanted: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -235,7 +235,7 @@ def _writes(desired: DesiredState, live: LiveState) -> Iterator[Write]:
 DETAILS = f"{ADDRESS.head}/"
 
 
-def _no_dependents(desired: DesiredState) -> list[str]:
+def _no_dependents(desired: DesiredState, part: str) -> list[str]:
     return []
 
 
