@@ -38,6 +38,9 @@ def json_object(value: Any) -> Json:
 
 def identity(raw: Any, name: str, resource: str) -> str:
     """The identifying field of a wire record, which must be there."""
+    value = raw.get(name) if type(raw) is dict else None
+    if type(value) is str and value:
+        return value  # what every entry of a listing holds, taken at once
     if not isinstance(raw, dict):
         raise LiveRecordError(resource, "", f"expected a JSON object, got {type(raw).__name__}")
     value = raw.get(name)
