@@ -39,11 +39,19 @@ def field_elements(change: Change) -> dict[str, Elements]:
     if change.action is not Action.UPDATE or not change.before or not change.after:
         return {}
     found = {}
-    for name in sorted(set(change.before) & set(change.after)):
+    for name in sorted(change.before.keys() & change.after.keys()):
         diff = elements(change.before[name], change.after[name])
         if diff is not None:
             found[name] = diff
     return found
+
+
+def _field_elements(change: Change, name: str) -> Elements | None:
+    """`field_elements(change).get(name)`, without diffing the other fields."""
+    before, after = change.before, change.after
+    if not before or not after or name not in before or name not in after:
+        return None
+    return elements(before[name], after[name])
 
 
 def granted_privileges(change: Change) -> list[str]:
@@ -72,7 +80,7 @@ def _privileges(
     if change.action is whole:
         held = (side or {}).get("privileges") or []
     elif change.action is Action.UPDATE:
-        diff = (field_elements(change) if found is None else found).get("privileges")
+        diff = _field_elements(change, "privileges") if found is None else found.get("privileges")
         held = list((diff.added if gained else diff.removed) if diff else ())
     return sorted(p for p in held if isinstance(p, str))
 
