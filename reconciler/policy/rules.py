@@ -12,6 +12,7 @@ import importlib.machinery
 import importlib.util
 import re
 import sys
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -78,19 +79,23 @@ def cel_module() -> Any:
     prompt_toolkit: 0.13 s of the hq example's first plan), which orgctl never calls, so
     the core is loaded from the package's folder without it; the whole package where the
     core is not found there."""
-    if "cel.cel" in sys.modules:
-        return sys.modules["cel.cel"]
-    path = _core_path()
-    spec = importlib.util.spec_from_file_location("cel.cel", path) if path else None
-    if spec is None or spec.loader is None:
-        import cel
+    with _LOADING:  # the core may be initialised once per process: one thread loads it
+        if "cel.cel" in sys.modules:
+            return sys.modules["cel.cel"]
+        path = _core_path()
+        spec = importlib.util.spec_from_file_location("cel.cel", path) if path else None
+        if spec is None or spec.loader is None:
+            import cel
 
-        return cel
-    core = importlib.util.module_from_spec(spec)
-    # Registered, so an `import cel` later reuses it: the core initialises once.
-    sys.modules["cel.cel"] = core
-    spec.loader.exec_module(core)
-    return core
+            return cel
+        core = importlib.util.module_from_spec(spec)
+        # Registered, so an `import cel` later reuses it rather than initialise it again.
+        sys.modules["cel.cel"] = core
+        spec.loader.exec_module(core)
+        return core
+
+
+_LOADING = threading.Lock()
 
 
 def _core_path() -> Path | None:
