@@ -31,11 +31,14 @@ USER_TYPES = (
     UserType("viewerUT", "Viewer", 1, "View content shared with them."),
 )
 BY_ID = {user_type.id.lower(): user_type for user_type in USER_TYPES}
+_CREATOR, _VIEWER = BY_ID["creatorut"], BY_ID["viewerut"]  # the levels' default types
 
 
 def type_of(user: Doc) -> UserType:
     """The member's type: the one last set, else the level's default type."""
-    chosen = BY_ID.get(str(user.get("userLicenseTypeId") or "").lower())
-    if chosen is not None and chosen.level == int(user["level"]):
+    level = int(user["level"])
+    named = user.get("userLicenseTypeId")  # mostly none: every member of a listing asks
+    chosen = BY_ID.get(str(named).lower()) if named else None
+    if chosen is not None and chosen.level == level:
         return chosen
-    return BY_ID["creatorut" if int(user["level"]) == 2 else "viewerut"]
+    return _CREATOR if level == 2 else _VIEWER

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from orgctl_service.accounts import last_login, profile, user_type
+from orgctl_service.accounts import has_levels, last_login, profile
 from orgctl_service.auth import (
     TOKEN_MINUTES_DEFAULT,
     TOKEN_MINUTES_MAX,
@@ -14,6 +14,7 @@ from orgctl_service.auth import (
 )
 from orgctl_service.context import Ctx
 from orgctl_service.errors import bad_request, forbidden
+from orgctl_service.license_types import type_of
 from orgctl_service.portal_profile import portal_profile
 from orgctl_service.rules import check_portal_id
 from orgctl_service.signin import sign_in
@@ -113,20 +114,23 @@ def member_view(user: Doc, portal: Doc) -> dict[str, Any]:
     real organizations' answers, only a member with a custom role carries `roleId`.
     The listing keeps to the keys readers use: orgctl reads it page by page for portals
     of 100,000 members, and the profile would make each page four times the size."""
-    custom = user["role"] in portal["roles"]
-    return {
-        "username": user["username"],
-        "fullName": user["fullName"],
-        "role": "org_user" if custom else user["role"],
-        **({"roleId": user["role"]} if custom else {}),
-        "level": str(user["level"]),
-        "orgId": portal["id"],
-        "disabled": bool(user.get("disabled", False)),
-        "created": user["created"],
-        "lastLogin": last_login(user),
-        # A 10.7+ portal's listing names each member's user type (the 11.3 listing does).
-        **user_type(user, portal),
-    }
+    # Keys added in their order, with no dict made to be unpacked: a page shows a hundred.
+    role = user["role"]
+    shown = {"username": user["username"], "fullName": user["fullName"]}
+    if role in portal["roles"]:
+        shown["role"] = "org_user"
+        shown["roleId"] = role
+    else:
+        shown["role"] = role
+    shown["level"] = str(user["level"])
+    shown["orgId"] = portal["id"]
+    shown["disabled"] = bool(user.get("disabled", False))
+    shown["created"] = user["created"]
+    shown["lastLogin"] = last_login(user)
+    # A 10.7+ portal's listing names each member's user type (the 11.3 listing does).
+    if not has_levels(portal["deployment"], portal["version"]):
+        shown["userLicenseTypeId"] = type_of(user).id
+    return shown
 
 
 def user_object(user: Doc, portal: Doc) -> dict[str, Any]:

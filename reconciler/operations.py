@@ -178,6 +178,11 @@ class Path:
     root: Root
     template: str
 
+    def __post_init__(self) -> None:
+        # `fill` hands the template to str.format_map: no brace may stand but an argument's.
+        if "{" in _ARGUMENT.sub("", self.template) or "}" in _ARGUMENT.sub("", self.template):
+            raise ValueError(f"path {self.template!r} holds a brace outside an argument")
+
     @property
     def segments(self) -> tuple[str, ...]:
         return tuple(self.template.split("/")) if self.template else ()
@@ -187,8 +192,9 @@ class Path:
         return tuple(_ARGUMENT.findall(self.template))
 
     def fill(self, encoded: Mapping[str, str]) -> str:
-        """The path with each argument replaced by its already-encoded segment."""
-        return _ARGUMENT.sub(lambda m: encoded[m.group(1)], self.template)
+        """The path with each argument replaced by its already-encoded segment: a
+        `{name}` is format syntax, so one format_map fills them all (every call shown)."""
+        return self.template.format_map(encoded)
 
     def build(self, arguments: Mapping[str, str]) -> str:
         """The path with each argument quoted as one segment: `a/b c` -> `a%2Fb%20c`."""
@@ -224,6 +230,8 @@ class UnusableSegment(UserError):
 _DOT_SEGMENTS = ("", ".", "..")
 # Anything below that makes a string no segment, found in one search.
 _UNUSABLE = re.compile(rf"{REFUSED_IN_NAMES.pattern}|[/\\]")
+# What quote() never changes (RFC 3986's unreserved characters).
+_UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]+")
 
 
 def segment_problem(value: object) -> str | None:
@@ -261,6 +269,8 @@ def checked_segment(value: object, what: str) -> str:
 def segment(value: str) -> str:
     """`value` quoted as exactly one path segment; refused (`UnusableSegment`) when no
     quoting can keep it one, so no path is built from a value that would steer it."""
+    if type(value) is str and value not in _DOT_SEGMENTS and _UNRESERVED.fullmatch(value):
+        return value  # its own quoted form, and one segment: every id a portal issues
     return quote(checked_segment(value, "a path argument"), safe="")
 
 

@@ -14,7 +14,6 @@ from contextlib import contextmanager
 import click
 
 from reconciler.errors import UserError
-from reconciler.html import render_failure_html
 from reconciler.shown import longest_backtick_run, safe
 
 
@@ -28,6 +27,9 @@ def markdown_failure(fmt: str, mode: str, where: str) -> Iterator[None]:
         if fmt == "markdown":
             click.echo(failure_markdown(mode, where, exc.lines), nl=False)
         elif fmt == "html":  # a page in its place, as the Markdown report
+            # The page's renderers load only for a page: every plan and drift passes here.
+            from reconciler.html import render_failure_html
+
             title = f"orgctl {mode}: {where}"
             click.echo(render_failure_html(title, failed_sentence(mode), exc.lines), nl=False)
         raise

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -31,7 +32,6 @@ from reconciler.cli.live_policies import finding_line
 from reconciler.cli.output import check_writable, is_terminal, render, save_instead_of_printing
 from reconciler.errors import UserError
 from reconciler.fleet import Target
-from reconciler.html import PortalReport, render_fleet_html
 from reconciler.notify import Notifier, drift_text, plan_text
 from reconciler.plan import Mode
 from reconciler.plan.model import Plan
@@ -41,6 +41,9 @@ from reconciler.runtime import run
 from reconciler.settings import Settings
 from reconciler.shown import safe
 from reconciler.windows import window_state
+
+if TYPE_CHECKING:
+    from reconciler.html import PortalReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,11 +97,16 @@ def fleet_command(targets: Sequence[Target], request: FleetRequest, out: Path | 
 
 def _report(outcomes: list[Outcome], request: FleetRequest, line: str) -> str:
     if request.fmt == "html":
+        # The page's renderers load only for a page: every command's CLI imports this.
+        from reconciler.html import render_fleet_html
+
         return render_fleet_html([_portal_report(o) for o in outcomes], request.mode, line)
     return fleet_report.rendered(outcomes, request.fmt, line)
 
 
 def _portal_report(outcome: Outcome) -> PortalReport:
+    from reconciler.html import PortalReport
+
     plan = outcome.plan if isinstance(outcome.plan, Plan) else None
     error = "" if plan is not None else str(outcome.document.get("error", ""))
     name, path = outcome.target.name, outcome.target.path.as_posix()

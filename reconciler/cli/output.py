@@ -18,7 +18,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from reconciler.apply import ApplyResult, CallEvent, CallOutcome, EventKind, Status
 from reconciler.cli.apply_log import ApplyLog
 from reconciler.files import open_output
-from reconciler.html import render_html
 from reconciler.plan import Mode, Plan, render_json, render_markdown, render_text
 from reconciler.shown import safe
 
@@ -29,6 +28,8 @@ def render(plan: Plan, fmt: str, mode: Mode, *, color: bool = False) -> str:
     if fmt == "markdown":
         return render_markdown(plan, mode)
     if fmt == "html":
+        from reconciler.html import render_html  # loaded for a page only, as it is rare
+
         return render_html(plan, mode)
     return render_text(plan, mode, color=color)
 

@@ -41,6 +41,8 @@ def identity(raw: Any, name: str, resource: str) -> str:
     if not isinstance(raw, dict):
         raise LiveRecordError(resource, "", f"expected a JSON object, got {type(raw).__name__}")
     value = raw.get(name)
+    if type(value) is str and value:
+        return value  # what every entry of a listing holds, taken at once
     if value is None or str(value) == "":
         raise LiveRecordError(resource, name, "missing; every entry must have one")
     if isinstance(value, dict | list | bool):

@@ -5,6 +5,7 @@ plan JSON all show these, so a reviewer sees the one privilege removed from a ro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,11 +39,19 @@ def field_elements(change: Change) -> dict[str, Elements]:
     if change.action is not Action.UPDATE or not change.before or not change.after:
         return {}
     found = {}
-    for name in sorted(set(change.before) & set(change.after)):
+    for name in sorted(change.before.keys() & change.after.keys()):
         diff = elements(change.before[name], change.after[name])
         if diff is not None:
             found[name] = diff
     return found
+
+
+def _field_elements(change: Change, name: str) -> Elements | None:
+    """`field_elements(change).get(name)`, without diffing the other fields."""
+    before, after = change.before, change.after
+    if not before or not after or name not in before or name not in after:
+        return None
+    return elements(before[name], after[name])
 
 
 def granted_privileges(change: Change) -> list[str]:
@@ -50,9 +59,10 @@ def granted_privileges(change: Change) -> list[str]:
     return _privileges(change, gained=True)
 
 
-def granted_admin(change: Change) -> list[str]:
-    """The administrative privileges the change grants."""
-    return [p for p in granted_privileges(change) if p.startswith(ADMIN_PREFIX)]
+def granted_admin(change: Change, found: Mapping[str, Elements] | None = None) -> list[str]:
+    """The administrative privileges the change grants; `found`, the change's
+    `field_elements` when the caller has them already (the plan JSON shows both)."""
+    return [p for p in _privileges(change, gained=True, found=found) if p.startswith(ADMIN_PREFIX)]
 
 
 def removed_privileges(change: Change) -> list[str]:
@@ -60,22 +70,31 @@ def removed_privileges(change: Change) -> list[str]:
     return _privileges(change, gained=False)
 
 
-def _privileges(change: Change, *, gained: bool) -> list[str]:
+def _privileges(
+    change: Change, *, gained: bool, found: Mapping[str, Elements] | None = None
+) -> list[str]:
     """The privileges one side of the change holds and the other does not: `gained`, a
     create's and an update's added ones; otherwise a delete's and an update's removed."""
     whole, side = (Action.CREATE, change.after) if gained else (Action.DELETE, change.before)
-    found: list[Any] = []
+    held: list[Any] = []
     if change.action is whole:
-        found = (side or {}).get("privileges") or []
+        held = (side or {}).get("privileges") or []
     elif change.action is Action.UPDATE:
-        diff = field_elements(change).get("privileges")
-        found = list((diff.added if gained else diff.removed) if diff else ())
-    return sorted(p for p in found if isinstance(p, str))
+        diff = _field_elements(change, "privileges") if found is None else found.get("privileges")
+        held = list((diff.added if gained else diff.removed) if diff else ())
+    return sorted(p for p in held if isinstance(p, str))
 
 
 def _plain_list(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str | int | float | bool) for v in value)
+    return isinstance(value, list) and all(isinstance(v, _PLAIN) for v in value)
+
+
+# A tuple, not a union: isinstance checks it faster, once per element of every list.
+_PLAIN = (str, int, float, bool)
 
 
 def _unique(values: list[Any]) -> list[Any]:
-    return sorted(set(values), key=lambda v: (str(type(v)), v))
+    distinct = set(values)
+    if all(type(v) is str for v in distinct):
+        return sorted(distinct)  # the order the key gives, without a key per element
+    return sorted(distinct, key=lambda v: (str(type(v)), v))

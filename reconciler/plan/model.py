@@ -201,11 +201,12 @@ class Call:
 
     def references(self) -> dict[str, dict[str, str]]:
         """Where the call holds references, so a saved plan reads them back as such."""
-        found = {
-            part: {name: v.text for name, v in values.items() if isinstance(v, Ref)}
-            for part, values in (("url", self.arguments), ("params", self.params))
-        }
-        return {part: refs for part, refs in found.items() if refs}
+        found = {}
+        for part, values in (("url", self.arguments), ("params", self.params)):
+            refs = {name: v.text for name, v in values.items() if isinstance(v, Ref)}
+            if refs:
+                found[part] = refs
+        return found
 
     def to_json(self) -> dict[str, Any]:
         references = self.references()

@@ -8,9 +8,15 @@ subject, which surfaces operand type errors (`size(member.level)`) before any pl
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import re
+import sys
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from reconciler.manifest.suggestions import did_you_mean
@@ -66,13 +72,40 @@ class RuleProblem:
     message: str
 
 
+@cache
 def cel_module() -> Any:
-    """The CEL binding, imported on first use: its package also loads its own command
-    line (typer, prompt_toolkit, asyncio), which a manifest set without policies never
-    needs."""
-    import cel
+    """The CEL binding's compiled core (`cel.cel`: compile, Context, evaluate), loaded on
+    first use. Its package's `__init__` also imports the binding's command line (typer,
+    prompt_toolkit: 0.13 s of the hq example's first plan), which orgctl never calls, so
+    the core is loaded from the package's folder without it; the whole package where the
+    core is not found there."""
+    with _LOADING:  # the core may be initialised once per process: one thread loads it
+        if "cel.cel" in sys.modules:
+            return sys.modules["cel.cel"]
+        path = _core_path()
+        spec = importlib.util.spec_from_file_location("cel.cel", path) if path else None
+        if spec is None or spec.loader is None:
+            import cel
 
-    return cel
+            return cel
+        core = importlib.util.module_from_spec(spec)
+        # Registered, so an `import cel` later reuses it rather than initialise it again.
+        sys.modules["cel.cel"] = core
+        spec.loader.exec_module(core)
+        return core
+
+
+_LOADING = threading.Lock()
+
+
+def _core_path() -> Path | None:
+    """Where the CEL package keeps its compiled core, found without importing it."""
+    package = importlib.util.find_spec("cel")
+    for folder in (package.submodule_search_locations or []) if package else []:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            if Path(folder, "cel" + suffix).is_file():
+                return Path(folder, "cel" + suffix)
+    return None
 
 
 def compile_rule(expression: str) -> Any:

@@ -77,7 +77,7 @@ desired = hq_desired()
 if sys.argv[1] == "demote":
     desired.members["admin"] = Member("admin", "org_user", 2)
 plan = build_plan(desired, hq_live())
-print("cel" in sys.modules, len(plan.errors))
+print("cel.cel" in sys.modules, len(plan.errors))  # the CEL core, without its package
 """
 
 

@@ -13,6 +13,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from reconciler.address_forms import MEMBER
@@ -94,7 +95,17 @@ def _lenient(convert: Callable[[Any], T], value: Any) -> T | None:
 
 
 def member_level(raw: Json, username: str) -> int | None:
-    return field_value(raw, "level", integer, MEMBER.of(username))
+    # What portals answer ("2", or 2) taken at once, and the member's address built only
+    # for an error: this runs for each member of a listing.
+    value = raw.get("level")
+    if type(value) is int:
+        return value
+    if type(value) is str and value.isascii() and value.isdigit():
+        return int(value)
+    try:
+        return integer(value)
+    except ValueError as exc:
+        raise LiveRecordError(MEMBER.of(username), "level", str(exc)) from exc
 
 
 def member_detail(username: str, user: Json, items: Json) -> MemberDetail:
@@ -211,7 +222,7 @@ async def _members(
         return source.kept(page, partial(member, custom_names=named_by_id))
 
     listed = await source.converted_pages(ReadName.MEMBERS, convert, expected=wanted.expected)
-    found = source.distinct(listed, "username", _username, _address)
+    found = source.distinct(listed, "username", attrgetter("username"), _address)
     levels = wanted.levels or {}
     changing = [m.username for m in found if m.username in levels and m.level != levels[m.username]]
     details = await gather(*(_details(source, u) for u in changing))
@@ -268,10 +279,6 @@ async def _level_quotas(source: LiveRead, wanted: Wanted) -> tuple[dict[int, int
         return {}, f"the portal does not serve {LICENSES} ({missing.message})"
     except LiveRecordError as unreadable:
         return {}, str(unreadable)
-
-
-def _username(member: Member) -> str:
-    return member.username
 
 
 def _address(member: Member) -> str:

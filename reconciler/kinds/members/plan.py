@@ -39,9 +39,9 @@ def plan_members(draft: Draft) -> None:
         if have is None:
             draft.error(address, "no such member on the portal (orgctl does not add members)")
             continue
-        outcome = _plan_member(draft, want, have)
+        outcome = _plan_member(draft, address, want, have)
         final_roles[username] = outcome.role
-        move = _level_move(draft, want, have, outcome)
+        move = _level_move(draft, address, want, have, outcome)
         if move is not None:
             moves.append(move)
         _warn_disabled_privileges(draft, username, have, outcome)
@@ -49,9 +49,11 @@ def plan_members(draft: Draft) -> None:
     draft.final_roles = final_roles
 
 
-def _level_move(draft: Draft, want: Member, have: Member, outcome: Outcome) -> LevelMove | None:
-    """The member's level change if it is possible; otherwise report why not."""
-    address = member_address(want.username)
+def _level_move(
+    draft: Draft, address: str, want: Member, have: Member, outcome: Outcome
+) -> LevelMove | None:
+    """The member's level change if it is possible; otherwise report why not. (`address`,
+    the member's, built once per member by the caller: this runs for each of 100,000.)"""
     if want.level is not None and have.level is None:
         draft.error(address, "the portal reports no level for this member to change")
         return None
@@ -69,8 +71,7 @@ def _level_move(draft: Draft, want: Member, have: Member, outcome: Outcome) -> L
     return LevelMove(want.username, have.level, outcome.level, outcome.role_call, role_waits)
 
 
-def _plan_member(draft: Draft, want: Member, have: Member) -> Outcome:
-    address = member_address(want.username)
+def _plan_member(draft: Draft, address: str, want: Member, have: Member) -> Outcome:
     role = want.role if want.role is not None else have.role
     level = want.level if want.level is not None else have.level
     change = diff_record(

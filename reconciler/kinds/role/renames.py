@@ -55,11 +55,17 @@ def _spell_member_roles(draft: Draft) -> None:
     desired = draft.desired
     declared, live = ROLE_NAMES.spelled(desired.roles), ROLE_NAMES.spelled(draft.live.roles)
     respelled = {}
+    # By role as written: ten thousand members share a thousand roles, most declared as
+    # written (then the role is its own spelling, and nothing is looked up).
+    known_as: dict[str, str | None] = {}
     for username, member in desired.members.items():
-        if member.role is None or member.role in catalog.BUILTIN_ROLES:
+        role = member.role
+        if role is None or role in desired.roles or role in catalog.BUILTIN_ROLES:
             continue
-        known = declared.resolve(member.role) or live.resolve(member.role)
-        if known is not None and known != member.role:
+        if role not in known_as:
+            known_as[role] = declared.resolve(role) or live.resolve(role)
+        known = known_as[role]
+        if known is not None and known != role:
             respelled[username] = replace(member, role=known)
     if respelled:
         draft.desired = replace(desired, members={**desired.members, **respelled})

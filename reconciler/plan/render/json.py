@@ -92,7 +92,7 @@ def _change_json(change: Change) -> dict[str, Any]:
         shown["removed"] = {
             name: list(diff.removed) for name, diff in found.items() if diff.removed
         }
-    admin = granted_admin(change)
+    admin = granted_admin(change, found)
     if admin:
         shown["grantsAdministrative"] = admin
     if change.administrative is not None:

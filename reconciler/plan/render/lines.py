@@ -30,8 +30,11 @@ def show(value: Any, name: str = "", fields: Fields = AS_IS) -> str:
     """A field's value for people: JSON, with epoch-millisecond times (as its kind's
     `fields` say) as ISO 8601 UTC, and no character that could reorder the line or drive
     a terminal (`reconciler.shown`)."""
-    text = json.dumps(_readable(name, value, fields), ensure_ascii=False, separators=(", ", ": "))
-    return safe(text)
+    return safe(_SHOWN.encode(_readable(name, value, fields)))
+
+
+# json.dumps with these options would make an encoder per value: a plan shows thousands.
+_SHOWN = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
 def _readable(name: str, value: Any, fields: Fields) -> Any:
