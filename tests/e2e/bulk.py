@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import threading
 import time
@@ -68,6 +69,14 @@ def bulk_manifests(directory: Path, roles: int) -> Path:
 _DONE = re.compile(r"^\S.*: done, \d+ calls? in [\d.]+s$")
 
 
+def _as_a_foreground_job() -> None:
+    """The child starts with Ctrl-C's default, as a command typed at a terminal does. A
+    process started with SIGINT ignored keeps it ignored, as a background job must (POSIX),
+    and a test runner's worker may ignore it: the child would then never see the test's
+    Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Running:
     """The real CLI in a subprocess, its output (stdout and stderr, merged) read line by
     line as it comes, each line with the moment it arrived, so a test can tell what was
@@ -83,6 +92,7 @@ class Running:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            preexec_fn=_as_a_foreground_job,
         )
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
