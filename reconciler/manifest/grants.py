@@ -13,9 +13,9 @@ planner only ever sees its result.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Annotated, Protocol
+from typing import TYPE_CHECKING, Annotated, Protocol, TypeVar
 
 from pydantic import WithJsonSchema
 
@@ -143,6 +143,24 @@ def next_deadline(desired: DesiredState, now: dt.datetime) -> dt.datetime | None
     """When the next grant in force ends: when the desired state next changes by itself."""
     found = in_force(desired, now)
     return found[0].until if found else None
+
+
+R = TypeVar("R")
+
+
+def granted_records(
+    records: Mapping[str, R],
+    active: Mapping[str, Sequence[Grant]],
+    grant: Callable[[R, Sequence[Grant]], R],
+) -> dict[str, R]:
+    """`records` (a kind's, by the key its addresses carry) with the grants in force
+    applied by `grant`; a grant at a key the kind does not declare changes nothing."""
+    changed = dict(records)
+    for address, grants in active.items():
+        key = address.partition("/")[2]
+        if key in changed:
+            changed[key] = grant(changed[key], grants)
+    return changed
 
 
 def granted(grant: Grant) -> str:

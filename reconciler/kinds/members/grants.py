@@ -19,7 +19,13 @@ from reconciler.catalog import BUILTIN_ROLES
 from reconciler.kind import Grants
 from reconciler.manifest import models
 from reconciler.manifest.checks import source
-from reconciler.manifest.grants import REASON, Deadline, deadline_of, deadline_problems
+from reconciler.manifest.grants import (
+    REASON,
+    Deadline,
+    deadline_of,
+    deadline_problems,
+    granted_records,
+)
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.manifest.raw import KeyPath
@@ -100,12 +106,7 @@ def member_grants(
 
 
 def _applied(desired: DesiredState, active: Mapping[str, Sequence[Grant]]) -> DesiredState:
-    members = dict(desired.members)
-    for address, grants in active.items():
-        username = address.partition("/")[2]
-        if username in members:
-            members[username] = _granted(members[username], grants)
-    return replace(desired, members=members)
+    return replace(desired, members=granted_records(desired.members, active, _granted))
 
 
 def _granted(member: Member, active: Sequence[Grant]) -> Member:

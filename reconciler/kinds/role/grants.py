@@ -17,7 +17,13 @@ from pydantic import Field, WithJsonSchema
 from reconciler.kind import Grants
 from reconciler.manifest import models
 from reconciler.manifest.checks import source
-from reconciler.manifest.grants import REASON, Deadline, deadline_of, deadline_problems
+from reconciler.manifest.grants import (
+    REASON,
+    Deadline,
+    deadline_of,
+    deadline_problems,
+    granted_records,
+)
 from reconciler.manifest.loader import Document
 from reconciler.manifest.problems import Problem
 from reconciler.state import DesiredState, Grant, LiveState, Role
@@ -71,12 +77,7 @@ def role_grants(
 
 
 def _applied(desired: DesiredState, active: Mapping[str, Sequence[Grant]]) -> DesiredState:
-    roles = dict(desired.roles)
-    for address, grants in active.items():
-        name = address.partition("/")[2]
-        if name in roles:
-            roles[name] = _granted(roles[name], grants)
-    return replace(desired, roles=roles)
+    return replace(desired, roles=granted_records(desired.roles, active, _granted))
 
 
 def _granted(role: Role, active: Sequence[Grant]) -> Role:
