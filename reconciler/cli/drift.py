@@ -87,7 +87,7 @@ def command(
             verbose,
             notify_url,
             given,
-            AccessQuery(at=at, expiring_within=expiring_within),
+            query=AccessQuery(at=at, expiring_within=expiring_within),
             fail_on=frozenset(fail_on),
         )
         ctx.exit(fleet_command(fleet, request, out))

@@ -107,9 +107,9 @@ def command(
             verbose,
             notify_url,
             given,
-            AccessQuery(at=at, expiring_within=expiring_within),
-            chosen,
-            allow_deletes,
+            query=AccessQuery(at=at, expiring_within=expiring_within),
+            targets=chosen,
+            allow_deletes=allow_deletes,
         )
         ctx.exit(fleet_command(fleet, request))
     folder = paths[0].as_posix()
