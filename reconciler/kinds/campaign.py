@@ -40,11 +40,11 @@ _FOLDER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 class CampaignScope(models.Strict):
     """Who is reviewed: a member is in scope when any part given matches."""
 
-    privileges: list[str] = Field(
-        [], description="shell-style patterns: members whose role holds a matching privilege"
+    privileges: list[str] = models.empty(
+        description="shell-style patterns: members whose role holds a matching privilege"
     )
-    roles: list[str] = Field([], description="members holding one of these roles")
-    members: list[models.Username] = Field([], description="these members")
+    roles: list[str] = models.empty(description="members holding one of these roles")
+    members: list[models.Username] = models.empty(description="these members")
     administrativeOnly: bool = Field(
         False, description="members whose role holds an administrative privilege (portal:admin:*)"
     )
@@ -54,8 +54,8 @@ class CampaignReviewers(models.Strict):
     roleOwners: bool = Field(
         True, description="send a member's item to the owners of its role (Role metadata.owners)"
     )
-    fallback: list[models.Username] = Field(
-        [], description="who reviews a member whose role has no other owner than the member"
+    fallback: list[models.Username] = models.empty(
+        description="who reviews a member whose role has no other owner than the member"
     )
 
 

@@ -7,8 +7,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from pydantic import Field
-
 from reconciler import address_forms as forms
 from reconciler.export.documents import Document as Exported
 from reconciler.kind import (
@@ -36,8 +34,8 @@ WEBHOOK = forms.ORGANIZATION_WEBHOOK
 
 
 class OrganizationWebhooksSpec(models.Strict):
-    absent: models.StringSet = Field([])
-    keep: models.StringSet = Field([])
+    absent: models.StringSet = models.empty()
+    keep: models.StringSet = models.empty()
     prune: bool = False
 
 

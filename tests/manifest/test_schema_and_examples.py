@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from jsonschema import Draft202012Validator
+from pydantic import BaseModel
 from ruamel.yaml import YAML
 
 from reconciler import kind as registry
+from reconciler.manifest.models import Portal
 from reconciler.manifest.schema import schema_text
 from tests.manifest.conftest import EXAMPLES, REPO, run_cli
 
@@ -197,3 +200,36 @@ def test_documents_to_names_a_file_that_is_not_yaml(tmp_path: Path) -> None:
     )
     assert done.returncode == 1 and f"{broken}: not YAML" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def _models_under(model: type[BaseModel]) -> Iterator[type[BaseModel]]:
+    """`model` and every model its fields hold, at any depth (in unions, lists, dicts)."""
+    seen: set[type[BaseModel]] = set()
+    waiting = [model]
+    while waiting:
+        found = waiting.pop()
+        if found in seen:
+            continue
+        seen.add(found)
+        yield found
+        for field in found.model_fields.values():
+            annotations = [field.annotation]
+            while annotations:
+                annotation = annotations.pop()
+                if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+                    waiting.append(annotation)
+                annotations += get_args(annotation)
+
+
+def test_no_model_field_has_a_mutable_default() -> None:
+    # pydantic deep-copies a `[]` or `{}` default for every document it validates: five
+    # a Role made validating 1,000 roles 20 ms slower. `models.empty()` makes one anew.
+    models_of_kinds = [Portal, *(kind.model for kind in registry.registered())]
+    shared = [
+        f"{model.__qualname__}.{name}"
+        for root in models_of_kinds
+        for model in _models_under(root)
+        for name, field in model.model_fields.items()
+        if isinstance(field.default, (list, dict, set))
+    ]
+    assert shared == []

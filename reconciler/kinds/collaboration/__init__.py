@@ -94,8 +94,8 @@ class WorkspaceSpec(models.Strict):
 
 class CollaborationSpec(models.Strict):
     state: models.Presence = "present"
-    invalidInvitations: models.StringSet = Field([])
-    workspaces: dict[str, WorkspaceSpec] = Field({})
+    invalidInvitations: models.StringSet = models.empty()
+    workspaces: dict[str, WorkspaceSpec] = models.empty(dict)
 
 
 class Collaboration(models.Document):

@@ -61,20 +61,18 @@ class RoleSpec(models.Strict):
         list[str] | None, models.string_set(nullable=True, item=models.PRIVILEGE_MARK)
     ] = None
     state: models.Presence = "present"
-    ignorePrivileges: models.StringSet = Field([], description=models.IGNORE_PRIVILEGES)
-    temporaryPrivileges: list[TemporaryPrivilegesSpec] = Field(
-        [], description="time-bound privileges beside the declared ones, each until a deadline"
+    ignorePrivileges: models.StringSet = models.empty(description=models.IGNORE_PRIVILEGES)
+    temporaryPrivileges: list[TemporaryPrivilegesSpec] = models.empty(
+        description="time-bound privileges beside the declared ones, each until a deadline"
     )
 
 
 class RoleMetadata(models.DocumentMetadata):
-    previousNames: list[Annotated[str, Field(min_length=1)]] = Field(
-        [],
+    previousNames: list[Annotated[str, Field(min_length=1)]] = models.empty(
         description="names the role had before: a live role of one of them (any case) is"
         " renamed to this name in place, keeping its id and every member who holds it",
     )
-    owners: list[models.Username] = Field(
-        [],
+    owners: list[models.Username] = models.empty(
         description="usernames of the members who answer for the role: a certification"
         " campaign (kind: Campaign) sends them the review of its holders",
     )
