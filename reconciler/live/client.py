@@ -121,8 +121,10 @@ class PortalClient:
         self._token: str | None = self.credentials.token
         self._issued: list[str] = []  # generated tokens: secrets as much as the password
         self._token_lock = asyncio.Lock()
+        # An https portal's CA file is read now, to name a bad one before any request.
+        tls = any(root.startswith("https:") for root in (self.root, self.admin_root or ""))
         self._http = httpx.AsyncClient(
-            transport=transport, timeout=timeout, verify=trust_store(environ)
+            transport=transport, timeout=timeout, verify=trust_store(environ, read_now=tls)
         )
 
     def __repr__(self) -> str:

@@ -21,8 +21,8 @@ from reconciler.live.errors import TLSError
 from reconciler.live.retry import RetryPolicy
 from reconciler.live.trust import trust_store
 from reconciler.state import Auth
+from tests.live.conftest import PlainHttp
 from tests.live.fakes import ENV, TOKEN, NoSleep
-from tests.live.test_tls import _PlainHttp as PlainHttp
 
 
 @pytest.fixture
@@ -91,6 +91,43 @@ def test_an_unreadable_ca_file_is_one_error_naming_it(tmp_path: Path) -> None:
         UserError, match=r"garbage\.pem: cannot read the CA file named by SSL_CERT_FILE"
     ):
         PortalClient("https://portal.example.com/sharing/rest", env={"SSL_CERT_FILE": str(garbage)})
+
+
+def test_a_loopback_http_portal_reads_no_ca_file(plain_http_root: str, tmp_path: Path) -> None:
+    # Reading a bundle cost 27 to 42 ms of every command against the reference service,
+    # which never makes a TLS connection: the file is read at the first one.
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_text("not a certificate")
+    assert fetch(plain_http_root, {"ORGCTL_CA_BUNDLE": str(garbage)})["id"] == "p1"
+
+
+def test_a_store_read_on_first_use_verifies_that_connection(
+    plain_http_root: str, private_ca_portal: tuple[str, Path], tmp_path: Path
+) -> None:
+    https_root, ca = private_ca_portal
+    asked = f"{https_root}/portals/self"  # an absolute URL, from a client of an http root
+
+    def fetch_from_http_client(env: dict[str, str]) -> dict[str, Any]:
+        async def main() -> dict[str, Any]:
+            retry = RetryPolicy(attempts=2, sleep=NoSleep())
+            async with PortalClient(plain_http_root, env=env, retry=retry) as client:
+                return await client.get_json(asked)
+
+        return asyncio.run(main())
+
+    named = tmp_path / "bundle.pem"
+    named.write_bytes(ca.read_bytes())
+    assert fetch_from_http_client({"ORGCTL_CA_BUNDLE": str(named)})["id"] == "p1"
+    garbage = tmp_path / "garbage.pem"
+    garbage.write_text("not a certificate")
+    with pytest.raises(UserError, match=r"garbage\.pem: cannot read the CA file named by"):
+        fetch_from_http_client({"ORGCTL_CA_BUNDLE": str(garbage)})
+    other = tmp_path / "other"
+    other.mkdir()
+    stranger = make_local_certificate(other).ca
+    assert stranger is not None
+    with pytest.raises(TLSError, match="is not trusted"):
+        fetch_from_http_client({"ORGCTL_CA_BUNDLE": str(stranger)})
 
 
 def test_the_default_store_is_read_once_for_every_client(
