@@ -47,6 +47,7 @@ LAYERS: Mapping[str, int] = {
             "environment",
             "errors",
             "files",
+            "jsontext",
             "kind",
             "lazy",
             "names",

@@ -6,7 +6,6 @@ Kept free of the network stack: `validate` of a fleet imports this, never the cl
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +14,7 @@ import click
 
 from reconciler.errors import UserError
 from reconciler.fleet import Target
+from reconciler.jsontext import indented
 from reconciler.settings import ADMIN_URL, OWN_ADMIN_URL, OWN_PORTAL_URL, PORTAL_URL
 from reconciler.shown import safe
 
@@ -71,7 +71,7 @@ def rendered(outcomes: Sequence[Outcome], fmt: str, line: str) -> str:
     """The whole report as text; JSON: one object keyed by portal name."""
     if fmt == "json":
         body = {o.target.name: o.document for o in outcomes}
-        return json.dumps(body, indent=2) + "\n"
+        return indented(body) + "\n"
     if fmt == "markdown":
         return "".join(o.text.rstrip("\n") + "\n\n" for o in outcomes) + f"**{line}**\n"
     sections = [f"{heading(o.target)}\n{o.text.rstrip(chr(10))}\n" for o in outcomes]

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 from urllib.parse import unquote
 
 from reconciler.errors import UserError
+from reconciler.jsontext import indented
 from reconciler.operations import OPERATIONS, OperationName, segment_problem
 from reconciler.plan.elements import field_elements, granted_admin
 from reconciler.plan.model import (
@@ -103,7 +104,7 @@ def _change_json(change: Change) -> dict[str, Any]:
 
 
 def render_json(plan: Plan, mode: Mode = "plan") -> str:
-    return json.dumps(plan_document(plan, mode), sort_keys=False, indent=2) + "\n"
+    return indented(plan_document(plan, mode)) + "\n"
 
 
 class PlanFileError(UserError):
