@@ -122,8 +122,11 @@ def _leaf_problem(model: type[BaseModel], parts: tuple[str, ...]) -> str | None:
 
 def change_problems(document: Document, document_model: type[BaseModel]) -> Iterator[Problem]:
     """Each `metadata.ignoreChanges` path the kind's spec does not have, at its line."""
+    paths = ignore_changes(document)
+    if not paths:  # most documents: no model to look into
+        return
     model = spec_model(document_model)
-    for index, path in enumerate(ignore_changes(document)):
+    for index, path in enumerate(paths):
         problem = path_problem(model, path)
         if problem:
             yield document.problem(("metadata", "ignoreChanges", index), problem)
