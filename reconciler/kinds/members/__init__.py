@@ -82,8 +82,8 @@ def _rules(document: Document, context: RuleContext) -> Iterator[Problem]:
     yield from _unknown_roles(document, members, held, context)
     misnamed = _misnamed_roles(held, context)
     # The release's answer on levels is the same for every member: asked once, and a
-    # member declaring level 2 where levels can be set is then passed over (100,000
-    # members asked it each, in a generator of its own, for 30 ms of validate).
+    # member declaring level 2 where levels can be set is then passed over (23,000
+    # members asked it each, in a generator of their own: 35-40 ms of validating them).
     levels = _level_gate(context)
     for username, member in members.items():
         level = member.level is not None and (levels is not None or member.level == 1)
