@@ -1,4 +1,4 @@
-"""A plain-HTTP server on a free loopback port, for the tests of TLS and of trust."""
+"""A plain-HTTP server on a free loopback port, for the tests of TLS, of trust and of requests."""
 
 from __future__ import annotations
 

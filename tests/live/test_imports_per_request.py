@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
 from types import ModuleType
 
@@ -28,32 +25,7 @@ class RecordingFinder:
         return None  # let the real finders answer
 
 
-class Answer(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:
-        body = b'{"id": "p"}'
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@contextmanager
-def http_portal() -> Iterator[str]:
-    """A real HTTP server on loopback, so the request goes through httpcore's pool."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Answer)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/portal/sharing/rest"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def test_requests_after_the_first_import_nothing() -> None:
+def test_requests_after_the_first_import_nothing(plain_http_root: str) -> None:
     finder = RecordingFinder()
 
     async def main(root: str) -> None:
@@ -66,6 +38,5 @@ def test_requests_after_the_first_import_nothing() -> None:
             finally:
                 sys.meta_path.remove(finder)
 
-    with http_portal() as root:
-        asyncio.run(main(root))
+    asyncio.run(main(plain_http_root))  # a real server: the request goes through httpcore's pool
     assert finder.searched == []
