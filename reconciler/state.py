@@ -13,9 +13,9 @@ manifests, the plan's `before`/`after` and this code all read alike.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, Self, TypeVar, cast
 
 from reconciler.versions import Platform
 from reconciler.windows import Window
@@ -225,6 +225,10 @@ class KindSlots:
 
     def put(self, key: StateKey[T], value: T) -> None:
         self.kinds[key] = value
+
+    def with_slot(self, key: StateKey[T], value: T) -> Self:
+        """A copy whose slot `key` holds `value`; this state keeps its own."""
+        return replace(self, kinds={**self.kinds, key: value})
 
     def has(self, key: StateKey[Any]) -> bool:
         """Whether the kind put anything there (a desired state without the kind's

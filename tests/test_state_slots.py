@@ -24,6 +24,19 @@ def test_a_slot_is_made_empty_on_first_use_and_kept() -> None:
     assert desired.get(notes) == {}
 
 
+def test_a_copy_with_one_slot_changed_leaves_the_original_as_it_was() -> None:
+    # A kind forgetting what it could not read works on such a copy (`Kind.unread`).
+    desired = DesiredState(hq_target())
+    notes: StateKey[dict[str, str]] = StateKey("Note", dict)
+    kept: StateKey[list[str]] = StateKey("Kept", list)
+    desired.put(notes, {"hello": "world"})
+    desired.put(kept, ["a"])
+    copy = desired.with_slot(notes, {})
+    assert copy.get(notes) == {} and copy.get(kept) == ["a"]
+    assert desired.get(notes) == {"hello": "world"}
+    assert copy.portal is desired.portal
+
+
 def test_two_kinds_keys_of_one_name_never_share_a_slot() -> None:
     desired = DesiredState(hq_target())
     first: StateKey[list[str]] = StateKey("Note", list)

@@ -4,7 +4,7 @@ live portal can tell, so it is neither exported nor adopted."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from reconciler import address_forms as forms
@@ -123,9 +123,7 @@ def _address(webhook: Webhook) -> str:
 
 
 def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
-    forgotten = replace(live, kinds=dict(live.kinds))  # the original keeps its slot
-    forgotten.put(WEBHOOKS, {})
-    return forgotten
+    return live.with_slot(WEBHOOKS, {})
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:

@@ -5,7 +5,7 @@ A policy no live portal can tell, so it is neither exported nor adopted."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any, Literal
 
@@ -174,10 +174,8 @@ def _depending(desired: DesiredState, part: str) -> list[str]:
 
 def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
     users = {part.split("/")[1] for part in parts}
-    forgotten = replace(live, kinds=dict(live.kinds))  # the original keeps its slot
     kept = {user: tasks for user, tasks in live.get(TASKS).items() if user not in users}
-    forgotten.put(TASKS, kept)
-    return forgotten
+    return live.with_slot(TASKS, kept)
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:

@@ -5,7 +5,7 @@ One per manifest set; fields left out keep their live value, though all five are
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -174,9 +174,7 @@ def _record(raw: dict[str, Any]) -> dict[str, int] | None:
 
 
 def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
-    forgotten = replace(live, kinds=dict(live.kinds))  # the original keeps its slot
-    forgotten.put(LIVE, LiveSettings(None, parts[NAME]))
-    return forgotten
+    return live.with_slot(LIVE, LiveSettings(None, parts[NAME]))
 
 
 def _live(live: LiveState) -> Iterator[tuple[str, Any]]:

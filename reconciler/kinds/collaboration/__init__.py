@@ -5,7 +5,6 @@ links, schedules) and the invitations that must be invalid; `state: absent` dele
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
@@ -306,9 +305,7 @@ def _depending(desired: DesiredState, part: str) -> list[str]:
 
 
 def _forget(live: LiveState, parts: Mapping[str, str]) -> LiveState:
-    forgotten = replace(live, kinds=dict(live.kinds))  # the original keeps its slot
-    forgotten.put(LIVE, {})
-    return forgotten
+    return live.with_slot(LIVE, {})
 
 
 async def _read(source: LiveRead) -> Fill:
