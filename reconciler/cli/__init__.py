@@ -14,7 +14,7 @@ import click
 from reconciler import __version__
 from reconciler.cli import help
 from reconciler.errors import UserError
-from reconciler.runtime import tune_garbage_collector
+from reconciler.runtime import leave_memory_to_the_system, tune_garbage_collector
 from reconciler.shown import safe
 
 # command name -> "module:attribute" of its click.Command
@@ -124,7 +124,9 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def main() -> None:
     tune_garbage_collector()
-    sys.exit(run())
+    code = run()
+    leave_memory_to_the_system()
+    sys.exit(code)
 
 
 def run(args: list[str] | None = None) -> int:
