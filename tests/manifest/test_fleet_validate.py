@@ -105,6 +105,32 @@ def test_a_single_portal_folder_reports_as_before(tmp_path: Path) -> None:
     assert (result.exit_code, result.stdout) == (0, "valid: no problems found\n")
 
 
+BROKEN = "kind: Role\nspec: [unclosed\n"
+
+
+def test_a_yaml_error_in_one_portals_file_fails_that_portal_alone(tmp_path: Path) -> None:
+    # The fleet's start no longer parses every manifest: the portal's own load names the
+    # file and line, and the other portals go on, as for any other problem of one portal.
+    root = _fleet(tmp_path)
+    (root / "portals/base/roles.yaml").write_text(BASE_ROLES)
+    write(root, {"portals/prod/broken.yaml": BROKEN})
+    result = run_cli("validate", str(root))
+    assert result.exit_code == 1, result.output
+    prod, staging, summary = result.stdout.split("\n\n")
+    assert prod.startswith(f"=== prod ({root}/portals/prod)\n{root}/portals/prod/broken.yaml:2:")
+    assert staging == f"=== staging ({root}/portals/staging)\nvalid: no problems found"
+    assert summary == "2 portals: 1 invalid, 1 valid\n"
+
+
+def test_a_broken_manifest_no_portal_reads_still_stops_the_fleet(tmp_path: Path) -> None:
+    root = _fleet(tmp_path)
+    write(root, {"portals/attic/broken.yaml": BROKEN})
+    result = run_cli("validate", str(root))
+    assert result.exit_code == 1
+    assert f"{root}/portals/attic/broken.yaml:2: no portal reads this manifest" in result.output
+    assert "===" not in result.output
+
+
 def test_validate_of_a_fleet_loads_no_network_stack(tmp_path: Path) -> None:
     root = _fleet(tmp_path)
     probe = (
