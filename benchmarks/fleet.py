@@ -123,7 +123,8 @@ def main() -> None:
             pairs = [_pair(root, env) for _ in range(args.pairs)]
             singles = [checked(timed(["drift", str(f)], env), f"drift {f.name}") for f in folders]
     total = sum(r.seconds for r in singles)
-    one_by_one = statistics.median(one.seconds for one, _ in pairs)
+    ones, twos = [one for one, _ in pairs], [two for _, two in pairs]
+    one_by_one = statistics.median(one.seconds for one in ones)
     summary = concurrent.output.strip().splitlines()[-1]
     print(f"fleet: {args.portals} portals x {args.members} members, one orgctl serve")
     print(f"service seeded and ready in {seeded:.1f} s")
@@ -131,7 +132,7 @@ def main() -> None:
         f"orgctl drift FLEET --jobs {args.jobs}: {concurrent.seconds:.1f} s, peak"
         f" {concurrent.peak_mib:.0f} MiB ({summary})"
     )
-    for jobs, runs in (("1", [one for one, _ in pairs]), ("2", [two for _, two in pairs])):
+    for jobs, runs in (("1", ones), ("2", twos)):
         seconds = ", ".join(f"{run.seconds:.2f}" for run in runs)
         peak = max(run.peak_mib for run in runs)
         print(f"orgctl drift FLEET --jobs {jobs}: {seconds} s, peak {peak:.0f} MiB")
@@ -143,7 +144,7 @@ def main() -> None:
         f"speed-up of the fleet run: {total / concurrent.seconds:.1f}x (target >= 4x);"
         f" of --jobs {args.jobs} over --jobs 1: {one_by_one / concurrent.seconds:.1f}x"
     )
-    ratios = [one.seconds / two.seconds for one, two in pairs]
+    ratios = [one.seconds / two.seconds for one, two in zip(ones, twos, strict=True)]
     print(
         f"--jobs 2 over --jobs 1: {statistics.median(ratios):.2f}x, median of"
         f" {', '.join(f'{r:.2f}' for r in ratios)} (target >= 1.5x on {os.cpu_count()} cores)"

@@ -67,16 +67,19 @@ def find_targets(root: Path) -> list[Target]:
     inside another (either would make `orgctl plan <folder>` see two portals), when a
     manifest is not valid YAML, and when no portal reads a manifest.
     """
-    scan = _scan(root, syntax=True)
-    _refuse_unread(scan.meant, scan.targets)
-    refuse_same_names(scan.targets)
-    return scan.targets
+    return _scan(root, syntax=True).checked()
 
 
 @dataclass(frozen=True, slots=True)
 class _Scan:
     targets: list[Target]  # sorted by path
     meant: list[Path]  # the files whose words look like orgctl's
+
+    def checked(self) -> list[Target]:
+        """The portals, once every manifest is read by one and no two share a name."""
+        _refuse_unread(self.meant, self.targets)
+        refuse_same_names(self.targets)
+        return self.targets
 
 
 def _scan(root: Path, syntax: bool) -> _Scan:
@@ -121,9 +124,7 @@ def select(paths: Sequence[Path]) -> list[Target] | None:
         scans = [_scan(path, syntax=False) for path in paths]
     found: list[Target] = []
     for path, scan in zip(paths, scans, strict=True):
-        _refuse_unread(scan.meant, scan.targets)
-        targets = scan.targets
-        refuse_same_names(targets)
+        targets = scan.checked()
         if not targets:
             raise UserError(f"{path}: no Portal document below it")
         if len(targets) == 1:

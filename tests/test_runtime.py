@@ -10,44 +10,35 @@ import sys
 
 from reconciler import workflow
 from reconciler.runtime import YOUNG_GENERATION
+from tests.manifest.conftest import REPO
 
-REPORT_THRESHOLD_AT_EXIT = (
-    "import atexit, gc, sys\n"
-    "atexit.register(lambda: print(gc.get_threshold()[0]))\n"
-    "sys.argv = ['orgctl', '--version']\n"
-    "from reconciler.cli import main\n"
-    "main()\n"
-)
+
+def _orgctl_reporting_at_exit(report: str, *args: str) -> list[str]:
+    """The lines `orgctl ARGS` prints, run through `main()` as the console script runs
+    it, then what `report` (an expression) is as its `atexit` handler sees it."""
+    probe = (
+        "import atexit, gc, sys\n"
+        f"atexit.register(lambda: print({report}))\n"
+        f"sys.argv = ['orgctl', *{list(args)!r}]\n"
+        "from reconciler.cli import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    return done.stdout.splitlines()
 
 
 def test_the_orgctl_process_runs_with_a_larger_young_generation() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", REPORT_THRESHOLD_AT_EXIT],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert done.stdout.splitlines()[-1] == str(YOUNG_GENERATION)
-
-
-REPORT_AT_EXIT = (
-    "import atexit, gc, sys\n"
-    "def report():\n"
-    "    print('frozen', gc.get_freeze_count(), 'tracked', len(gc.get_objects()))\n"
-    "atexit.register(report)\n"
-    "sys.argv = ['orgctl', 'validate', 'examples/hq']\n"
-    "from reconciler.cli import main\n"
-    "main()\n"
-)
+    lines = _orgctl_reporting_at_exit("gc.get_threshold()[0]", "--version")
+    assert lines[-1] == str(YOUNG_GENERATION)
 
 
 def test_the_objects_left_at_exit_are_not_collected_again_and_atexit_still_runs() -> None:
     # The interpreter's last collections walked every object still tracked: 60 ms of a
     # 450 ms process that imported what `drift` needs.
-    done = subprocess.run(
-        [sys.executable, "-c", REPORT_AT_EXIT], capture_output=True, text=True, check=True
-    )
-    lines = done.stdout.splitlines()
+    report = "'frozen', gc.get_freeze_count(), 'tracked', len(gc.get_objects())"
+    lines = _orgctl_reporting_at_exit(report, "validate", "examples/hq")
     assert lines[0] == "valid: no problems found"  # the command's output comes first, whole
     word, frozen, _, tracked = lines[-1].split()
     assert word == "frozen"
